@@ -1,0 +1,85 @@
+import Foundation
+
+/// An error the library reports about stored data, files or values.
+public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The stored value under `key` is not of the expected type; the default is used instead and
+  /// the stored value is left untouched.
+  case typeMismatch(key: String, expected: String, found: String)
+  /// The stored value under `key` could not be decoded; the default is used instead and the
+  /// stored value is left untouched.
+  case decodingFailed(key: String, type: String, reason: String)
+  /// The value for `key` could not be encoded; nothing was stored.
+  case encodingFailed(key: String, type: String, reason: String)
+  /// The property-list file at `path` could not be read. It was moved to `preservedAt` (if not
+  /// `nil`) and the store continued with an empty file.
+  case corruptFile(path: String, reason: String, preservedAt: String?)
+  /// Writing the property-list file at `path` failed; the values stay in memory and are written
+  /// on the next flush.
+  case writeFailed(path: String, reason: String)
+  /// A value of type `given` was written to a key declared with type `declared`; nothing was
+  /// stored.
+  case wrongValueType(key: String, declared: String, given: String)
+
+  public var description: String {
+    switch self {
+    case .typeMismatch(let key, let expected, let found):
+      "preference '\(key)': stored value is \(found), expected \(expected); using the default value"
+    case .decodingFailed(let key, let type, let reason):
+      "preference '\(key)': stored value could not be decoded as \(type) (\(reason)); using the default value"
+    case .encodingFailed(let key, let type, let reason):
+      "preference '\(key)': value of type \(type) could not be encoded (\(reason)); nothing was stored"
+    case .corruptFile(let path, let reason, let preservedAt):
+      if let preservedAt {
+        "preferences file '\(path)' is corrupt (\(reason)); it was moved to '\(preservedAt)' and the store starts empty"
+      } else {
+        "preferences file '\(path)' is corrupt (\(reason)); it could not be moved aside and is left untouched"
+      }
+    case .writeFailed(let path, let reason):
+      "preferences file '\(path)' could not be written (\(reason)); values are kept in memory and retried"
+    case .wrongValueType(let key, let declared, let given):
+      "preference '\(key)' is declared as \(declared) but was given \(given); nothing was stored"
+    }
+  }
+
+  func withKey(_ key: String) -> PreferenceError {
+    switch self {
+    case .typeMismatch(_, let expected, let found): .typeMismatch(key: key, expected: expected, found: found)
+    default: self
+    }
+  }
+}
+
+/// Where the library reports problems it recovers from: wrong stored types, undecodable values,
+/// corrupt files, failed writes.
+///
+/// By default each distinct message is written once to standard error. Install your own handler
+/// to log, assert in debug builds, or collect diagnostics in tests:
+///
+/// ```swift
+/// PreferenceDiagnostics.setHandler { error in
+///   logger.error("\(error.description)")
+/// }
+/// ```
+public enum PreferenceDiagnostics {
+  /// A function that receives every diagnostic.
+  public typealias Handler = @Sendable (PreferenceError) -> Void
+
+  private static let state = Locked<(handler: Handler?, seen: Set<String>)>((nil, []))
+
+  /// Replaces the handler; pass `nil` to restore the default (standard error, once per message).
+  public static func setHandler(_ handler: Handler?) {
+    state.withLock { $0.handler = handler }
+  }
+
+  /// Reports `error` to the installed handler.
+  public static func report(_ error: PreferenceError) {
+    let handler: Handler? = state.withLock { state in
+      if let handler = state.handler { return handler }
+      guard state.seen.insert(error.description).inserted else { return nil }
+      return { error in
+        FileHandle.standardError.write(Data("swift-preferences: warning: \(error.description)\n".utf8))
+      }
+    }
+    handler?(error)
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+extension PreferenceStore {
+  private static let shared = Locked<[String: PreferenceStore]>([:])
+
+  private static func shared(_ id: String, _ make: () -> PreferenceStore) -> PreferenceStore {
+    shared.withLock { stores in
+      if let store = stores[id] { return store }
+      let store = make()
+      stores[id] = store
+      return store
+    }
+  }
+
+  /// The store over `UserDefaults.standard`.
+  public static var standard: PreferenceStore {
+    shared("defaults:") { PreferenceStore(backend: UserDefaultsBackend()) }
+  }
+
+  /// The store over the UserDefaults suite `name`, for example an app group
+  /// (`"group.com.example.app"`). The same name always returns the same store.
+  public static func suite(_ name: String) -> PreferenceStore {
+    shared("defaults:" + name) { PreferenceStore(backend: UserDefaultsBackend(suiteName: name)) }
+  }
+
+  /// The store over the property-list file at `url`. The same file always returns the same store.
+  ///
+  /// - Parameters:
+  ///   - url: The file; it and its directory are created on the first write.
+  ///   - format: The format written; reading accepts either.
+  public static func propertyList(
+    at url: URL, format: PropertyListFileBackend.Format = .binary
+  ) -> PreferenceStore {
+    shared("file:" + url.standardizedFileURL.path) {
+      PreferenceStore(backend: PropertyListFileBackend(url: url, format: format))
+    }
+  }
+
+  /// A new store that keeps values in memory only, for tests and previews. Launch arguments are
+  /// ignored.
+  public static func inMemory(_ values: [String: any PreferenceValue] = [:]) -> PreferenceStore {
+    let store = PreferenceStore(backend: InMemoryBackend(), arguments: [])
+    for (key, value) in values {
+      if let plist = try? value.propertyListValue() { store.backend.setValue(plist, forKey: key) }
+    }
+    return store
+  }
+
+  private static let defaultStore = Locked<PreferenceStore?>(nil)
+
+  /// The store that `@Preference` declarations without an explicit store use:
+  /// ``standard`` unless you set another one.
+  ///
+  /// Set it once at launch, before the first preference is read:
+  ///
+  /// ```swift
+  /// PreferenceStore.default = .suite("group.com.example.app")
+  /// ```
+  public static var `default`: PreferenceStore {
+    get { defaultStore.withLock { $0 } ?? standard }
+    set { defaultStore.withLock { $0 = newValue } }
+  }
+}

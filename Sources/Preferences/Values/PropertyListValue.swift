@@ -1,0 +1,106 @@
+import Foundation
+
+/// A property-list value: the portable, `Sendable` currency every store speaks.
+///
+/// Every ``PreferenceValue`` converts itself to and from a `PropertyListValue`. Stores persist
+/// these values (UserDefaults, property-list files, memory) and compare them to decide whether a
+/// write changed anything.
+///
+/// ```swift
+/// let value: PropertyListValue = .dictionary(["name": .string("Paul"), "age": .integer(42)])
+/// ```
+public enum PropertyListValue: Sendable, Hashable {
+  case bool(Bool)
+  case integer(Int64)
+  /// An unsigned integer above `Int64.max`; property lists store it as an integer.
+  case unsignedInteger(UInt64)
+  case double(Double)
+  case string(String)
+  case data(Data)
+  case date(Date)
+  case array([PropertyListValue])
+  case dictionary([String: PropertyListValue])
+
+  /// A short name of the value's kind, used in diagnostics ("string", "integer", …).
+  public var kindName: String {
+    switch self {
+    case .bool: "boolean"
+    case .integer, .unsignedInteger: "integer"
+    case .double: "real"
+    case .string: "string"
+    case .data: "data"
+    case .date: "date"
+    case .array: "array"
+    case .dictionary: "dictionary"
+    }
+  }
+}
+
+extension PropertyListValue {
+  /// Converts a Foundation property-list object (as returned by `UserDefaults` or
+  /// `PropertyListSerialization`) into a value, or returns `nil` for objects that are not
+  /// property-list types.
+  public init?(foundationObject object: Any) {
+    switch object {
+    case let string as String:
+      self = .string(string)
+    case let number as NSNumber:
+      self = PropertyListValue.fromNumber(number)
+    case let date as Date:
+      self = .date(date)
+    case let data as Data:
+      self = .data(data)
+    case let array as [Any]:
+      var values: [PropertyListValue] = []
+      values.reserveCapacity(array.count)
+      for element in array {
+        guard let value = PropertyListValue(foundationObject: element) else { return nil }
+        values.append(value)
+      }
+      self = .array(values)
+    case let dictionary as [String: Any]:
+      var values: [String: PropertyListValue] = [:]
+      values.reserveCapacity(dictionary.count)
+      for (key, element) in dictionary {
+        guard let value = PropertyListValue(foundationObject: element) else { return nil }
+        values[key] = value
+      }
+      self = .dictionary(values)
+    default:
+      return nil
+    }
+  }
+
+  private static func fromNumber(_ number: NSNumber) -> PropertyListValue {
+    // Swift's Bool, Int and Double arrive here too (as bridged NSNumbers on Apple platforms).
+    switch UInt8(bitPattern: number.objCType.pointee) {
+    case UInt8(ascii: "c"), UInt8(ascii: "B"):
+      // `c` is also a signed char; property lists and UserDefaults only produce it for booleans.
+      return .bool(number.boolValue)
+    case UInt8(ascii: "f"), UInt8(ascii: "d"):
+      return .double(number.doubleValue)
+    case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"):
+      let unsigned = number.uint64Value
+      if let signed = Int64(exactly: unsigned) { return .integer(signed) }
+      return .unsignedInteger(unsigned)
+    default:
+      return .integer(number.int64Value)
+    }
+  }
+
+  /// The Foundation object for this value, suitable for `UserDefaults` and
+  /// `PropertyListSerialization`.
+  public var foundationObject: Any {
+    switch self {
+    case .bool(let value): value
+    case .integer(let value): NSNumber(value: value)
+    case .unsignedInteger(let value): NSNumber(value: value)
+    case .double(let value): value
+    case .string(let value): value
+    case .data(let value): value
+    case .date(let value): value
+    case .array(let values): values.map(\.foundationObject)
+    case .dictionary(let values): values.mapValues(\.foundationObject)
+    }
+  }
+}

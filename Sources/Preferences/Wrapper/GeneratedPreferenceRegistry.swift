@@ -1,0 +1,114 @@
+import Foundation
+
+/// The table that the build plugin generates for a module: one entry per `@Preference`
+/// declaration.
+///
+/// You do not conform to this protocol yourself. `PreferenceRegistryPlugin` writes an
+/// `enum PreferenceRegistry: GeneratedPreferenceRegistry` into each target it is applied to,
+/// together with `typealias Preference<Value> = DerivedPreference<Value, PreferenceRegistry>`, so
+/// that `@Preference` in that module finds its key through the table. Use the generated type to
+/// list preferences and to register defaults early:
+///
+/// ```swift
+/// PreferenceRegistry.registerDefaults()          // before code that reads UserDefaults directly
+/// for preference in PreferenceRegistry.preferences {
+///   print(preference.key, preference.defaultValue)
+/// }
+/// ```
+public protocol GeneratedPreferenceRegistry: Sendable {
+  /// Every preference declared in the module.
+  static var preferences: [PreferenceDescriptor] { get }
+
+  /// The entry declared at the given location, or `-1`.
+  static func index(fileID: StaticString, line: UInt, column: UInt) -> Int
+
+  /// The key of entry `index`.
+  static func key(at index: Int) -> String
+
+  /// The store of entry `index`: its explicit store, or ``PreferenceStore/default``.
+  static func store(at index: Int) -> PreferenceStore
+
+  /// The default values of the entries that live in `store`, keyed by key.
+  static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue]
+}
+
+extension GeneratedPreferenceRegistry {
+  /// Registers the defaults of every preference of this module with its store, once per store.
+  ///
+  /// Reading any `@Preference` does this automatically; call it at launch only if code reads the
+  /// store (or UserDefaults) directly before the first `@Preference` is read.
+  public static func registerDefaults() {
+    var stores: [ObjectIdentifier: PreferenceStore] = [:]
+    for index in preferences.map(\.index) {
+      let store = store(at: index)
+      stores[ObjectIdentifier(store)] = store
+    }
+    let defaultStore = PreferenceStore.default
+    stores[ObjectIdentifier(defaultStore)] = defaultStore
+    for store in stores.values { ensureRegistered(in: store) }
+  }
+
+  /// Registers this module's defaults with `store` unless that already happened.
+  public static func ensureRegistered(in store: PreferenceStore) {
+    store.registerOnce(ObjectIdentifier(Self.self)) { defaults(for: store) }
+  }
+
+  /// The descriptor of the preference stored under `key`, if this module declares it.
+  public static func preference(forKey key: String) -> PreferenceDescriptor? {
+    preferences.first { $0.key == key }
+  }
+}
+
+/// Compares two `#fileID` strings without allocating. Used by generated registries.
+@inlinable
+public func _fileIDEquals(_ lhs: StaticString, _ rhs: StaticString) -> Bool {
+  guard lhs.hasPointerRepresentation, rhs.hasPointerRepresentation,
+    lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount
+  else { return false }
+  return memcmp(lhs.utf8Start, rhs.utf8Start, lhs.utf8CodeUnitCount) == 0
+}
+
+/// A description of one `@Preference` declaration, for tools, exports and debug screens.
+public struct PreferenceDescriptor: Sendable, Hashable, Codable {
+  /// The entry's position in the generated table.
+  public var index: Int
+  /// The key the value is stored under.
+  public var key: String
+  /// The property name (without backticks).
+  public var property: String
+  /// The enclosing type, fully qualified within the module (`Outer.Inner`).
+  public var declaringType: String
+  /// The declared type, or the type inferred from a literal default; `nil` when neither is known.
+  public var valueType: String?
+  /// The source text of the default value expression.
+  public var defaultValue: String
+  /// The `///` documentation comment of the declaration, without the slashes.
+  public var documentation: String?
+  /// `#fileID` of the declaring file (`Module/File.swift`).
+  public var fileID: String
+  /// Line of the attribute.
+  public var line: Int
+  /// Column of the attribute name.
+  public var column: Int
+  /// The `#if` condition the declaration is compiled under, if any.
+  public var condition: String?
+
+  /// Creates a descriptor. Generated registries call this.
+  public init(
+    index: Int, key: String, property: String, declaringType: String, valueType: String?,
+    defaultValue: String, documentation: String?, fileID: String, line: Int, column: Int,
+    condition: String? = nil
+  ) {
+    self.index = index
+    self.key = key
+    self.property = property
+    self.declaringType = declaringType
+    self.valueType = valueType
+    self.defaultValue = defaultValue
+    self.documentation = documentation
+    self.fileID = fileID
+    self.line = line
+    self.column = column
+    self.condition = condition
+  }
+}

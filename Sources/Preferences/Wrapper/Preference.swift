@@ -1,0 +1,24 @@
+/// The `@Preference` you reach when the build plugin is not applied to your target.
+///
+/// Using it is a compile error that tells you to apply `PreferenceRegistryPlugin`: the plugin
+/// generates a module-level `Preference` that shadows this one and knows every key.
+@propertyWrapper
+public struct Preference<Value: PreferenceValue>: Sendable {
+  @available(
+    *, unavailable,
+    message:
+      "@Preference needs its key table: apply the build plugin to this target, plugins: [.plugin(name: \"PreferenceRegistryPlugin\", package: \"swift-preferences\")]"
+  )
+  public init(
+    wrappedValue: @autoclosure @escaping @Sendable () -> Value, key: StaticString? = nil,
+    store: @autoclosure () -> PreferenceStore = .default, renamedFrom: StaticString...
+  ) {
+    fatalError("unreachable")
+  }
+
+  /// Never available: see the initializer's message.
+  public var wrappedValue: Value {
+    get { fatalError("unreachable") }
+    nonmutating set {}
+  }
+}

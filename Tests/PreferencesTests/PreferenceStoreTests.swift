@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+@testable import Preferences
+
+@Suite struct PreferenceStoreTests {
+  @Test(arguments: StoreKind.allCases)
+  func registeredDefaultsAreReadButNeverStored(kind: StoreKind) {
+    let directory = TemporaryDirectory()
+    let (store, reopen) = kind.make(in: directory)
+    store.register(defaults: ["ReadingMode": "standard", "HighScore": 0])
+    #expect(store.value(forKey: "ReadingMode", default: "none") == "standard")
+    #expect(!store.hasStoredValue(forKey: "ReadingMode"))
+    store.set(10, forKey: "HighScore")
+    // A later registration never overrides a stored value, and combines with earlier ones.
+    store.register(defaults: ["HighScore": 5, "Volume": 0.5])
+    #expect(store.value(forKey: "HighScore", default: -1) == 10)
+    #expect(store.value(forKey: "Volume", default: 0.0) == 0.5)
+    #expect(store.value(forKey: "ReadingMode", default: "none") == "standard")
+    // A fresh store over the same storage sees the stored value and none of the defaults.
+    let fresh = reopen()
+    #expect(fresh.value(forKey: "HighScore", default: -1) == 10)
+    #expect(fresh.value(forKey: "ReadingMode", default: "none") == "none")
+    #expect(!fresh.hasStoredValue(forKey: "Volume"))
+  }
+
+  @Test func registeredDefaultsNeverReachTheFile() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file("p.plist")
+    let store = PreferenceStore(backend: PropertyListFileBackend(url: url, format: .xml), arguments: [])
+    store.register(defaults: ["Registered": "default"])
+    store.set("x", forKey: "Stored")
+    try store.flush()
+    let text = try String(contentsOf: url, encoding: .utf8)
+    #expect(text.contains("Stored"))
+    #expect(!text.contains("Registered"))
+  }
+
+  @Test func resetReturnsToTheRegisteredDefault() {
+    let store = PreferenceStore.inMemory()
+    store.register(defaults: ["k": 1])
+    store.set(2, forKey: "k")
+    #expect(store.value(forKey: "k", default: 0) == 2)
+    store.removeValue(forKey: "k")
+    #expect(store.value(forKey: "k", default: 0) == 1)
+    #expect(!store.hasStoredValue(forKey: "k"))
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func removeAllValuesRemovesEverythingTheStoreOwns(kind: StoreKind) {
+    let directory = TemporaryDirectory()
+    let (store, reopen) = kind.make(in: directory)
+    store.register(defaults: ["a": 0])
+    store.set(1, forKey: "a")
+    store.set("b", forKey: "b")
+    store.removeAllValues()
+    #expect(store.value(forKey: "a", default: -1) == 0)
+    #expect(!store.hasStoredValue(forKey: "b"))
+    let fresh = reopen()
+    #expect(!fresh.hasStoredValue(forKey: "a"))
+    #expect(!fresh.hasStoredValue(forKey: "b"))
+  }
+
+  @Test func migrationMovesOnceAndNeverOverwrites() {
+    let store = PreferenceStore.inMemory(["username": "Paul"])
+    #expect(store.migrate(from: "username", to: "ContentView.username") == .moved)
+    #expect(store.value(forKey: "ContentView.username", default: "") == "Paul")
+    #expect(!store.hasStoredValue(forKey: "username"))
+    // Idempotent.
+    #expect(store.migrate(from: "username", to: "ContentView.username") == .nothingToMigrate)
+    #expect(store.value(forKey: "ContentView.username", default: "") == "Paul")
+    // A value already under the new key wins; the old one is left in place.
+    store.set("Old", forKey: "legacy")
+    store.set("New", forKey: "modern")
+    #expect(store.migrate(from: "legacy", to: "modern") == .keptExistingValue)
+    #expect(store.value(forKey: "modern", default: "") == "New")
+    #expect(store.value(forKey: "legacy", default: "") == "Old")
+  }
+
+  @Test func migrationCanTransformTheValue() {
+    let store = PreferenceStore.inMemory(["darkMode": true])
+    store.migrate(from: "darkMode", to: "theme") { old in
+      old == .bool(true) ? .string("dark") : .string("light")
+    }
+    #expect(store.value(forKey: "theme", default: Theme.light) == .dark)
+  }
+
+  @Test func launchArgumentsOverrideWithoutBeingStored() {
+    let store = PreferenceStore(
+      backend: InMemoryBackend(),
+      arguments: [
+        "app", "-flag", "YES", "-count", "42", "-ratio", "0.25", "-name", "Paul", "-tags", #"["a","b"]"#,
+        "-layout", #"{"columns":3,"title":"T","tags":[]}"#, "-theme", "dark", "--verbose", "-off", "false",
+        "-oldtags", "(x, y)",
+      ])
+    #expect(store.value(forKey: "flag", default: false) == true)
+    #expect(store.value(forKey: "off", default: true) == false)
+    #expect(store.value(forKey: "count", default: 0) == 42)
+    #expect(store.value(forKey: "ratio", default: 0.0) == 0.25)
+    #expect(store.value(forKey: "name", default: "") == "Paul")
+    #expect(store.value(forKey: "tags", default: [String]()) == ["a", "b"])
+    #expect(store.value(forKey: "layout", default: Layout(columns: 0, title: "", tags: [])).columns == 3)
+    #expect(store.value(forKey: "theme", default: Theme.light) == .dark)
+    #expect(!store.hasStoredValue(forKey: "flag"))
+    // A write still goes to the store, but the override wins for this run.
+    store.set(7, forKey: "count")
+    #expect(store.value(forKey: "count", default: 0) == 42)
+    #expect(store.backend.value(forKey: "count") == .integer(7))
+  }
+
+  @Test func launchArgumentsInAChildProcess() throws {
+    #expect(try runHelper(["read", "bool", "Flag", "-Flag", "YES"]) == "true")
+    #expect(try runHelper(["read", "bool", "Flag", "-Flag", "0"]) == "false")
+    #expect(try runHelper(["read", "int", "Count", "-Count", "12"]) == "12")
+    #expect(try runHelper(["read", "double", "Ratio", "-Ratio", "1.5"]) == "1.5")
+    #expect(try runHelper(["read", "string", "Name", "-Name", "Paul"]) == "Paul")
+    #expect(try runHelper(["read", "string", "Name"]) == "<default>")
+    #expect(try runHelper(["read", "strings", "Tags", "-Tags", #"["a","b"]"#]) == #"["a", "b"]"#)
+    #expect(try runHelper(["read", "dictionary", "D", "-D", #"{"x":1}"#]) == #"[(key: "x", value: 1)]"#)
+    #expect(try runHelper(["read", "date", "When", "-When", "2001-01-01T00:00:00Z"]) == "978307200.0")
+    #expect(try runHelper(["read", "stored", "Flag", "-Flag", "YES"]) == "false")
+  }
+
+  @Test func factoriesReturnOneStorePerStorage() {
+    let directory = TemporaryDirectory()
+    let url = directory.file("shared.plist")
+    #expect(PreferenceStore.propertyList(at: url) === PreferenceStore.propertyList(at: url))
+    let suite = "swift-preferences-tests-\(UUID().uuidString)"
+    #expect(PreferenceStore.suite(suite) === PreferenceStore.suite(suite))
+    #expect(PreferenceStore.inMemory() !== PreferenceStore.inMemory())
+  }
+
+  @Test func enumKeyedStoreChecksTypesAndRegistersDefaults() {
+    Diagnostics.start()
+    let store = PreferenceStore.inMemory().keyed(by: AppKeys.self)
+    #expect(store.string(for: .name) == "Anonymous")
+    #expect(store.store.registeredDefault(forKey: "name") == .string("Anonymous"))
+    #expect(store.set("Paul", for: .name))
+    #expect(store.string(for: .name) == "Paul")
+    #expect(store[.name] == "Paul")
+    store[.launchCount] += 1
+    #expect(store.integer(for: .launchCount) == 1)
+    // A value of the wrong type stores nothing and says why.
+    #expect(!store.set(42, for: .name))
+    #expect(store.string(for: .name) == "Paul")
+    #expect(
+      Diagnostics.reported(mentioning: "preference 'name' is declared as String but was given Int").count >= 1
+    )
+    // Optional keys accept the wrapped type and nil.
+    #expect(store.value(for: .emailAddress, as: String?.self) == nil)
+    #expect(store.set("paul@example.com", for: .emailAddress))
+    #expect(store.value(for: .emailAddress, as: String?.self) == "paul@example.com")
+    #expect(store.set(String?.none, for: .emailAddress))
+    #expect(!store.hasStoredValue(for: .emailAddress))
+    #expect(store.value(for: .theme) == Theme.dark)
+    store.reset(.name)
+    #expect(store.string(for: .name) == "Anonymous")
+  }
+}
+
+enum AppKeys: String, PreferenceKeys {
+  case name, emailAddress, launchCount, theme
+
+  var defaultValue: any PreferenceValue {
+    switch self {
+    case .name: "Anonymous"
+    case .emailAddress: String?.none
+    case .launchCount: 0
+    case .theme: Theme.dark
+    }
+  }
+}

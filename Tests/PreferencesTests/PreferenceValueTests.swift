@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+@testable import Preferences
+
+enum Theme: String, Codable, PreferenceValue { case light, dark }
+enum Level: Int, PreferenceValue { case low = 1, high = 9 }
+
+struct Layout: Codable, Equatable, PreferenceValue {
+  var columns: Int
+  var title: String
+  var tags: [String]
+}
+
+/// seed 000's DefaultStorable: a whole settings object under one key.
+struct VisualSettings: Codable, Equatable, PreferenceValue {
+  let themeName: String
+  let backgroundImageURL: URL?
+}
+
+final class Token: NSObject, NSSecureCoding, PreferenceValue {
+  static var supportsSecureCoding: Bool { true }
+  let text: String
+  init(text: String) { self.text = text }
+  func encode(with coder: NSCoder) { coder.encode(text as NSString, forKey: "text") }
+  init?(coder: NSCoder) {
+    guard let text = coder.decodeObject(of: NSString.self, forKey: "text") else { return nil }
+    self.text = text as String
+  }
+}
+
+@Suite struct PreferenceValueTests {
+  /// Writes `value`, reads it back through the same store (cache) and through a freshly opened
+  /// store (disk), and compares both with `value`.
+  func roundTrip<V: PreferenceValue & Equatable>(
+    _ value: V, default defaultValue: V, kind: StoreKind, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let directory = TemporaryDirectory()
+    let (store, reopen) = kind.make(in: directory)
+    store.set(value, forKey: "value")
+    #expect(store.value(forKey: "value", default: defaultValue) == value, sourceLocation: sourceLocation)
+    let fresh = reopen()
+    #expect(fresh.value(forKey: "value", default: defaultValue) == value, sourceLocation: sourceLocation)
+    #expect(
+      fresh.hasStoredValue(forKey: "value") == (try! value.propertyListValue() != nil),
+      sourceLocation: sourceLocation)
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func scalarsRoundTrip(kind: StoreKind) {
+    roundTrip(true, default: false, kind: kind)
+    roundTrip(false, default: true, kind: kind)
+    roundTrip(Int.min, default: 0, kind: kind)
+    roundTrip(Int.max, default: 0, kind: kind)
+    roundTrip(Int8.min, default: 0, kind: kind)
+    roundTrip(Int16.max, default: 0, kind: kind)
+    roundTrip(Int32.min, default: 0, kind: kind)
+    roundTrip(Int64.max, default: 0, kind: kind)
+    roundTrip(UInt.max, default: 0, kind: kind)
+    roundTrip(UInt8.max, default: 0, kind: kind)
+    roundTrip(UInt16.max, default: 0, kind: kind)
+    roundTrip(UInt32.max, default: 0, kind: kind)
+    roundTrip(UInt64.max, default: 0, kind: kind)
+    roundTrip(3.141592653589793, default: 0.0, kind: kind)
+    roundTrip(Float(0.1), default: 0, kind: kind)
+    roundTrip("Paul ✓ \"quoted\" <xml> &", default: "", kind: kind)
+    roundTrip("", default: "x", kind: kind)
+    roundTrip(Data([0, 1, 2, 255]), default: Data(), kind: kind)
+    // XML property lists keep whole seconds; binary ones and memory keep everything.
+    roundTrip(Date(timeIntervalSince1970: 1_700_000_000), default: Date(timeIntervalSince1970: 0), kind: kind)
+    roundTrip(URL(string: "https://example.com/a?b=c#d")!, default: URL(string: "about:blank")!, kind: kind)
+    roundTrip(URL(fileURLWithPath: "/tmp/some file"), default: URL(string: "about:blank")!, kind: kind)
+    roundTrip(UUID(), default: UUID(), kind: kind)
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func collectionsAndOptionalsRoundTrip(kind: StoreKind) {
+    roundTrip([1, 2, 3], default: [], kind: kind)
+    roundTrip(["a", "b"], default: [], kind: kind)
+    roundTrip([[1.5], [2.5, 3.5]], default: [], kind: kind)
+    roundTrip(["x": 1, "y": 2], default: [:], kind: kind)
+    roundTrip(["nested": ["a": [true, false]]], default: [:], kind: kind)
+    roundTrip(Set(["a", "b", "c"]), default: [], kind: kind)
+    roundTrip(Optional("set"), default: nil, kind: kind)
+    roundTrip(Optional(7), default: Optional(1), kind: kind)
+    roundTrip(String?.none, default: nil, kind: kind)
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func customTypesRoundTrip(kind: StoreKind) throws {
+    roundTrip(Theme.dark, default: .light, kind: kind)
+    roundTrip(Level.high, default: .low, kind: kind)
+    roundTrip([Theme.dark, .light], default: [], kind: kind)
+    roundTrip(
+      Layout(columns: 3, title: "Grid", tags: ["a"]), default: Layout(columns: 1, title: "", tags: []),
+      kind: kind)
+    roundTrip(
+      VisualSettings(themeName: "bright", backgroundImageURL: URL(string: "https://example.com/i.png")),
+      default: VisualSettings(themeName: "", backgroundImageURL: nil), kind: kind)
+    roundTrip(Optional(Theme.dark), default: nil, kind: kind)
+
+    let directory = TemporaryDirectory()
+    let (store, reopen) = kind.make(in: directory)
+    store.set(Token(text: "secret"), forKey: "token")
+    #expect(reopen().value(forKey: "token", default: Token(text: "none")).text == "secret")
+  }
+
+  @Test func rawRepresentableAndCodableAreStoredAsRawValueOrJSON() throws {
+    #expect(try Theme.dark.propertyListValue() == .string("dark"))
+    #expect(try Level.high.propertyListValue() == .integer(9))
+    #expect(
+      try Layout(columns: 2, title: "T", tags: []).propertyListValue()
+        == .string(#"{"columns":2,"tags":[],"title":"T"}"#))
+    #expect(try 5.propertyListValue() == .integer(5))
+    #expect(try UInt64.max.propertyListValue() == .unsignedInteger(.max))
+  }
+
+  @Test func settingNilRemovesTheStoredValue() {
+    let store = PreferenceStore.inMemory()
+    store.set(Optional("x"), forKey: "k")
+    #expect(store.hasStoredValue(forKey: "k"))
+    store.set(String?.none, forKey: "k")
+    #expect(!store.hasStoredValue(forKey: "k"))
+    #expect(store.value(forKey: "k", default: String?("fallback")) == "fallback")
+  }
+
+  @Test func codableReadsAreCachedNotDecodedEachTime() {
+    let backend = InMemoryBackend()
+    let store = PreferenceStore(backend: backend, arguments: [])
+    store.set(Layout(columns: 4, title: "x", tags: []), forKey: "layout")
+    _ = store.value(forKey: "layout", default: Layout(columns: 0, title: "", tags: []))
+    // Change the backend behind the store's back: a cached read does not decode again.
+    backend.setValue(.string("not json"), forKey: "layout")
+    #expect(store.value(forKey: "layout", default: Layout(columns: 0, title: "", tags: [])).columns == 4)
+  }
+
+  @Test func userBridgingIsUsed() throws {
+    struct Celsius: PreferenceValue, Equatable {
+      var degrees: Double
+      func propertyListValue() -> PropertyListValue? { .string("\(degrees)C") }
+      init(degrees: Double) { self.degrees = degrees }
+      init(propertyListValue value: PropertyListValue) throws {
+        guard case .string(let text) = value, text.hasSuffix("C"), let degrees = Double(text.dropLast())
+        else {
+          throw PreferenceError.typeMismatch(key: "", expected: "Celsius", found: value.kindName)
+        }
+        self.degrees = degrees
+      }
+    }
+    let store = PreferenceStore.inMemory()
+    store.set(Celsius(degrees: 21.5), forKey: "t")
+    #expect(store.backend.value(forKey: "t") == .string("21.5C"))
+    #expect(
+      PreferenceStore(backend: store.backend, arguments: []).value(forKey: "t", default: Celsius(degrees: 0))
+        == Celsius(degrees: 21.5))
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func wrongTypeYieldsDefaultReportsAndKeepsStoredValue(kind: StoreKind) {
+    Diagnostics.start()
+    let directory = TemporaryDirectory()
+    let (store, reopen) = kind.make(in: directory)
+    let key = "mismatch-\(UUID().uuidString)"
+    store.set("not a number", forKey: key)
+    let fresh = reopen()
+    #expect(fresh.value(forKey: key, default: 42) == 42)
+    #expect(fresh.value(forKey: key, default: 42) == 42)
+    let reports = Diagnostics.reported(mentioning: key)
+    #expect(reports.count == 1)
+    #expect(reports.first == .typeMismatch(key: key, expected: "Int", found: "string"))
+    #expect(fresh.backend.value(forKey: key) == .string("not a number"))
+
+    let codableKey = "badjson-\(UUID().uuidString)"
+    fresh.set("{broken", forKey: codableKey)
+    #expect(fresh.value(forKey: codableKey, default: Layout(columns: 9, title: "d", tags: [])).columns == 9)
+    #expect(Diagnostics.reported(mentioning: codableKey).count == 1)
+    #expect(fresh.backend.value(forKey: codableKey) == .string("{broken"))
+  }
+
+  @Test func encodingFailureStoresNothingAndReports() {
+    Diagnostics.start()
+    let store = PreferenceStore.inMemory()
+    let key = "nan-\(UUID().uuidString)"
+    struct Point: Codable, PreferenceValue { var x: Double }
+    store.set(Point(x: .nan), forKey: key)  // JSON cannot encode NaN
+    #expect(!store.hasStoredValue(forKey: key))
+    #expect(Diagnostics.reported(mentioning: key).count == 1)
+  }
+}

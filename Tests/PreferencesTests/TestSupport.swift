@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import Preferences
+
+/// A fresh temporary directory, removed when the test's scope ends.
+final class TemporaryDirectory {
+  let url: URL
+  init() {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swift-preferences-tests-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+  deinit { try? FileManager.default.removeItem(at: url) }
+  func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+  func contents() -> [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.sorted() ?? []
+  }
+}
+
+/// Collects every diagnostic; tests filter by their own unique keys or paths, because tests run
+/// in parallel and share the process-wide handler.
+enum Diagnostics {
+  private static let collected = Locked<[PreferenceError]>([])
+  private static let installed: Void = {
+    PreferenceDiagnostics.setHandler { error in Diagnostics.collected.withLock { $0.append(error) } }
+  }()
+
+  static func start() { _ = installed }
+
+  static func reported(mentioning text: String) -> [PreferenceError] {
+    collected.withLock { $0.filter { $0.description.contains(text) } }
+  }
+}
+
+/// The kinds of store every value must round-trip through.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
+  case memory, xmlFile, binaryFile, userDefaults
+  var testDescription: String { rawValue }
+
+  /// Makes a store, and a function that opens the same storage anew (bypassing every cache).
+  func make(in directory: TemporaryDirectory) -> (store: PreferenceStore, reopen: () -> PreferenceStore) {
+    switch self {
+    case .memory:
+      let backend = InMemoryBackend()
+      return (
+        PreferenceStore(backend: backend, arguments: []),
+        { PreferenceStore(backend: InMemoryBackend(backend.allValues()), arguments: []) }
+      )
+    case .xmlFile, .binaryFile:
+      let url = directory.file("prefs.plist")
+      let format: PropertyListFileBackend.Format = self == .xmlFile ? .xml : .binary
+      let store = PreferenceStore(backend: PropertyListFileBackend(url: url, format: format), arguments: [])
+      return (
+        store,
+        {
+          try! store.flush()
+          return PreferenceStore(backend: PropertyListFileBackend(url: url, format: format), arguments: [])
+        }
+      )
+    case .userDefaults:
+      let suite = "swift-preferences-tests-\(UUID().uuidString)"
+      let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite), arguments: [])
+      return (
+        store,
+        {
+          try! store.flush()
+          return PreferenceStore(backend: UserDefaultsBackend(suiteName: suite), arguments: [])
+        }
+      )
+    }
+  }
+}
+
+/// Runs the test helper executable and returns its standard output, trimmed.
+@discardableResult
+func runHelper(_ arguments: [String], expectSuccess: Bool = true) throws -> String {
+  let process = Process()
+  process.executableURL = helperURL
+  process.arguments = arguments
+  let output = Pipe()
+  process.standardOutput = output
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  if expectSuccess {
+    #expect(process.terminationStatus == 0, "helper \(arguments) exited with \(process.terminationStatus)")
+  }
+  return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// The helper sits beside the test bundle in the build products folder.
+let helperURL: URL = {
+  var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  for _ in 0..<4 {
+    let candidate = directory.appendingPathComponent("PreferencesTestHelper")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    directory = directory.deletingLastPathComponent()
+  }
+  for bundle in Bundle.allBundles {
+    let candidate = bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(
+      "PreferencesTestHelper")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+  }
+  return URL(fileURLWithPath: "PreferencesTestHelper")
+}()
