@@ -1,1 +1,4 @@
-print("x")
+import Foundation
+import PreferencesScannerCore
+
+exit(ScannerCommand().run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,1 @@
+../PluginsShared/PluginShared.swift

@@ -1,0 +1,166 @@
+import Foundation
+
+/// Scans Swift sources for `@Preference` declarations, derives their keys and checks them.
+///
+/// ```swift
+/// let scanner = PreferenceScanner(module: "App")
+/// let result = scanner.scan(files: [("Sources/App/ContentView.swift", Array(source.utf8))])
+/// for preference in result.preferences { print(preference.key) }
+/// ```
+public struct PreferenceScanner: Sendable {
+  public var module: String
+  public var configuration: ScannerConfiguration
+
+  public init(module: String, configuration: ScannerConfiguration = ScannerConfiguration()) {
+    self.module = module
+    self.configuration = configuration
+  }
+
+  /// The result of a scan.
+  public struct Result: Sendable {
+    /// Every declaration, sorted by file, line and column.
+    public var preferences: [ScannedPreference]
+    /// Problems, sorted by file, line and column.
+    public var diagnostics: [Diagnostic]
+    /// Lines read.
+    public var lineCount: Int
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+  }
+
+  /// Scans files given as paths and contents.
+  public func scan(files: [(path: String, contents: [UInt8])]) -> Result {
+    var preferences: [ScannedPreference] = []
+    var diagnostics: [Diagnostic] = []
+    var lines = 0
+    for (path, contents) in files {
+      let lexed = Lexer.tokenize(contents)
+      lines += lexed.lineCount
+      for problem in lexed.problems {
+        diagnostics.append(
+          Diagnostic(
+            .warning, problem.message, file: path, line: Int(problem.line), column: Int(problem.column)))
+      }
+      let fileID = module + "/" + (path.split(separator: "/").last.map(String.init) ?? path)
+      var finder = DeclarationFinder(source: contents, lexed: lexed, file: path, fileID: fileID)
+      finder.run()
+      preferences += finder.preferences
+      diagnostics += finder.diagnostics
+    }
+    for index in preferences.indices {
+      preferences[index].key = key(for: preferences[index])
+    }
+    preferences.sort { ($0.fileID, $0.line, $0.column) < ($1.fileID, $1.line, $1.column) }
+    diagnostics += validate(preferences)
+    diagnostics.sort { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
+    return Result(preferences: preferences, diagnostics: diagnostics, lineCount: lines)
+  }
+
+  /// Reads and scans `.swift` files and directories (searched recursively).
+  public func scan(paths: [String]) throws -> Result {
+    let files = try Self.swiftFiles(in: paths)
+    var loaded: [(path: String, contents: [UInt8])] = []
+    loaded.reserveCapacity(files.count)
+    for file in files {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        throw Diagnostic(.error, "cannot read file", file: file, line: 1, column: 1)
+      }
+      loaded.append((file, [UInt8](data)))
+    }
+    return scan(files: loaded)
+  }
+
+  /// The `.swift` files at `paths`: files as given, directories searched recursively (hidden
+  /// files and `.build` folders skipped), sorted.
+  public static func swiftFiles(in paths: [String]) throws -> [String] {
+    var result: [String] = []
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw Diagnostic(.error, "no such file or directory", file: path, line: 1, column: 1)
+      }
+      if !isDirectory.boolValue {
+        result.append(path)
+        continue
+      }
+      let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+      guard let enumerator = FileManager.default.enumerator(atPath: base) else { continue }
+      while let relative = enumerator.nextObject() as? String {
+        let name = relative.split(separator: "/").last.map(String.init) ?? relative
+        if name.hasPrefix(".") || name == ".build" {
+          enumerator.skipDescendants()
+          continue
+        }
+        if relative.hasSuffix(".swift") { result.append(base + "/" + relative) }
+      }
+    }
+    return result.sorted()
+  }
+
+  /// The key of a declaration: its explicit key, or prefix + type names + property name.
+  public func key(for preference: ScannedPreference) -> String {
+    if let explicit = preference.explicitKey { return explicit }
+    return configuration.prefix
+      + (preference.typePath + [preference.property]).joined(separator: configuration.separator)
+  }
+
+  // MARK: Validation
+
+  private func validate(_ preferences: [ScannedPreference]) -> [Diagnostic] {
+    var diagnostics: [Diagnostic] = []
+    var byKey: [String: [ScannedPreference]] = [:]
+    for preference in preferences {
+      if let problem = Self.keyProblem(preference.key) {
+        let fix =
+          preference.explicitKey != nil
+          ? "change the key: argument"
+          : "rename the property or type, or give an explicit key with @Preference(key: …)"
+        diagnostics.append(
+          Diagnostic(
+            .error, "invalid preference key '\(preference.key)': \(problem); \(fix)", file: preference.file,
+            line: preference.line, column: preference.column))
+      } else if preference.explicitKey != nil,
+        ["NS", "Apple", "com.apple."].contains(where: { preference.key.hasPrefix($0) })
+      {
+        diagnostics.append(
+          Diagnostic(
+            .warning,
+            "preference key '\(preference.key)' uses a prefix reserved by the system; prefer a key of your own",
+            file: preference.file, line: preference.line, column: preference.column))
+      }
+      byKey[preference.key, default: []].append(preference)
+    }
+    for (key, declarations) in byKey where declarations.count > 1 {
+      for (offset, later) in declarations.enumerated() {
+        guard let earlier = declarations[..<offset].first(where: { $0.canCoexist(with: later) }) else {
+          continue
+        }
+        diagnostics.append(
+          Diagnostic(
+            .error,
+            "duplicate preference key '\(key)': also declared at \(earlier.file):\(earlier.line):\(earlier.column); rename one property, or give one an explicit key with @Preference(key: \"…\")",
+            file: later.file, line: later.line, column: later.column))
+        diagnostics.append(
+          Diagnostic(
+            .note, "'\(key)' first declared here", file: earlier.file, line: earlier.line,
+            column: earlier.column))
+      }
+    }
+    return diagnostics
+  }
+
+  /// Why `key` cannot be used as a store key, or `nil` if it can.
+  public static func keyProblem(_ key: String) -> String? {
+    if key.isEmpty { return "a key cannot be empty" }
+    if key.unicodeScalars.contains(where: {
+      $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+    }) {
+      return "a key cannot contain spaces, line breaks or control characters"
+    }
+    if key.hasPrefix("-") {
+      return "a key cannot start with '-' (it could not be overridden by a launch argument)"
+    }
+    if key.utf8.count > 1024 { return "a key cannot be longer than 1,024 bytes" }
+    return nil
+  }
+}
