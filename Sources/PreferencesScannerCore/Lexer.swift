@@ -195,7 +195,7 @@ struct Lexer {
         } else if trimmed.hasPrefix("*") {
           trimmed = trimmed.dropFirst()
         }
-        return String(trimmed)
+        return String(trimmed).trimmingSpaces()
       }
       pendingDoc = lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed()
     } else {

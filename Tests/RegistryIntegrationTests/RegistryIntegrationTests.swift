@@ -1,0 +1,96 @@
+import Foundation
+import Preferences
+import Testing
+
+/// Every test here shares the process-wide default store; it is set to memory once, before any
+/// preference is read, so nothing reaches the user's real defaults.
+enum TestStore {
+  static let shared: PreferenceStore = {
+    let store = PreferenceStore.inMemory()
+    PreferenceStore.default = store
+    return store
+  }()
+}
+
+@Suite(.serialized) struct RegistryIntegrationTests {
+  init() { _ = TestStore.shared }
+
+  @Test @MainActor func everyDeclarationResolvesToItsKey() {
+    let showcase = Showcase()
+    #expect(showcase.$username.key == "Showcase.username")
+    #expect(showcase.$highScore.key == "HighScore")
+    #expect(showcase.$theme.key == "Showcase.theme")
+    #expect(showcase.$default.key == "Showcase.default")
+    #expect(showcase.$separate.key == "Showcase.separate")
+    #expect(showcase.$sameLine.key == "Showcase.sameLine")
+    #expect(Showcase.Inner().$depth.key == "Showcase.Inner.depth")
+    #expect(showcase.$build.key == "Showcase.build")
+    #expect(Flags.$beta.key == "Flags.beta")
+    #expect(Box<Int>().$generic.key == "Box.generic")
+    #expect(readHidden().key == "Hidden.secret")
+  }
+
+  @Test func readsReturnDefaultsAndRegisterEveryDefaultCentrally() {
+    let showcase = Showcase()
+    #expect(showcase.username == "Anonymous")
+    let store = TestStore.shared
+    #expect(store.registeredDefault(forKey: "Showcase.username") == .string("Anonymous"))
+    #expect(store.registeredDefault(forKey: "Showcase.theme") == .string("dark"))
+    #expect(store.registeredDefault(forKey: "Showcase.layout") == .string(#"{"columns":2}"#))
+    #expect(store.registeredDefault(forKey: "Showcase.default") == .double(0.8))
+    #expect(store.registeredDefault(forKey: "Showcase.tags") == .array([.string("a"), .string("b")]))
+    #expect(store.registeredDefault(forKey: "Showcase.nickname") == nil)
+    #expect(store.registeredDefault(forKey: "Showcase.Inner.depth") == .integer(1))
+    #expect(store.registeredDefault(forKey: "Showcase.build") == .string(isDebug ? "debug" : "release"))
+    // Defaults of a preference with its own store are registered there, not here.
+    #expect(store.registeredDefault(forKey: "Showcase.separate") == nil)
+    #expect(showcase.separate == 1.5)
+    #expect(Showcase.separateStore.registeredDefault(forKey: "Showcase.separate") == .double(1.5))
+    // A private or generic enclosing type cannot be extended by the registry: its default is
+    // used at the read instead.
+    #expect(store.registeredDefault(forKey: "Hidden.secret") == nil)
+    #expect(readHidden().value == 42)
+  }
+
+  @Test func writesGoToTheStoreAndTheProjectionResets() {
+    let showcase = Showcase()
+    showcase.username = "Paul"
+    showcase.theme = .light
+    showcase.layout = Showcase.Layout(columns: 4)
+    showcase.nickname = "P"
+    #expect(Showcase().username == "Paul")
+    #expect(TestStore.shared.backend.value(forKey: "Showcase.username") == .string("Paul"))
+    #expect(Showcase().theme == .light)
+    #expect(Showcase().layout.columns == 4)
+    #expect(showcase.$username.isStored)
+    showcase.$username.reset()
+    #expect(!showcase.$username.isStored)
+    #expect(showcase.username == "Anonymous")
+    showcase.nickname = nil
+    #expect(!showcase.$nickname.isStored)
+    showcase.separate = 3
+    #expect(Showcase.separateStore.value(forKey: "Showcase.separate", default: 0.0) == 3)
+    #expect(TestStore.shared.backend.value(forKey: "Showcase.separate") == nil)
+  }
+
+  @Test func theRegistryListsEveryPreference() throws {
+    let preferences = PreferenceRegistry.preferences
+    #expect(preferences.count == 14)  // 15 declarations; only one of the two #if branches is compiled
+    let username = try #require(PreferenceRegistry.preference(forKey: "Showcase.username"))
+    #expect(username.documentation == "The user's name.")
+    #expect(username.valueType == "String")
+    #expect(username.defaultValue == "\"Anonymous\"")
+    #expect(username.fileID == "RegistryIntegrationTests/Showcase.swift")
+    #expect((username.line, username.column) == (10, 4))
+    #expect(preferences.filter { $0.key == "Showcase.build" }.count == 1)
+    #expect(
+      PreferenceRegistry.preference(forKey: "Showcase.build")?.condition == (isDebug ? "(DEBUG)" : "!(DEBUG)")
+    )
+  }
+}
+
+#if DEBUG
+  let isDebug = true
+#else
+  let isDebug = false
+#endif

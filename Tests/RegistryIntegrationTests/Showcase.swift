@@ -1,0 +1,59 @@
+// The scanner's golden fixture: PreferenceScannerCoreTests renders the registry of this file
+// and compares it with PreferenceRegistry.generated.swift beside it; this target compiles both
+// and checks at run time that every declaration resolves to its key, store and default.
+// Re-record with RECORD_SNAPSHOTS=1 swift test --filter RegistrySnapshotTests.
+import Foundation
+import Preferences
+
+struct Showcase {
+  /// The user's name.
+  @Preference var username = "Anonymous"
+  @Preference(key: "HighScore") var highScore = 0
+  @Preference var theme: Theme = .dark
+  @Preference var layout = Layout(columns: 2)
+  @Preference var nickname: String? = nil
+  @Preference var `default` = Self.defaultVolume
+  @Preference var tags = [
+    "a",
+    "b",
+  ]
+  @Preference(store: Self.separateStore) var separate = 1.5; @Preference var sameLine = true
+
+  static let defaultVolume = 0.8
+  static let separateStore = PreferenceStore.inMemory()
+
+  struct Inner {
+    enum Deepest {
+      case unused
+    }
+    @Preference var depth = Deepest.unused.hashValue == 0 ? 1 : 1
+  }
+
+  #if DEBUG
+    @Preference var build = "debug"
+  #else
+    @Preference var build = "release"
+  #endif
+
+  enum Theme: String, PreferenceValue { case light, dark }
+  struct Layout: Codable, Equatable, PreferenceValue { var columns: Int }
+}
+
+/// Static preferences need a global-actor-isolated type in Swift 6.
+@MainActor
+enum Flags {
+  @Preference static var beta = false
+}
+
+private struct Hidden {
+  @Preference var secret = 42
+}
+
+struct Box<Element> {
+  @Preference var generic = "box"
+}
+
+func readHidden() -> (key: String, value: Int) {
+  let hidden = Hidden()
+  return (hidden.$secret.key, hidden.secret)
+}
