@@ -28,10 +28,7 @@ let package = Package(
       name: "PreferencesCommand",
       capability: .command(
         intent: .custom(
-          verb: "preferences", description: "List, lock and export the preferences of the package's targets."),
-        permissions: [
-          .writeToPackageDirectory(reason: "Writes the Preferences.lock manifest and exported files.")
-        ]
+          verb: "preferences", description: "List the @Preference declarations of the package's targets.")
       ),
       dependencies: ["preferences-scanner"]
     ),

@@ -1,0 +1,15 @@
+import Foundation
+import Preferences
+
+struct ContentView {
+  /// The mission's example.
+  @Preference var username = "Anonymous"
+  @Preference var launchCount = 0
+  @Preference var theme: Theme = .system
+
+  struct Detail {
+    @Preference var zoom = 1.0
+  }
+}
+
+enum Theme: String, PreferenceValue { case light, dark, system }

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds and runs the integration package (a user's package that applies the plugin), then
+# checks that a bad declaration and a missing plugin fail the build with the right message.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "== integration package: build and run"
+swift build --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" 2>&1 | tail -n 3
+app=$(swift build --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" --show-bin-path)/IntegrationApp
+"$app" "$work/prefs.plist" write
+"$app" "$work/prefs.plist" verify
+
+echo "== an unchanged target recompiles nothing"
+# (SwiftPM on Linux sometimes relinks the scanner tool, which reruns the build command; the
+# scanner then leaves the registry's bytes, and so the app, untouched.)
+output=$(swift build --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" 2>&1)
+if grep -q "Compiling IntegrationApp\|Compiling.*Settings.swift" <<<"$output"; then
+  echo "error: a no-change build recompiled the app:"; echo "$output"; exit 1
+fi
+
+# A copy of the user's package whose path dependency points back here.
+make_copy() {
+  rm -rf "$work/copy"
+  cp -R "$root/IntegrationTest" "$work/copy"
+  rm -rf "$work/copy/.build"
+  sed -i.bak "s|path: \"..\"|path: \"$root\"|" "$work/copy/Package.swift"
+}
+
+echo "== a declaration without a default fails the build with file:line:column"
+make_copy
+cat >"$work/copy/Sources/IntegrationApp/Broken.swift" <<'SWIFT'
+struct Broken {
+  @Preference var missing: Int
+}
+SWIFT
+if swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/broken.log" 2>&1; then
+  echo "error: the build with a broken declaration succeeded"; exit 1
+fi
+grep -E "Broken.swift:2:4: error: @Preference 'missing' has no default value" "$work/broken.log" || {
+  echo "error: expected the scanner's file:line:column message:"; cat "$work/broken.log"; exit 1
+}
+
+echo "== a duplicate key fails the build naming both places"
+make_copy
+cat >"$work/copy/Sources/IntegrationApp/Duplicate.swift" <<'SWIFT'
+extension ContentView {
+  struct Other {
+    @Preference(key: "ContentView.username") var again = ""
+  }
+}
+SWIFT
+if swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/dup.log" 2>&1; then
+  echo "error: the build with a duplicate key succeeded"; exit 1
+fi
+grep -E "error: duplicate preference key 'ContentView.username'" "$work/dup.log" | grep "Duplicate.swift:3:6" | grep "Settings.swift:6:4" || {
+  cat "$work/dup.log"; exit 1
+}
+
+echo "== without the plugin, @Preference is a compile error that names the fix"
+make_copy
+sed -i.bak '/plugins:/d' "$work/copy/Package.swift"
+rm "$work/copy/Sources/IntegrationApp/main.swift"
+echo 'print(ContentView().username)' >"$work/copy/Sources/IntegrationApp/main.swift"
+if swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/noplugin.log" 2>&1; then
+  echo "error: the build without the plugin succeeded"; exit 1
+fi
+grep -E "Settings.swift:6:4: error: .*apply the build plugin to this target" "$work/noplugin.log" | head -n 1 || {
+  cat "$work/noplugin.log"; exit 1
+}
+echo "integration: 5 passed, 0 failed"
