@@ -63,7 +63,15 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
   ///
   /// Reading with a type other than the key's declared type is a programming error: it stops
   /// with a message naming the declared type.
+  @inlinable
   public func value<Value: PreferenceValue>(for key: Keys, as type: Value.Type = Value.self) -> Value {
+    // A cached value of this type exists only after a checked read or write of this key.
+    if let cached = store.cachedValue(forKey: key.rawValue, as: Value.self) { return cached }
+    return uncachedValue(for: key)
+  }
+
+  @usableFromInline
+  func uncachedValue<Value: PreferenceValue>(for key: Keys) -> Value {
     guard let defaultValue = Self.declaredDefault(of: key, as: Value.self) else {
       preconditionFailure(Self.mismatchMessage(key, Value.self))
     }
@@ -93,13 +101,13 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
   }
 
   /// The string value of `key`, declared as `String`.
-  public func string(for key: Keys) -> String { value(for: key) }
+  @inlinable public func string(for key: Keys) -> String { value(for: key) }
   /// The integer value of `key`, declared as `Int`.
-  public func integer(for key: Keys) -> Int { value(for: key) }
+  @inlinable public func integer(for key: Keys) -> Int { value(for: key) }
   /// The Boolean value of `key`, declared as `Bool`.
-  public func bool(for key: Keys) -> Bool { value(for: key) }
+  @inlinable public func bool(for key: Keys) -> Bool { value(for: key) }
   /// The floating-point value of `key`, declared as `Double`.
-  public func double(for key: Keys) -> Double { value(for: key) }
+  @inlinable public func double(for key: Keys) -> Double { value(for: key) }
 
   /// Removes the stored value of `key`, so that it reads its default again.
   public func reset(_ key: Keys) { store.removeValue(forKey: key.rawValue) }

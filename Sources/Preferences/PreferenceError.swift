@@ -19,6 +19,9 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// A value of type `given` was written to a key declared with type `declared`; nothing was
   /// stored.
   case wrongValueType(key: String, declared: String, given: String)
+  /// A `@Preference` at `location` is missing from the generated registry (a stale build or a
+  /// declaration the scanner could not read); its values are kept in memory only.
+  case unresolvedDeclaration(location: String)
 
   public var description: String {
     switch self {
@@ -38,6 +41,8 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "preferences file '\(path)' could not be written (\(reason)); values are kept in memory and retried"
     case .wrongValueType(let key, let declared, let given):
       "preference '\(key)' is declared as \(declared) but was given \(given); nothing was stored"
+    case .unresolvedDeclaration(let location):
+      "@Preference at \(location) has no key in the generated registry; its values are kept in memory only. Rebuild; if it persists, report the declaration"
     }
   }
 

@@ -46,7 +46,7 @@ extension PreferenceStore {
     return store
   }
 
-  private static let defaultStore = Locked<PreferenceStore?>(nil)
+  @usableFromInline static let defaultStore = Locked<PreferenceStore?>(nil)
 
   /// The store that `@Preference` declarations without an explicit store use:
   /// ``standard`` unless you set another one.
@@ -57,7 +57,7 @@ extension PreferenceStore {
   /// PreferenceStore.default = .suite("group.com.example.app")
   /// ```
   public static var `default`: PreferenceStore {
-    get { defaultStore.withLock { $0 } ?? standard }
+    @inlinable get { defaultStore.withLock { $0 } ?? standard }
     set { defaultStore.withLock { $0 = newValue } }
   }
 }

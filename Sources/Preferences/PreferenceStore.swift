@@ -23,13 +23,15 @@ public final class PreferenceStore: Sendable {
   /// Launch-argument overrides: `-Key value` pairs from the process arguments.
   public let overrides: [String: String]
 
-  private struct State {
+  @usableFromInline
+  struct State {
     var registered: [String: PropertyListValue] = [:]
-    var cache: [String: AnyObject] = [:]
+    @usableFromInline var cache: [String: AnyObject] = [:]
     var registries: Set<ObjectIdentifier> = []
+    @usableFromInline init() {}
   }
 
-  private let state = Locked(State())
+  @usableFromInline let state = Locked(State())
 
   /// Creates a store over `backend`.
   ///
@@ -58,7 +60,7 @@ public final class PreferenceStore: Sendable {
     forKey key: String, default defaultValue: @autoclosure () -> Value
   ) -> Value {
     state.withLock { state in
-      if let box = state.cache[key], let cached = (box as? ValueBox<Value>)?.value { return cached }
+      if let cached = ValueBox<Value>.unbox(state.cache[key]) { return cached }
       let value = resolve(key, registered: state.registered[key], default: defaultValue)
       state.cache[key] = ValueBox(value)
       return value
@@ -66,9 +68,9 @@ public final class PreferenceStore: Sendable {
   }
 
   /// The cached value for `key` if there is one of type `Value`; never touches the backend.
-  @inline(__always)
+  @inlinable @inline(__always)
   func cachedValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
-    state.withLock { state in (state.cache[key] as? ValueBox<Value>)?.value }
+    state.withLock { state in ValueBox<Value>.unbox(state.cache[key]) }
   }
 
   private func resolve<Value: PreferenceValue>(
@@ -241,9 +243,20 @@ public final class PreferenceStore: Sendable {
 }
 
 /// Holds a decoded value in the cache; a class so that a cache hit is a pointer check.
+@usableFromInline
 final class ValueBox<Value>: @unchecked Sendable {
   // @unchecked: `value` is a `let` of a `PreferenceValue` (which is `Sendable`); the generic
   // parameter is unconstrained only so that the cache can test `as? ValueBox<Value>` cheaply.
-  let value: Value
-  init(_ value: Value) { self.value = value }
+  @usableFromInline let value: Value
+  @usableFromInline init(_ value: Value) { self.value = value }
+
+  /// The value in `object` if it is a box of exactly this type: a pointer comparison, cheaper
+  /// than a dynamic cast on the read path.
+  @inlinable @inline(__always)
+  static func unbox(_ object: AnyObject?) -> Value? {
+    guard let object, ObjectIdentifier(type(of: object)) == ObjectIdentifier(ValueBox<Value>.self) else {
+      return nil
+    }
+    return unsafeDowncast(object, to: ValueBox<Value>.self).value
+  }
 }

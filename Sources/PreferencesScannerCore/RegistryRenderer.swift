@@ -47,8 +47,8 @@ public enum RegistryRenderer {
           return preferences
         }()
 
-        static func index(fileID: StaticString, line: UInt, column: UInt) -> Int {
-          switch (line, column) {
+        static func index(fileID: UnsafeRawPointer, location: UInt64) -> Int {
+          switch location {
 
       """
     var byLocation: [(line: Int, column: Int, entries: [(Int, ScannedPreference)])] = []
@@ -63,7 +63,8 @@ public enum RegistryRenderer {
     }
     byLocation.sort { ($0.line, $0.column) < ($1.line, $1.column) }
     for location in byLocation {
-      out += "    case (\(location.line), \(location.column)):\n"
+      out +=
+        "    case \(UInt64(location.line) << 32 | UInt64(location.column)):  // line \(location.line), column \(location.column)\n"
       for (index, preference) in location.entries {
         out += "      if _fileIDEquals(fileID, \(quote(preference.fileID))) { return \(index) }\n"
       }

@@ -125,37 +125,37 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
     return preferences
   }()
 
-  static func index(fileID: StaticString, line: UInt, column: UInt) -> Int {
-    switch (line, column) {
-    case (10, 4):
+  static func index(fileID: UnsafeRawPointer, location: UInt64) -> Int {
+    switch location {
+    case 42949672964:  // line 10, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 0 }
-    case (11, 4):
+    case 47244640260:  // line 11, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 1 }
-    case (12, 4):
+    case 51539607556:  // line 12, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 2 }
-    case (13, 4):
+    case 55834574852:  // line 13, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 3 }
-    case (14, 4):
+    case 60129542148:  // line 14, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 4 }
-    case (15, 4):
+    case 64424509444:  // line 15, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 5 }
-    case (16, 4):
+    case 68719476740:  // line 16, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 6 }
-    case (20, 4):
+    case 85899345924:  // line 20, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 7 }
-    case (20, 63):
+    case 85899345983:  // line 20, column 63
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 8 }
-    case (29, 6):
+    case 124554051590:  // line 29, column 6
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 9 }
-    case (33, 6):
+    case 141733920774:  // line 33, column 6
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 10 }
-    case (35, 6):
+    case 150323855366:  // line 35, column 6
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 11 }
-    case (45, 4):
+    case 193273528324:  // line 45, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 12 }
-    case (49, 4):
+    case 210453397508:  // line 49, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 13 }
-    case (53, 4):
+    case 227633266692:  // line 53, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 14 }
     default: break
     }

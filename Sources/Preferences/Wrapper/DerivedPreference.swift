@@ -19,11 +19,12 @@ import Foundation
 /// come from the store's cache.
 @propertyWrapper
 public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPreferenceRegistry>: Sendable {
-  @usableFromInline let index: Int
+  // Only the declaration's location and default: creating a wrapper (which happens every time
+  // its enclosing value is created) stores two words and a closure, and does nothing else.
+  // The address of the `#fileID` literal: immortal, immutable text, so sharing it is safe.
+  @usableFromInline let fileIDAddress: UInt
+  @usableFromInline let location: UInt64
   @usableFromInline let defaultValue: @Sendable () -> Value
-  @usableFromInline let fileID: StaticString
-  @usableFromInline let line: UInt32
-  @usableFromInline let column: UInt32
 
   /// Declares a preference whose key is derived from the enclosing type and property name.
   ///
@@ -43,28 +44,36 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
   ) {
-    self.index = Registry.index(fileID: fileID, line: line, column: column)
+    self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
+    self.location = _preferenceLocation(line: line, column: column)
     self.defaultValue = wrappedValue
-    self.fileID = fileID
-    self.line = UInt32(truncatingIfNeeded: line)
-    self.column = UInt32(truncatingIfNeeded: column)
   }
+
+  @inlinable @inline(__always) var fileID: UnsafeRawPointer { UnsafeRawPointer(bitPattern: fileIDAddress)! }
+  @inlinable @inline(__always) var index: Int { Registry.index(fileID: fileID, location: location) }
 
   /// The key this preference is stored under.
   public var key: String {
-    index >= 0 ? Registry.key(at: index) : "\(fileID):\(line):\(column)"
+    let index = self.index
+    return index >= 0 ? Registry.key(at: index) : Self.unresolvedKey(fileID, location)
   }
 
   /// The store this preference lives in.
   public var store: PreferenceStore {
-    index >= 0 ? Registry.store(at: index) : Self.unresolved()
+    let index = self.index
+    return index >= 0 ? Registry.store(at: index) : Self.unresolvedStore(fileID, location)
   }
 
   /// The stored value, or the default.
   public var wrappedValue: Value {
-    get {
-      let store = self.store
-      let key = self.key
+    @inlinable get {
+      let index = self.index
+      guard index >= 0 else {
+        return Self.unresolvedStore(fileID, location).value(
+          forKey: Self.unresolvedKey(fileID, location), default: defaultValue())
+      }
+      let store = Registry.store(at: index)
+      let key = Registry.key(at: index)
       if let cached = store.cachedValue(forKey: key, as: Value.self) { return cached }
       Registry.ensureRegistered(in: store)
       return store.value(forKey: key, default: defaultValue())
@@ -79,17 +88,25 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     PreferenceProjection(key: key, store: store, defaultValue: defaultValue)
   }
 
-  private static func unresolved() -> PreferenceStore {
+  @usableFromInline static func unresolvedKey(_ fileID: UnsafeRawPointer, _ location: UInt64) -> String {
+    "\(String(cString: fileID.assumingMemoryBound(to: CChar.self))):\(location >> 32):\(location & 0xFFFF_FFFF)"
+  }
+
+  @usableFromInline static func unresolvedStore(_ fileID: UnsafeRawPointer, _ location: UInt64)
+    -> PreferenceStore
+  {
     // The scanner did not see this declaration: keep its values in memory rather than persist
     // them under a made-up key, and say so.
     PreferenceDiagnostics.report(
-      .typeMismatch(
-        key: "(unresolved)", expected: "a generated key",
-        found: "a @Preference the build plugin did not record; rebuild, or report the declaration"))
-    return unresolvedStore
+      .unresolvedDeclaration(location: unresolvedKey(fileID, location)))
+    return UnresolvedStore.shared
   }
+}
 
-  private static var unresolvedStore: PreferenceStore { UnresolvedStore.shared }
+/// Packs a declaration's line and column into one integer, as generated registries switch on.
+@inlinable
+public func _preferenceLocation(line: UInt, column: UInt) -> UInt64 {
+  UInt64(truncatingIfNeeded: line) << 32 | UInt64(truncatingIfNeeded: column) & 0xFFFF_FFFF
 }
 
 private enum UnresolvedStore {

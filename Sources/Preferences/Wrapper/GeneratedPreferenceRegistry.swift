@@ -19,8 +19,9 @@ public protocol GeneratedPreferenceRegistry: Sendable {
   /// Every preference declared in the module.
   static var preferences: [PreferenceDescriptor] { get }
 
-  /// The entry declared at the given location, or `-1`.
-  static func index(fileID: StaticString, line: UInt, column: UInt) -> Int
+  /// The entry declared at the given location (`#fileID`'s bytes, and
+  /// `_preferenceLocation(line:column:)`), or `-1`.
+  static func index(fileID: UnsafeRawPointer, location: UInt64) -> Int
 
   /// The key of entry `index`.
   static func key(at index: Int) -> String
@@ -59,13 +60,14 @@ extension GeneratedPreferenceRegistry {
   }
 }
 
-/// Compares two `#fileID` strings without allocating. Used by generated registries.
+/// Whether the NUL-terminated `#fileID` bytes at `fileID` equal `literal`, without allocating.
+/// Used by generated registries.
 @inlinable
-public func _fileIDEquals(_ lhs: StaticString, _ rhs: StaticString) -> Bool {
-  guard lhs.hasPointerRepresentation, rhs.hasPointerRepresentation,
-    lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount
-  else { return false }
-  return memcmp(lhs.utf8Start, rhs.utf8Start, lhs.utf8CodeUnitCount) == 0
+public func _fileIDEquals(_ fileID: UnsafeRawPointer, _ literal: StaticString) -> Bool {
+  let count = literal.utf8CodeUnitCount
+  if fileID == UnsafeRawPointer(literal.utf8Start) { return true }
+  return memcmp(fileID, literal.utf8Start, count) == 0
+    && fileID.load(fromByteOffset: count, as: UInt8.self) == 0
 }
 
 /// A description of one `@Preference` declaration, for tools, exports and debug screens.

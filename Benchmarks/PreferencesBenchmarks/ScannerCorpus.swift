@@ -1,0 +1,109 @@
+import Foundation
+import PreferencesScannerCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A generated body of realistic Swift: types nested in types, doc and block comments, string
+/// literals of every form, functions with closures, and `@Preference` declarations.
+enum ScannerCorpus {
+  struct Corpus {
+    var files: [(path: String, contents: [UInt8])]
+    var lineCount: Int
+  }
+
+  static func generate(lines target: Int) -> Corpus {
+    var files: [(path: String, contents: [UInt8])] = []
+    var total = 0
+    var fileIndex = 0
+    while total < target {
+      var text = "import Foundation\nimport SwiftUI\n\n"
+      for typeIndex in 0..<8 {
+        let name = "Type\(fileIndex)_\(typeIndex)"
+        text += """
+          /// Documentation for \(name).
+          /// It spans two lines and mentions @Preference var notReal = 1 in prose.
+          public struct \(name): Equatable, Sendable {
+            // A line comment with braces { and a string "quote".
+            /* A block comment /* nested */ with @Preference var hidden = 2 */
+            @Preference var enabled = true
+            @Preference(key: "legacy.\(name)") var legacyCount = 0
+            let title = "Title with \\(interpolation) and } brace"
+            let raw = #"raw "string" with \\(no interpolation)"#
+            let multiline = \"\"\"
+              Multi-line text with "quotes" and { braces }
+              and \\(value.map { "\\($0)" }.joined()) interpolation
+              \"\"\"
+
+            struct Nested<T: Hashable> where T: Sendable {
+              @Preference var depth: Int = 3
+              var values: [T] = []
+
+              func transform(_ input: [String: Int]) -> [String] {
+                input.filter { $0.value > 1 }.map { key, value in
+                  "\\(key)=\\(value)"
+                }.sorted()
+              }
+            }
+
+            func compute(_ value: Int) -> Int {
+              var result = value
+              for index in 0..<value where index % 2 == 0 {
+                result += index * 3 - 1
+              }
+              if result > 100 {
+                return result / 2
+              } else {
+                return result
+              }
+            }
+          }
+
+
+          """
+      }
+      let lines = text.reduce(into: 0) { count, character in if character == "\n" { count += 1 } }
+      total += lines
+      files.append(("Corpus/File\(fileIndex).swift", Array(text.utf8)))
+      fileIndex += 1
+    }
+    return Corpus(files: files, lineCount: total)
+  }
+
+  /// Writes the corpus to a temporary directory, runs the `preferences-scanner` built beside this
+  /// benchmark on it, and returns the child's peak resident memory in megabytes.
+  static func peakMemoryOfScannerProcess(_ corpus: Corpus) -> Double? {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanner-corpus-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    do {
+      try FileManager.default.createDirectory(at: directory.appendingPathComponent("Corpus"), withIntermediateDirectories: true)
+      for file in corpus.files {
+        try Data(file.contents).write(to: directory.appendingPathComponent(file.path))
+      }
+      let scanner = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("preferences-scanner")
+      let process = Process()
+      process.executableURL = scanner
+      process.arguments = ["scan", "--format", "json", directory.path]
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      process.waitUntilExit()
+      var usage = rusage()
+      #if canImport(Glibc)
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+      #else
+        getrusage(RUSAGE_CHILDREN, &usage)
+      #endif
+      #if canImport(Darwin)
+        return Double(usage.ru_maxrss) / 1_048_576
+      #else
+        return Double(usage.ru_maxrss) / 1024
+      #endif
+    } catch {
+      return nil
+    }
+  }
+}
