@@ -22,6 +22,8 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// A `@Preference` at `location` is missing from the generated registry (a stale build or a
   /// declaration the scanner could not read); its values are kept in memory only.
   case unresolvedDeclaration(location: String)
+  /// A synced preference could not be written to the remote store because of its quotas.
+  case syncLimitExceeded(key: String, reason: String)
 
   public var description: String {
     switch self {
@@ -41,6 +43,8 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "preferences file '\(path)' could not be written (\(reason)); values are kept in memory and retried"
     case .wrongValueType(let key, let declared, let given):
       "preference '\(key)' is declared as \(declared) but was given \(given); nothing was stored"
+    case .syncLimitExceeded(let key, let reason):
+      "preference '\(key)' was not synced: \(reason); it stays on this device"
     case .unresolvedDeclaration(let location):
       "@Preference at \(location) has no key in the generated registry; its values are kept in memory only. Rebuild; if it persists, report the declaration"
     }

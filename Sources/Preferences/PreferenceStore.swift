@@ -28,6 +28,10 @@ public final class PreferenceStore: Sendable {
     var registered: [String: PropertyListValue] = [:]
     @usableFromInline var cache: [String: AnyObject] = [:]
     var registries: Set<ObjectIdentifier> = []
+    /// Observers by key, and the effective value each key's observers last heard about.
+    var listeners: [String: [Int: @Sendable () -> Void]] = [:]
+    var lastNotified: [String: PropertyListValue?] = [:]
+    var nextListener = 0
     @usableFromInline init() {}
   }
 
@@ -116,6 +120,7 @@ public final class PreferenceStore: Sendable {
       backend.setValue(encoded, forKey: key)
       state.cache[key] = (encoded == nil || overrides[key] != nil) ? nil : ValueBox(value)
     }
+    notifyIfChanged([key])
   }
 
   /// Removes the stored value for `key`, so that reads return the registered default again.
@@ -124,14 +129,18 @@ public final class PreferenceStore: Sendable {
       backend.setValue(nil, forKey: key)
       state.cache[key] = nil
     }
+    notifyIfChanged([key])
   }
 
   /// Removes every value this store's backend holds. Registered defaults stay registered.
   public func removeAllValues() {
-    state.withLock { state in
+    let keys = state.withLock { state in
+      let keys = Set(backend.allValues().keys)
       backend.removeAll()
       state.cache.removeAll()
+      return keys
     }
+    notifyIfChanged(keys)
   }
 
   /// Whether a value is explicitly stored for `key` (as opposed to a default being used).
@@ -181,6 +190,7 @@ public final class PreferenceStore: Sendable {
         state.cache[key] = nil
       }
     }
+    notifyIfChanged(Set(encoded.keys))
   }
 
   /// The registered default for `key`, if any.
@@ -229,7 +239,7 @@ public final class PreferenceStore: Sendable {
     from oldKey: String, to newKey: String,
     transform: (PropertyListValue) -> PropertyListValue? = { $0 }
   ) -> MigrationResult {
-    state.withLock { state in
+    let result: MigrationResult = state.withLock { state in
       guard oldKey != newKey, let old = backend.value(forKey: oldKey) else { return .nothingToMigrate }
       if backend.value(forKey: newKey) != nil { return .keptExistingValue }
       guard let new = transform(old) else { return .nothingToMigrate }
@@ -239,6 +249,8 @@ public final class PreferenceStore: Sendable {
       state.cache[newKey] = nil
       return .moved
     }
+    if result == .moved { notifyIfChanged([oldKey, newKey]) }
+    return result
   }
 }
 

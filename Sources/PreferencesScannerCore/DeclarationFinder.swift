@@ -339,7 +339,8 @@ struct DeclarationFinder {
         key: "", property: property, typePath: typePath, declaredType: declaredType, inferredType: inferred,
         defaultValue: defaultText, file: file, fileID: fileID, line: Int(nameToken.line),
         column: Int(nameToken.column), documentation: documentation, explicitKey: arguments.key,
-        storeExpression: arguments.store, renamedFrom: arguments.renamedFrom, isStatic: isStatic,
+        storeExpression: arguments.store, renamedFrom: arguments.renamedFrom, syncs: arguments.syncs,
+        isStatic: isStatic,
         branches: currentBranches, registrationBlocker: blocker))
     for message in arguments.problems { error(message, at: nameToken) }
     return cursor
@@ -417,6 +418,7 @@ struct DeclarationFinder {
     var store: String?
     var renamedFrom: [String] = []
     var wrappedValue: String?
+    var syncs = false
     var problems: [String] = []
   }
 
@@ -469,8 +471,15 @@ struct DeclarationFinder {
         result.store = value
       case "wrappedValue":
         result.wrappedValue = value
+      case "sync":
+        guard value == "true" || value == "false" else {
+          result.problems.append("the sync: argument of @Preference must be the literal true or false")
+          break
+        }
+        result.syncs = value == "true"
       case let label?:
-        result.problems.append("@Preference has no argument '\(label):'; use key:, store: or renamedFrom:")
+        result.problems.append(
+          "@Preference has no argument '\(label):'; use key:, store:, sync: or renamedFrom:")
       case nil:
         result.problems.append("@Preference arguments need labels: key:, store: or renamedFrom:")
       }

@@ -130,6 +130,21 @@ public struct PreferenceScanner: Sendable {
       }
       byKey[preference.key, default: []].append(preference)
     }
+    let synced = preferences.filter(\.syncs)
+    for preference in synced where preference.key.utf8.count > Self.syncedKeyLimit {
+      diagnostics.append(
+        Diagnostic(
+          .error,
+          "synced preference key '\(preference.key)' is \(preference.key.utf8.count) bytes; iCloud's key-value store allows \(Self.syncedKeyLimit); give it a shorter explicit key with @Preference(key: …, sync: true)",
+          file: preference.file, line: preference.line, column: preference.column))
+    }
+    if Set(synced.map(\.key)).count > Self.syncedKeyCountLimit, let first = synced.first {
+      diagnostics.append(
+        Diagnostic(
+          .error,
+          "\(Set(synced.map(\.key)).count) preferences are marked sync: true; iCloud's key-value store holds at most \(Self.syncedKeyCountLimit) keys; sync fewer, or group them in one Codable value",
+          file: first.file, line: first.line, column: first.column))
+    }
     for (key, declarations) in byKey where declarations.count > 1 {
       for (offset, later) in declarations.enumerated() {
         guard let earlier = declarations[..<offset].first(where: { $0.canCoexist(with: later) }) else {
@@ -148,6 +163,10 @@ public struct PreferenceScanner: Sendable {
     }
     return diagnostics
   }
+
+  /// `NSUbiquitousKeyValueStore`'s limits, checked for `sync: true` declarations.
+  public static let syncedKeyLimit = 64
+  public static let syncedKeyCountLimit = 1024
 
   /// Why `key` cannot be used as a store key, or `nil` if it can.
   public static func keyProblem(_ key: String) -> String? {

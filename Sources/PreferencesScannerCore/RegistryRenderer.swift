@@ -38,7 +38,7 @@ public enum RegistryRenderer {
                 declaringType: \(quote(preference.enclosingType)), valueType: \(preference.type.map(quote) ?? "nil"),
                 defaultValue: \(quote(preference.defaultValue ?? "")), documentation: \(preference.documentation.map(quote) ?? "nil"),
                 fileID: \(quote(preference.fileID)), line: \(preference.line), column: \(preference.column),
-                condition: \(preference.condition.map(quote) ?? "nil")))
+                condition: \(preference.condition.map(quote) ?? "nil"), syncs: \(preference.syncs)))
 
         """
       }

@@ -17,6 +17,7 @@ public enum ScanOutput {
         ("documentation", preference.documentation.map(JSONValue.string) ?? .null),
         ("store", preference.storeExpression.map(JSONValue.string) ?? .null),
         ("renamedFrom", .strings(preference.renamedFrom)),
+        ("sync", .bool(preference.syncs)),
         ("condition", preference.condition.map(JSONValue.string) ?? .null),
       ]
       out +=
@@ -48,11 +49,12 @@ public enum ScanOutput {
   }
 
   private enum JSONValue {
-    case string(String), number(Int), null, strings([String])
+    case string(String), number(Int), null, strings([String]), bool(Bool)
 
     var text: String {
       switch self {
       case .null: "null"
+      case .bool(let value): value ? "true" : "false"
       case .number(let value): String(value)
       case .strings(let values): "[" + values.map { JSONValue.string($0).text }.joined(separator: ", ") + "]"
       case .string(let value):

@@ -28,6 +28,8 @@ public struct ScannedPreference: Sendable, Equatable {
   public var storeExpression: String?
   /// The `renamedFrom:` arguments, newest first.
   public var renamedFrom: [String]
+  /// Whether the preference is mirrored to the user's other devices (`sync: true`).
+  public var syncs: Bool
   /// Whether the property is `static` (or `class`).
   public var isStatic: Bool
   /// The `#if` branches the declaration sits in, outermost first.

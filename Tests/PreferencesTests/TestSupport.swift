@@ -89,6 +89,19 @@ func runHelper(_ arguments: [String], expectSuccess: Bool = true) throws -> Stri
   return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
+/// Runs the helper without blocking a Swift concurrency thread (there are only as many as
+/// cores, and other tests need them to resume).
+func runHelperAsync(_ arguments: [String]) async throws -> Int32 {
+  let process = Process()
+  process.executableURL = helperURL
+  process.arguments = arguments
+  process.standardOutput = FileHandle.nullDevice
+  return try await withCheckedThrowingContinuation { continuation in
+    process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+    do { try process.run() } catch { continuation.resume(throwing: error) }
+  }
+}
+
 /// The helper sits beside the test bundle in the build products folder.
 let helperURL: URL = {
   var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

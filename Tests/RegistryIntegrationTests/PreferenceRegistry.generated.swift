@@ -19,70 +19,70 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
         declaringType: "Showcase", valueType: "String",
         defaultValue: "\"Anonymous\"", documentation: "The user's name.",
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 10, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 1, key: "HighScore", property: "highScore",
         declaringType: "Showcase", valueType: "Int",
         defaultValue: "0", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 11, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 2, key: "Showcase.theme", property: "theme",
         declaringType: "Showcase", valueType: "Theme",
         defaultValue: ".dark", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 12, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 3, key: "Showcase.layout", property: "layout",
         declaringType: "Showcase", valueType: nil,
         defaultValue: "Layout(columns: 2)", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 13, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 4, key: "Showcase.nickname", property: "nickname",
         declaringType: "Showcase", valueType: "String?",
         defaultValue: "nil", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 14, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 5, key: "Showcase.default", property: "default",
         declaringType: "Showcase", valueType: nil,
         defaultValue: "Self.defaultVolume", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 15, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 6, key: "Showcase.tags", property: "tags",
         declaringType: "Showcase", valueType: "[String]",
         defaultValue: "[\n    \"a\",\n    \"b\",\n  ]", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 16, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 7, key: "Showcase.separate", property: "separate",
         declaringType: "Showcase", valueType: "Double",
         defaultValue: "1.5", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 20, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 8, key: "Showcase.sameLine", property: "sameLine",
         declaringType: "Showcase", valueType: "Bool",
         defaultValue: "true", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 20, column: 63,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 9, key: "Showcase.Inner.depth", property: "depth",
         declaringType: "Showcase.Inner", valueType: nil,
         defaultValue: "Deepest.unused.hashValue == 0 ? 1 : 1", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 29, column: 6,
-        condition: nil))
+        condition: nil, syncs: false))
 #if (DEBUG)
     preferences.append(
       PreferenceDescriptor(
@@ -90,7 +90,7 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
         declaringType: "Showcase", valueType: "String",
         defaultValue: "\"debug\"", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 33, column: 6,
-        condition: "(DEBUG)"))
+        condition: "(DEBUG)", syncs: false))
 #endif
 #if !(DEBUG)
     preferences.append(
@@ -99,7 +99,7 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
         declaringType: "Showcase", valueType: "String",
         defaultValue: "\"release\"", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 35, column: 6,
-        condition: "!(DEBUG)"))
+        condition: "!(DEBUG)", syncs: false))
 #endif
     preferences.append(
       PreferenceDescriptor(
@@ -107,21 +107,21 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
         declaringType: "Flags", valueType: "Bool",
         defaultValue: "false", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 45, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 13, key: "Hidden.secret", property: "secret",
         declaringType: "Hidden", valueType: "Int",
         defaultValue: "42", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 49, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
         index: 14, key: "Box.generic", property: "generic",
         declaringType: "Box", valueType: "String",
         defaultValue: "\"box\"", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 53, column: 4,
-        condition: nil))
+        condition: nil, syncs: false))
     return preferences
   }()
 

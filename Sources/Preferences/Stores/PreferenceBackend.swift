@@ -27,6 +27,45 @@ public protocol PreferenceBackend: AnyObject, Sendable {
 
   /// A short description of where values live, used in diagnostics and debug screens.
   var location: String { get }
+
+  /// Starts reporting changes made outside this process (another process writing the same
+  /// file or suite). `onChange` receives the keys whose values changed. The store calls this
+  /// while it has observers.
+  func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void)
+
+  /// Stops reporting outside changes.
+  func stopWatching()
+}
+
+extension PreferenceBackend {
+  /// Backends that cannot see outside changes report none.
+  public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {}
+  public func stopWatching() {}
+}
+
+/// Polls a backend for outside changes on a background queue; used by the file and
+/// UserDefaults backends, whose platforms offer no portable change notification.
+final class ChangePoller: Sendable {
+  // `nonisolated(unsafe)` is safe: the timer is created and configured in `init`, and after that
+  // only `cancel()` is called, which Dispatch documents as thread-safe.
+  private nonisolated(unsafe) let timer: any DispatchSourceTimer
+
+  /// Calls `check` every `interval` until the poller is released; `check` returns the changed keys.
+  init(
+    interval: DispatchTimeInterval, check: @escaping @Sendable () -> Set<String>,
+    onChange: @escaping @Sendable (Set<String>) -> Void
+  ) {
+    timer = DispatchSource.makeTimerSource(
+      queue: DispatchQueue(label: "swift-preferences.watch", qos: .utility))
+    timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+    timer.setEventHandler {
+      let changed = check()
+      if !changed.isEmpty { onChange(changed) }
+    }
+    timer.resume()
+  }
+
+  deinit { timer.cancel() }
 }
 
 /// Flushes backends with pending writes shortly after a change, and at normal process exit.

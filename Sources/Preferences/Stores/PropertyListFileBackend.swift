@@ -44,6 +44,7 @@ public final class PropertyListFileBackend: PreferenceBackend {
   }
 
   private let state = Locked(State())
+  private let poller = Locked<ChangePoller?>(nil)
   /// Serializes flushes within the process; the file lock serializes them across processes.
   private let flushLock = NSLock()
 
@@ -94,6 +95,16 @@ public final class PropertyListFileBackend: PreferenceBackend {
       return changed
     }
   }
+
+  /// Checks the file for changes by other processes every 200 ms and reports the changed keys.
+  public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {
+    poller.withLock { poller in
+      poller = ChangePoller(
+        interval: .milliseconds(200), check: { [weak self] in self?.reload() ?? [] }, onChange: onChange)
+    }
+  }
+
+  public func stopWatching() { poller.withLock { $0 = nil } }
 
   // MARK: Writing
 

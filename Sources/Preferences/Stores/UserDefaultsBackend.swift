@@ -20,6 +20,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
   /// The suite name, or `nil` for `UserDefaults.standard`.
   public let suiteName: String?
   private let argumentKeys: Set<String>
+  private let watch = Locked<(poller: ChangePoller?, snapshot: [String: PropertyListValue])>((nil, [:]))
 
   /// Creates a backend over `UserDefaults.standard` (`suiteName == nil`) or the named suite.
   public init(suiteName: String? = nil) {
@@ -79,4 +80,33 @@ public final class UserDefaultsBackend: PreferenceBackend {
   }
 
   public var location: String { "UserDefaults(\(suiteName ?? "standard"))" }
+
+  /// Reports changes by other processes (an app-group member, a widget) by comparing the
+  /// domain every 500 ms; on Linux each check first calls `synchronize()`, which is how
+  /// swift-corelibs-foundation picks up other processes' writes.
+  ///
+  /// This deliberately does not use KVO: keys with dots (the default `Type.property` scheme)
+  /// are key paths to KVO, so they cannot be observed that way.
+  public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {
+    let initial = allValues()
+    let poller = ChangePoller(
+      interval: .milliseconds(500),
+      check: { [weak self] in
+        guard let self else { return [] }
+        #if !canImport(Darwin)
+          self.defaults.synchronize()
+        #endif
+        let current = self.allValues()
+        return self.watch.withLock { watch in
+          let changed = Set(current.keys).union(watch.snapshot.keys).filter {
+            current[$0] != watch.snapshot[$0]
+          }
+          watch.snapshot = current
+          return changed
+        }
+      }, onChange: onChange)
+    watch.withLock { $0 = (poller, initial) }
+  }
+
+  public func stopWatching() { watch.withLock { $0 = (nil, [:]) } }
 }

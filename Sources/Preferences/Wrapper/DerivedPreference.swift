@@ -34,6 +34,8 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   ///     `Type.property` scheme. Must be a string literal; the build plugin reads it.
   ///   - store: The store for this preference; ``PreferenceStore/default`` if omitted. The build
   ///     plugin evaluates this expression in the generated registry.
+  ///   - sync: Whether ``PreferenceSync`` mirrors this preference to the user's other devices
+  ///     (listed in `PreferenceRegistry.syncedKeys`). Must be a literal; the build plugin reads it.
   ///   - renamedFrom: Keys this preference was stored under before a rename, newest first. Must
   ///     be string literals; the build plugin reads them.
   @inlinable
@@ -41,6 +43,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     wrappedValue: @autoclosure @escaping @Sendable () -> Value,
     key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default,
+    sync: Bool = false,
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
   ) {

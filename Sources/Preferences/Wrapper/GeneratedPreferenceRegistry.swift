@@ -54,6 +54,9 @@ extension GeneratedPreferenceRegistry {
     store.registerOnce(ObjectIdentifier(Self.self)) { defaults(for: store) }
   }
 
+  /// The keys of the preferences declared with `sync: true`, for ``PreferenceSync``.
+  public static var syncedKeys: Set<String> { Set(preferences.filter(\.syncs).map(\.key)) }
+
   /// The descriptor of the preference stored under `key`, if this module declares it.
   public static func preference(forKey key: String) -> PreferenceDescriptor? {
     preferences.first { $0.key == key }
@@ -94,12 +97,14 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
   public var column: Int
   /// The `#if` condition the declaration is compiled under, if any.
   public var condition: String?
+  /// Whether the preference is mirrored to the user's other devices (`sync: true`).
+  public var syncs: Bool
 
   /// Creates a descriptor. Generated registries call this.
   public init(
     index: Int, key: String, property: String, declaringType: String, valueType: String?,
     defaultValue: String, documentation: String?, fileID: String, line: Int, column: Int,
-    condition: String? = nil
+    condition: String? = nil, syncs: Bool = false
   ) {
     self.index = index
     self.key = key
@@ -112,5 +117,6 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     self.line = line
     self.column = column
     self.condition = condition
+    self.syncs = syncs
   }
 }

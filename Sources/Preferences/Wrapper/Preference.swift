@@ -11,7 +11,7 @@ public struct Preference<Value: PreferenceValue>: Sendable {
   )
   public init(
     wrappedValue: @autoclosure @escaping @Sendable () -> Value, key: StaticString? = nil,
-    store: @autoclosure () -> PreferenceStore = .default, renamedFrom: StaticString...
+    store: @autoclosure () -> PreferenceStore = .default, sync: Bool = false, renamedFrom: StaticString...
   ) {
     fatalError("unreachable")
   }
