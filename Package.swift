@@ -28,7 +28,13 @@ let package = Package(
       name: "PreferencesCommand",
       capability: .command(
         intent: .custom(
-          verb: "preferences", description: "List the @Preference declarations of the package's targets.")
+          verb: "preferences",
+          description:
+            "List, lock (Preferences.lock) and export the @Preference declarations of the package's targets."),
+        permissions: [
+          .writeToPackageDirectory(
+            reason: "'lock' writes each target's Preferences.lock; 'export --output' writes the export.")
+        ]
       ),
       dependencies: ["preferences-scanner"]
     ),
@@ -37,7 +43,7 @@ let package = Package(
     .executableTarget(
       name: "PreferencesDemo",
       dependencies: ["Preferences"],
-      exclude: ["preferences-config.json"],
+      exclude: ["preferences-config.json", "Preferences.lock"],
       plugins: ["PreferenceRegistryPlugin"]
     ),
 

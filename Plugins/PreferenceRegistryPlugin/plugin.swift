@@ -24,13 +24,12 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
     tool: URL, workDirectory: URL, module: String, targetName: String, directory: URL, sources: [URL]
   ) -> Command {
     let output = workDirectory.appendingPathComponent(PluginShared.outputFileName)
-    let config = PluginShared.configFile(in: directory)
     return .buildCommand(
       displayName: "Generating the preference registry of \(targetName)",
       executable: tool,
       arguments: PluginShared.generateArguments(
-        module: module, output: output, config: config, sources: sources),
-      inputFiles: sources + (config.map { [$0] } ?? []),
+        module: module, output: output, directory: directory, sources: sources),
+      inputFiles: sources + PluginShared.extraInputs(in: directory),
       outputFiles: [output])
   }
 }

@@ -1,59 +1,89 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package preferences list [--target T] [--format text|json|markdown]`: prints every
-/// `@Preference` of the package's targets, as the build plugin sees them.
+/// `swift package preferences`:
+///
+/// - `list [--target T] [--format text|json|markdown]` prints every `@Preference`.
+/// - `lock [--target T] [--retire KEY]... [--drop KEY]...` writes or updates each target's
+///   `Preferences.lock`, the manifest of shipped keys the build checks renames against.
+/// - `export [--target T] --format json|markdown|settings-plist [--output PATH]` describes the
+///   preferences for documentation, or as a `Settings.bundle` `Root.plist`.
+///
+/// `lock` and `export --output` write into the package: run them as
+/// `swift package --allow-writing-to-package-directory preferences lock`.
 @main
 struct PreferencesCommand: CommandPlugin {
+  static let usage =
+    "usage: swift package preferences list|lock|export [--target T] [--format F] [--retire KEY] [--drop KEY] [--output PATH]"
+
   func performCommand(context: PluginContext, arguments: [String]) async throws {
     var extractor = ArgumentExtractor(arguments)
     let targetNames = extractor.extractOption(named: "target")
-    let format = extractor.extractOption(named: "format").last ?? "text"
+    let format = extractor.extractOption(named: "format").last
+    let retire = extractor.extractOption(named: "retire")
+    let drop = extractor.extractOption(named: "drop")
+    let output = extractor.extractOption(named: "output").last
     let verb = extractor.remainingArguments.first ?? "list"
-    guard verb == "list" else {
-      throw CommandError(
-        "unknown subcommand '\(verb)'; usage: swift package preferences list [--target T] [--format text|json|markdown]"
-      )
-    }
-    guard ["text", "json", "markdown"].contains(format) else {
-      throw CommandError("--format must be text, json or markdown, not '\(format)'")
-    }
     let targets = context.package.targets.compactMap { $0 as? SourceModuleTarget }
       .filter { targetNames.isEmpty || targetNames.contains($0.name) }
+      .filter { !$0.sourceFiles(withSuffix: "swift").map(\.url).isEmpty }
     if let missing = targetNames.first(where: { name in !targets.contains { $0.name == name } }) {
       throw CommandError("no Swift target named '\(missing)' in package '\(context.package.displayName)'")
     }
     let scanner = try context.tool(named: "preferences-scanner").url
-    var reports: [(target: String, preferences: [[String: Any]])] = []
-    var failed = false
-    for target in targets {
-      let sources = target.sourceFiles(withSuffix: "swift").map(\.url)
-      if sources.isEmpty { continue }
-      var arguments = ["scan", "--format", "json", "--module", target.moduleName]
-      if let config = PluginShared.configFile(in: target.directoryURL) {
-        arguments += ["--config", config.path]
-      }
-      arguments += ["--"] + sources.map(\.path)
-      let (status, output) = try run(scanner, arguments)
-      guard let data = output.data(using: .utf8),
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-        let preferences = object["preferences"] as? [[String: Any]]
-      else {
-        throw CommandError("preferences-scanner printed no JSON for target '\(target.name)'")
-      }
-      for diagnostic in object["diagnostics"] as? [[String: Any]] ?? [] {
-        let location = "\(diagnostic["file"] ?? ""):\(diagnostic["line"] ?? 0):\(diagnostic["column"] ?? 0)"
-        FileHandle.standardError.write(
-          Data("\(location): \(diagnostic["severity"] ?? "error"): \(diagnostic["message"] ?? "")\n".utf8))
-      }
-      failed = failed || status != 0
-      if !preferences.isEmpty { reports.append((target.name, preferences)) }
+
+    func scannerArguments(_ command: [String], for target: SourceModuleTarget) -> [String] {
+      command + ["--module", target.moduleName] + PluginShared.targetOptions(in: target.directoryURL) + ["--"]
+        + target.sourceFiles(withSuffix: "swift").map(\.url.path)
     }
-    print(render(reports, format: format), terminator: "")
-    if failed { throw CommandError("the scanner reported errors (see above)") }
+
+    switch verb {
+    case "list":
+      let format = format ?? "text"
+      guard ["text", "json", "markdown"].contains(format) else {
+        throw CommandError("--format must be text, json or markdown, not '\(format)'")
+      }
+      for target in targets {
+        let scanFormat = format == "markdown" ? "markdown" : format
+        let command =
+          scanFormat == "markdown" ? ["export", "--format", "markdown"] : ["scan", "--format", scanFormat]
+        let text = try run(scanner, scannerArguments(command, for: target))
+        if text.isEmpty || text.contains("\"preferences\": []") { continue }
+        print(
+          format == "json"
+            ? text
+            : "\(format == "markdown" ? "## " : "")\(target.name)\(format == "markdown" ? "\n" : ":")\n\(text)"
+        )
+      }
+    case "lock":
+      for target in targets {
+        let lock = target.directoryURL.appendingPathComponent(PluginShared.lockFileName)
+        let text = try run(
+          scanner,
+          scannerArguments(
+            ["lock", "--lock", lock.path] + retire.flatMap { ["--retire", $0] }
+              + drop.flatMap { ["--drop", $0] }, for: target))
+        print(text, terminator: "")
+      }
+    case "export":
+      guard let format else { throw CommandError("export needs --format json, markdown or settings-plist") }
+      for target in targets {
+        var command = ["export", "--format", format]
+        if let output {
+          let path =
+            targets.count == 1
+            ? output : (output as NSString).appendingPathComponent("\(target.name)-\(format)")
+          command += ["--output", URL(fileURLWithPath: path, relativeTo: context.package.directoryURL).path]
+        }
+        print(try run(scanner, scannerArguments(command, for: target)), terminator: "")
+      }
+    default:
+      throw CommandError("unknown subcommand '\(verb)'; \(Self.usage)")
+    }
   }
 
-  private func run(_ tool: URL, _ arguments: [String]) throws -> (Int32, String) {
+  /// Runs the scanner; its diagnostics go straight to standard error.
+  private func run(_ tool: URL, _ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = tool
     process.arguments = arguments
@@ -62,49 +92,10 @@ struct PreferencesCommand: CommandPlugin {
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-  }
-
-  private func render(_ reports: [(target: String, preferences: [[String: Any]])], format: String) -> String {
-    func field(_ preference: [String: Any], _ name: String) -> String {
-      guard let value = preference[name], !(value is NSNull) else { return "" }
-      return "\(value)"
+    guard process.terminationStatus == 0 else {
+      throw CommandError("preferences-scanner reported errors (see above)")
     }
-    switch format {
-    case "json":
-      let object = reports.map { ["target": $0.target, "preferences": $0.preferences] as [String: Any] }
-      let data =
-        (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
-        ?? Data()
-      return String(decoding: data, as: UTF8.self) + "\n"
-    case "markdown":
-      var out = ""
-      for report in reports {
-        out +=
-          "## \(report.target)\n\n| Key | Type | Default | Declared in | Description |\n| --- | --- | --- | --- | --- |\n"
-        for preference in report.preferences {
-          let cells = [
-            "`\(field(preference, "key"))`", field(preference, "type"),
-            "`\(field(preference, "defaultValue"))`",
-            "`\(field(preference, "enclosingType"))`", field(preference, "documentation"),
-          ].map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
-          out += "| " + cells.joined(separator: " | ") + " |\n"
-        }
-        out += "\n"
-      }
-      return out
-    default:
-      var out = ""
-      for report in reports {
-        out += "\(report.target):\n"
-        for preference in report.preferences {
-          let type = field(preference, "type")
-          out +=
-            "  \(field(preference, "key")): \(type.isEmpty ? "?" : type) = \(field(preference, "defaultValue").replacingOccurrences(of: "\n", with: " "))\n"
-        }
-      }
-      return out
-    }
+    return String(decoding: data, as: UTF8.self)
   }
 }
 

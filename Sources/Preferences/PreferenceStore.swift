@@ -212,6 +212,33 @@ public final class PreferenceStore: Sendable {
 
   // MARK: Migration
 
+  /// Moves the value of the newest of `oldKeys` that holds one to `newKey`, atomically, unless
+  /// `newKey` already holds a value (the newer one, written by code that knows the new name).
+  ///
+  /// Used for renames (`@Preference(renamedFrom: "B", "A")`): `oldKeys` are newest first. Only
+  /// the key the value moved from is removed; idempotent.
+  @discardableResult
+  public func migrate(from oldKeys: [String], to newKey: String) -> MigrationResult {
+    let (result, changed): (MigrationResult, Set<String>) = state.withLock { state in
+      if backend.value(forKey: newKey) != nil {
+        return (
+          oldKeys.contains { backend.value(forKey: $0) != nil } ? .keptExistingValue : .nothingToMigrate, []
+        )
+      }
+      for oldKey in oldKeys where oldKey != newKey {
+        guard let old = backend.value(forKey: oldKey) else { continue }
+        backend.setValue(old, forKey: newKey)
+        backend.setValue(nil, forKey: oldKey)
+        state.cache[oldKey] = nil
+        state.cache[newKey] = nil
+        return (.moved, [oldKey, newKey])
+      }
+      return (.nothingToMigrate, [])
+    }
+    notifyIfChanged(changed)
+    return result
+  }
+
   /// The outcome of ``migrate(from:to:)``.
   public enum MigrationResult: Equatable, Sendable {
     /// The value was moved from the old key to the new key.

@@ -340,6 +340,7 @@ struct DeclarationFinder {
         defaultValue: defaultText, file: file, fileID: fileID, line: Int(nameToken.line),
         column: Int(nameToken.column), documentation: documentation, explicitKey: arguments.key,
         storeExpression: arguments.store, renamedFrom: arguments.renamedFrom, syncs: arguments.syncs,
+        inSettings: arguments.inSettings,
         isStatic: isStatic,
         branches: currentBranches, registrationBlocker: blocker))
     for message in arguments.problems { error(message, at: nameToken) }
@@ -419,6 +420,7 @@ struct DeclarationFinder {
     var renamedFrom: [String] = []
     var wrappedValue: String?
     var syncs = false
+    var inSettings = false
     var problems: [String] = []
   }
 
@@ -471,15 +473,20 @@ struct DeclarationFinder {
         result.store = value
       case "wrappedValue":
         result.wrappedValue = value
-      case "sync":
+      case "sync", "settings":
         guard value == "true" || value == "false" else {
-          result.problems.append("the sync: argument of @Preference must be the literal true or false")
+          result.problems.append(
+            "the \(currentLabel!): argument of @Preference must be the literal true or false")
           break
         }
-        result.syncs = value == "true"
+        if currentLabel == "sync" {
+          result.syncs = value == "true"
+        } else {
+          result.inSettings = value == "true"
+        }
       case let label?:
         result.problems.append(
-          "@Preference has no argument '\(label):'; use key:, store:, sync: or renamedFrom:")
+          "@Preference has no argument '\(label):'; use key:, store:, sync:, settings: or renamedFrom:")
       case nil:
         result.problems.append("@Preference arguments need labels: key:, store: or renamedFrom:")
       }

@@ -10,10 +10,16 @@ import Foundation
 public struct PreferenceScanner: Sendable {
   public var module: String
   public var configuration: ScannerConfiguration
+  /// The committed manifest of shipped keys, and its path for diagnostics.
+  public var manifest: (manifest: PreferenceManifest, path: String)?
 
-  public init(module: String, configuration: ScannerConfiguration = ScannerConfiguration()) {
+  public init(
+    module: String, configuration: ScannerConfiguration = ScannerConfiguration(),
+    manifest: (manifest: PreferenceManifest, path: String)? = nil
+  ) {
     self.module = module
     self.configuration = configuration
+    self.manifest = manifest
   }
 
   /// The result of a scan.
@@ -24,6 +30,8 @@ public struct PreferenceScanner: Sendable {
     public var diagnostics: [Diagnostic]
     /// Lines read.
     public var lineCount: Int
+    /// Keys the manifest marks retired.
+    public var retiredKeys: [String] = []
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
   }
@@ -49,11 +57,21 @@ public struct PreferenceScanner: Sendable {
     }
     for index in preferences.indices {
       preferences[index].key = key(for: preferences[index])
+      // Full rename chains: declared renames, configured migrations, and what the manifest
+      // remembers those keys were renamed from.
+      let key = preferences[index].key
+      let sources =
+        preferences[index].renamedFrom
+        + configuration.migrations.filter { $0.value == key }.map(\.key).sorted()
+      let chain = manifest?.manifest.chain(sources) ?? sources
+      preferences[index].renamedFrom = chain.filter { $0 != key }
     }
     preferences.sort { ($0.fileID, $0.line, $0.column) < ($1.fileID, $1.line, $1.column) }
     diagnostics += validate(preferences)
+    diagnostics += checkManifest(preferences)
     diagnostics.sort { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
-    return Result(preferences: preferences, diagnostics: diagnostics, lineCount: lines)
+    let retired = manifest?.manifest.entries.values.filter(\.isRetired).map(\.key).sorted() ?? []
+    return Result(preferences: preferences, diagnostics: diagnostics, lineCount: lines, retiredKeys: retired)
   }
 
   /// Reads and scans `.swift` files and directories (searched recursively).
@@ -159,6 +177,33 @@ public struct PreferenceScanner: Sendable {
           Diagnostic(
             .note, "'\(key)' first declared here", file: earlier.file, line: earlier.line,
             column: earlier.column))
+      }
+    }
+    return diagnostics
+  }
+
+  /// Compares the sources with the manifest: a shipped key must still be declared, renamed,
+  /// migrated or retired, and keep a compatible type.
+  private func checkManifest(_ preferences: [ScannedPreference]) -> [Diagnostic] {
+    guard let (manifest, path) = manifest else { return [] }
+    var diagnostics: [Diagnostic] = []
+    let declared = Dictionary(preferences.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    let renamed = Set(preferences.flatMap(\.renamedFrom)).union(configuration.migrations.keys)
+    for entry in manifest.entries.values.sorted(by: { $0.key < $1.key }) where !entry.isRetired {
+      if let preference = declared[entry.key] {
+        if let old = entry.type, let new = preference.type, !typesAreCompatible(old, new) {
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              "preference '\(entry.key)' was shipped as \(old) (\(PreferenceManifest.fileName)) and is now declared as \(new); values users already stored would no longer read. Keep the type \(old), or store the new type under a new key and retire this one with 'swift package preferences lock --retire \(entry.key)'",
+              file: preference.file, line: preference.line, column: preference.column))
+        }
+      } else if !renamed.contains(entry.key) {
+        diagnostics.append(
+          Diagnostic(
+            .error,
+            "preference key '\(entry.key)' (\(entry.type ?? "type unknown")) was shipped but no declaration uses it any more, so users' stored values would be lost. If you renamed it, add @Preference(renamedFrom: \"\(entry.key)\") to the new declaration; to move it elsewhere, add it to \"migrations\" in \(ScannerConfiguration.fileName); to drop it on purpose, run 'swift package preferences lock --retire \(entry.key)'",
+            file: path, line: max(entry.line, 1), column: 1))
       }
     }
     return diagnostics

@@ -30,6 +30,9 @@ public struct ScannedPreference: Sendable, Equatable {
   public var renamedFrom: [String]
   /// Whether the preference is mirrored to the user's other devices (`sync: true`).
   public var syncs: Bool
+  /// Whether the preference appears in the iOS Settings app (`settings: true`), for
+  /// `export --format settings-plist`.
+  public var inSettings: Bool
   /// Whether the property is `static` (or `class`).
   public var isStatic: Bool
   /// The `#if` branches the declaration sits in, outermost first.

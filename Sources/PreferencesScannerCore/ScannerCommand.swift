@@ -8,12 +8,21 @@ import Foundation
 /// ```
 public struct ScannerCommand {
   public static let usage = """
-    USAGE: preferences-scanner scan [--module NAME] [--format json|text] [--config FILE] PATH...
-           preferences-scanner generate --module NAME --output FILE [--config FILE] PATH...
+    USAGE: preferences-scanner scan [--module NAME] [--format json|text] [options] PATH...
+           preferences-scanner generate --module NAME --output FILE [options] PATH...
+           preferences-scanner lock --lock FILE [--retire KEY]... [--drop KEY]... [options] PATH...
+           preferences-scanner export --format json|markdown|settings-plist [--output FILE] [options] PATH...
 
     scan      Prints every @Preference declaration and diagnostic (JSON or text).
     generate  Writes the registry file for a module (only when its contents change);
               diagnostics go to standard error as file:line:column: severity: message.
+    lock      Writes or updates the manifest of shipped keys (Preferences.lock): adds new
+              keys, records renames, marks --retire keys retired, removes --drop keys.
+    export    Describes every preference as JSON, a Markdown table, or a Settings.bundle
+              Root.plist (preferences declared with settings: true).
+
+    Options: --config FILE (default: preferences-config.json in a directory PATH) and
+    --lock FILE (the manifest the sources are checked against).
 
     PATH is a .swift file or a directory searched recursively. Without --config, a
     \(ScannerConfiguration.fileName) in a directory PATH is used. Exit status: 0 on success,
@@ -38,6 +47,9 @@ public struct ScannerCommand {
     var format = "json"
     var output: String?
     var config: String?
+    var lock: String?
+    var retire: [String] = []
+    var drop: [String] = []
     var paths: [String] = []
   }
 
@@ -47,10 +59,11 @@ public struct ScannerCommand {
     var options = Options()
     var remaining = arguments[...]
     guard let command = remaining.popFirst() else { throw UsageError(message: "missing command") }
-    guard command == "scan" || command == "generate" else {
-      throw UsageError(message: "unknown command '\(command)'; expected 'scan' or 'generate'")
+    guard ["scan", "generate", "lock", "export"].contains(command) else {
+      throw UsageError(message: "unknown command '\(command)'; expected scan, generate, lock or export")
     }
     options.command = command
+    if command == "export" { options.format = "" }
     while let argument = remaining.popFirst() {
       func value() throws(UsageError) -> String {
         guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
@@ -62,9 +75,14 @@ public struct ScannerCommand {
       case "--module": options.module = try value()
       case "--format":
         options.format = try value()
-        guard ["json", "text"].contains(options.format) else {
-          throw UsageError(message: "--format must be 'json' or 'text', not '\(options.format)'")
+        let formats = command == "export" ? Exporter.Format.allCases.map(\.rawValue) : ["json", "text"]
+        guard formats.contains(options.format) else {
+          throw UsageError(
+            message: "--format must be one of \(formats.joined(separator: ", ")), not '\(options.format)'")
         }
+      case "--lock": options.lock = try value()
+      case "--retire": options.retire.append(try value())
+      case "--drop": options.drop.append(try value())
       case "--output": options.output = try value()
       case "--config": options.config = try value()
       case "--": options.paths += remaining; remaining = []
@@ -79,6 +97,10 @@ public struct ScannerCommand {
     if command == "generate" {
       if options.module == nil { throw UsageError(message: "generate needs --module NAME") }
       if options.output == nil { throw UsageError(message: "generate needs --output FILE") }
+    }
+    if command == "lock" && options.lock == nil { throw UsageError(message: "lock needs --lock FILE") }
+    if command == "export" && options.format.isEmpty {
+      throw UsageError(message: "export needs --format json, markdown or settings-plist")
     }
     return options
   }
@@ -102,8 +124,23 @@ public struct ScannerCommand {
         configuration = try ScannerConfiguration.load(from: path)
       }
       let module = options.module ?? defaultModule(options.paths)
-      let scanner = PreferenceScanner(module: module, configuration: configuration)
+      var manifest: (PreferenceManifest, String)?
+      if let lock = options.lock, FileManager.default.fileExists(atPath: lock) {
+        manifest = (try PreferenceManifest.load(from: lock), lock)
+      }
+      if options.command == "lock" {
+        return try updateLock(options, module: module, configuration: configuration, existing: manifest?.0)
+      }
+      let scanner = PreferenceScanner(module: module, configuration: configuration, manifest: manifest)
       let result = try scanner.scan(paths: options.paths)
+      if options.command == "export" {
+        var diagnostics = result.diagnostics
+        let text = Exporter.export(
+          result.preferences, format: Exporter.Format(rawValue: options.format)!, diagnostics: &diagnostics)
+        for diagnostic in diagnostics { standardError("\(diagnostic)\n") }
+        if let output = options.output { try writeIfChanged(text, to: output) } else { standardOutput(text) }
+        return result.hasErrors ? 1 : 0
+      }
       if options.command == "scan" {
         if options.format == "json" {
           standardOutput(ScanOutput.json(result))
@@ -114,7 +151,9 @@ public struct ScannerCommand {
       } else {
         for diagnostic in result.diagnostics { standardError("\(diagnostic)\n") }
         if !result.hasErrors {
-          try writeIfChanged(RegistryRenderer.render(result.preferences, module: module), to: options.output!)
+          try writeIfChanged(
+            RegistryRenderer.render(result.preferences, module: module, retiredKeys: result.retiredKeys),
+            to: options.output!)
         }
       }
       return result.hasErrors ? 1 : 0
@@ -125,6 +164,34 @@ public struct ScannerCommand {
       standardError("error: \(error)\n")
       return 1
     }
+  }
+
+  /// `lock`: adds the sources' keys to the manifest, records renames, retires and drops keys.
+  private func updateLock(
+    _ options: Options, module: String, configuration: ScannerConfiguration, existing: PreferenceManifest?
+  ) throws -> Int32 {
+    let result = try PreferenceScanner(module: module, configuration: configuration).scan(
+      paths: options.paths)
+    for diagnostic in result.diagnostics { standardError("\(diagnostic)\n") }
+    if result.hasErrors { return 1 }
+    let manifest = (existing ?? PreferenceManifest()).updated(
+      with: result.preferences, migrations: configuration.migrations, retire: Set(options.retire),
+      drop: Set(options.drop))
+    try writeIfChanged(manifest.render(), to: options.lock!)
+    let declared = Set(result.preferences.map(\.key))
+    let renamed = Set(manifest.entries.values.flatMap(\.renamedFrom))
+    let missing = manifest.entries.values.filter {
+      !$0.isRetired && !declared.contains($0.key) && !renamed.contains($0.key)
+    }
+    for entry in missing.sorted(by: { $0.key < $1.key }) {
+      standardError(
+        "\(options.lock!):\(max(entry.line, 1)):1: warning: '\(entry.key)' is in the manifest but no declaration uses it; rename (renamedFrom:), migrate, or --retire it\n"
+      )
+    }
+    standardOutput(
+      "\(options.lock!): \(manifest.entries.count) keys (\(manifest.entries.values.filter(\.isRetired).count) retired)\n"
+    )
+    return 0
   }
 
   private func defaultConfig(_ paths: [String]) -> String? {

@@ -9,16 +9,21 @@ import Foundation
 /// - `separator` joins type and property names (`"."` by default: `ContentView.username`). Use
 ///   `"_"` or `":"` where keys must be KVO-safe.
 /// - `prefix` is put before every derived key (not before explicit `key:` keys).
+/// - `migrations` moves values from old keys to new ones at registration time.
 public struct ScannerConfiguration: Sendable, Equatable {
   /// The file name the build plugin looks for in a target's directory.
   public static let fileName = "preferences-config.json"
 
   public var separator: String
   public var prefix: String
+  /// Values to move from an old key to a new one (`{"oldKey": "NewType.newKey"}`), for keys
+  /// that no declaration names in `renamedFrom:`.
+  public var migrations: [String: String]
 
-  public init(separator: String = ".", prefix: String = "") {
+  public init(separator: String = ".", prefix: String = "", migrations: [String: String] = [:]) {
     self.separator = separator
     self.prefix = prefix
+    self.migrations = migrations
   }
 
   /// Reads and validates a configuration file.

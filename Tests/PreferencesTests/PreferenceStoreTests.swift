@@ -170,3 +170,31 @@ enum AppKeys: String, PreferenceKeys {
     }
   }
 }
+
+@Suite struct RenameMigrationTests {
+  @Test func chainedRenamesTakeTheNewestOldValue() {
+    let store = PreferenceStore.inMemory(["A": 1, "B": 2])
+    #expect(store.migrate(from: ["B", "A"], to: "C") == .moved)
+    #expect(store.value(forKey: "C", default: 0) == 2)
+    #expect(!store.hasStoredValue(forKey: "B"))
+    #expect(store.migrate(from: ["B", "A"], to: "C") == .keptExistingValue)
+    #expect(store.value(forKey: "C", default: 0) == 2)
+    let onlyOldest = PreferenceStore.inMemory(["A": 1])
+    #expect(onlyOldest.migrate(from: ["B", "A"], to: "C") == .moved)
+    #expect(onlyOldest.value(forKey: "C", default: 0) == 1)
+  }
+
+  @Test func concurrentMigrationsMoveExactlyOnce() {
+    for _ in 0..<50 {
+      let store = PreferenceStore.inMemory(["old": "value"])
+      let results = Locked<[PreferenceStore.MigrationResult]>([])
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        let result = store.migrate(from: ["old"], to: "new")
+        results.withLock { $0.append(result) }
+      }
+      #expect(results.withLock { $0 }.filter { $0 == .moved }.count == 1)
+      #expect(store.value(forKey: "new", default: "") == "value")
+      #expect(!store.hasStoredValue(forKey: "old"))
+    }
+  }
+}

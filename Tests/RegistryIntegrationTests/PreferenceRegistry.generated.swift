@@ -78,49 +78,56 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
         condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
-        index: 9, key: "Showcase.Inner.depth", property: "depth",
+        index: 9, key: "Showcase.displayName", property: "displayName",
+        declaringType: "Showcase", valueType: "String",
+        defaultValue: "\"\"", documentation: "Renamed twice: \"userName\" → \"Showcase.userName\" → \"Showcase.displayName\".",
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 23, column: 4,
+        condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 10, key: "Showcase.Inner.depth", property: "depth",
         declaringType: "Showcase.Inner", valueType: nil,
         defaultValue: "Deepest.unused.hashValue == 0 ? 1 : 1", documentation: nil,
-        fileID: "RegistryIntegrationTests/Showcase.swift", line: 29, column: 6,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 33, column: 6,
         condition: nil, syncs: false))
 #if (DEBUG)
     preferences.append(
       PreferenceDescriptor(
-        index: 10, key: "Showcase.build", property: "build",
+        index: 11, key: "Showcase.build", property: "build",
         declaringType: "Showcase", valueType: "String",
         defaultValue: "\"debug\"", documentation: nil,
-        fileID: "RegistryIntegrationTests/Showcase.swift", line: 33, column: 6,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 37, column: 6,
         condition: "(DEBUG)", syncs: false))
 #endif
 #if !(DEBUG)
     preferences.append(
       PreferenceDescriptor(
-        index: 11, key: "Showcase.build", property: "build",
+        index: 12, key: "Showcase.build", property: "build",
         declaringType: "Showcase", valueType: "String",
         defaultValue: "\"release\"", documentation: nil,
-        fileID: "RegistryIntegrationTests/Showcase.swift", line: 35, column: 6,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 39, column: 6,
         condition: "!(DEBUG)", syncs: false))
 #endif
     preferences.append(
       PreferenceDescriptor(
-        index: 12, key: "Flags.beta", property: "beta",
+        index: 13, key: "Flags.beta", property: "beta",
         declaringType: "Flags", valueType: "Bool",
         defaultValue: "false", documentation: nil,
-        fileID: "RegistryIntegrationTests/Showcase.swift", line: 45, column: 4,
-        condition: nil, syncs: false))
-    preferences.append(
-      PreferenceDescriptor(
-        index: 13, key: "Hidden.secret", property: "secret",
-        declaringType: "Hidden", valueType: "Int",
-        defaultValue: "42", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 49, column: 4,
         condition: nil, syncs: false))
     preferences.append(
       PreferenceDescriptor(
-        index: 14, key: "Box.generic", property: "generic",
+        index: 14, key: "Hidden.secret", property: "secret",
+        declaringType: "Hidden", valueType: "Int",
+        defaultValue: "42", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 53, column: 4,
+        condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 15, key: "Box.generic", property: "generic",
         declaringType: "Box", valueType: "String",
         defaultValue: "\"box\"", documentation: nil,
-        fileID: "RegistryIntegrationTests/Showcase.swift", line: 53, column: 4,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 57, column: 4,
         condition: nil, syncs: false))
     return preferences
   }()
@@ -145,18 +152,20 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 7 }
     case 85899345983:  // line 20, column 63
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 8 }
-    case 124554051590:  // line 29, column 6
+    case 98784247812:  // line 23, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 9 }
     case 141733920774:  // line 33, column 6
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 10 }
-    case 150323855366:  // line 35, column 6
+    case 158913789958:  // line 37, column 6
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 11 }
-    case 193273528324:  // line 45, column 4
+    case 167503724550:  // line 39, column 6
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 12 }
     case 210453397508:  // line 49, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 13 }
     case 227633266692:  // line 53, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 14 }
+    case 244813135876:  // line 57, column 4
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 15 }
     default: break
     }
     return -1
@@ -173,12 +182,13 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
     case 6: "Showcase.tags"
     case 7: "Showcase.separate"
     case 8: "Showcase.sameLine"
-    case 9: "Showcase.Inner.depth"
-    case 10: "Showcase.build"
+    case 9: "Showcase.displayName"
+    case 10: "Showcase.Inner.depth"
     case 11: "Showcase.build"
-    case 12: "Flags.beta"
-    case 13: "Hidden.secret"
-    case 14: "Box.generic"
+    case 12: "Showcase.build"
+    case 13: "Flags.beta"
+    case 14: "Hidden.secret"
+    case 15: "Box.generic"
     default: ""
     }
   }
@@ -186,6 +196,7 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
   static func store(at index: Int) -> PreferenceStore {
     switch index {
     case 7: return _PreferenceStores.store7
+    case 9: return _PreferenceStores.store9
     default: return .default
     }
   }
@@ -201,25 +212,37 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
       defaults["Showcase.default"] = Showcase._preferenceDefault5()
       defaults["Showcase.tags"] = Showcase._preferenceDefault6()
       defaults["Showcase.sameLine"] = Showcase._preferenceDefault8()
-      defaults["Showcase.Inner.depth"] = Showcase.Inner._preferenceDefault9()
+      defaults["Showcase.Inner.depth"] = Showcase.Inner._preferenceDefault10()
 #if (DEBUG)
-      defaults["Showcase.build"] = Showcase._preferenceDefault10()
-#endif
-#if !(DEBUG)
       defaults["Showcase.build"] = Showcase._preferenceDefault11()
 #endif
-      defaults["Flags.beta"] = Flags._preferenceDefault12()
+#if !(DEBUG)
+      defaults["Showcase.build"] = Showcase._preferenceDefault12()
+#endif
+      defaults["Flags.beta"] = Flags._preferenceDefault13()
     }
     if store === _PreferenceStores.store7 {
       defaults["Showcase.separate"] = Showcase._preferenceDefault7()
     }
+    if store === _PreferenceStores.store9 {
+      defaults["Showcase.displayName"] = Showcase._preferenceDefault9()
+    }
     return defaults
   }
+
+  static func renames(for store: PreferenceStore) -> [String: [String]] {
+    var renames: [String: [String]] = [:]
+    if store === _PreferenceStores.store9 { renames["Showcase.displayName"] = ["Showcase.userName", "userName"] }
+    return renames
+  }
+
+  static let retiredKeys: [String] = []
 }
 
 /// Explicit stores of `@Preference(store: …)` declarations, created once.
 private enum _PreferenceStores {
   static let store7: PreferenceStore = Showcase._preferenceStore7()
+  static let store9: PreferenceStore = Showcase._preferenceStore9()
 }
 
 extension Showcase {
@@ -301,9 +324,21 @@ extension Showcase {
   }
 }
 
-extension Showcase.Inner {
-  /// The default of `Showcase.Inner.depth` (RegistryIntegrationTests/Showcase.swift:29).
+extension Showcase {
+  /// The default of `Showcase.displayName` (RegistryIntegrationTests/Showcase.swift:23).
   nonisolated fileprivate static func _preferenceDefault9() -> any PreferenceValue {
+    let value = ""
+    return value
+  }
+
+  nonisolated fileprivate static func _preferenceStore9() -> PreferenceStore {
+    Self.renameStore
+  }
+}
+
+extension Showcase.Inner {
+  /// The default of `Showcase.Inner.depth` (RegistryIntegrationTests/Showcase.swift:33).
+  nonisolated fileprivate static func _preferenceDefault10() -> any PreferenceValue {
     let value = Deepest.unused.hashValue == 0 ? 1 : 1
     return value
   }
@@ -311,8 +346,8 @@ extension Showcase.Inner {
 #if (DEBUG)
 
 extension Showcase {
-  /// The default of `Showcase.build` (RegistryIntegrationTests/Showcase.swift:33).
-  nonisolated fileprivate static func _preferenceDefault10() -> any PreferenceValue {
+  /// The default of `Showcase.build` (RegistryIntegrationTests/Showcase.swift:37).
+  nonisolated fileprivate static func _preferenceDefault11() -> any PreferenceValue {
     let value = "debug"
     return value
   }
@@ -321,8 +356,8 @@ extension Showcase {
 #if !(DEBUG)
 
 extension Showcase {
-  /// The default of `Showcase.build` (RegistryIntegrationTests/Showcase.swift:35).
-  nonisolated fileprivate static func _preferenceDefault11() -> any PreferenceValue {
+  /// The default of `Showcase.build` (RegistryIntegrationTests/Showcase.swift:39).
+  nonisolated fileprivate static func _preferenceDefault12() -> any PreferenceValue {
     let value = "release"
     return value
   }
@@ -330,8 +365,8 @@ extension Showcase {
 #endif
 
 extension Flags {
-  /// The default of `Flags.beta` (RegistryIntegrationTests/Showcase.swift:45).
-  nonisolated fileprivate static func _preferenceDefault12() -> any PreferenceValue {
+  /// The default of `Flags.beta` (RegistryIntegrationTests/Showcase.swift:49).
+  nonisolated fileprivate static func _preferenceDefault13() -> any PreferenceValue {
     let value = false
     return value
   }

@@ -75,7 +75,7 @@ enum TestStore {
 
   @Test func theRegistryListsEveryPreference() throws {
     let preferences = PreferenceRegistry.preferences
-    #expect(preferences.count == 14)  // 15 declarations; only one of the two #if branches is compiled
+    #expect(preferences.count == 15)  // 16 declarations; only one of the two #if branches is compiled
     let username = try #require(PreferenceRegistry.preference(forKey: "Showcase.username"))
     #expect(username.documentation == "The user's name.")
     #expect(username.valueType == "String")
@@ -86,6 +86,44 @@ enum TestStore {
     #expect(
       PreferenceRegistry.preference(forKey: "Showcase.build")?.condition == (isDebug ? "(DEBUG)" : "!(DEBUG)")
     )
+  }
+}
+
+extension RegistryIntegrationTests {
+  @Test func renamesMigrateTheNewestOldValueOnceAtRegistration() {
+    let showcase = Showcase()
+    let store = Showcase.renameStore
+    #expect(showcase.displayName == "Newer")
+    #expect(store.backend.value(forKey: "Showcase.displayName") == .string("Newer"))
+    #expect(!store.hasStoredValue(forKey: "Showcase.userName"))
+    #expect(store.value(forKey: "userName", default: "") == "Oldest", "older leftovers are kept, never lost")
+    // Once: a value written under the old key later is not moved again.
+    store.set("Later", forKey: "Showcase.userName")
+    #expect(Showcase().displayName == "Newer")
+  }
+
+  @Test func writesThroughTheWrapperNotifyObserversOnce() {
+    let showcase = Showcase()
+    let heard = Locked([String]())
+    let observation = showcase.$username.observe { value in heard.withLock { $0.append(value) } }
+    showcase.username = "Observed"
+    showcase.username = "Observed"
+    showcase.$username.reset()
+    #expect(heard.withLock { $0 } == ["Observed", "Anonymous"])
+    withExtendedLifetime(observation) {}
+  }
+}
+
+/// A tiny lock for the tests' recorders.
+final class Locked<Value>: @unchecked Sendable {
+  // @unchecked: every access to `value` holds `lock`.
+  private let lock = NSLock()
+  private var value: Value
+  init(_ value: Value) { self.value = value }
+  func withLock<R>(_ body: (inout Value) -> R) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
   }
 }
 

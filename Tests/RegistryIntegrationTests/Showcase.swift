@@ -19,8 +19,12 @@ struct Showcase {
   ]
   @Preference(store: Self.separateStore) var separate = 1.5; @Preference var sameLine = true
 
+  /// Renamed twice: "userName" → "Showcase.userName" → "Showcase.displayName".
+  @Preference(store: Self.renameStore, renamedFrom: "Showcase.userName", "userName") var displayName = ""
+
   static let defaultVolume = 0.8
   static let separateStore = PreferenceStore.inMemory()
+  static let renameStore = PreferenceStore.inMemory(["userName": "Oldest", "Showcase.userName": "Newer"])
 
   struct Inner {
     enum Deepest {

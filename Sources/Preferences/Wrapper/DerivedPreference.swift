@@ -36,6 +36,8 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   ///     plugin evaluates this expression in the generated registry.
   ///   - sync: Whether ``PreferenceSync`` mirrors this preference to the user's other devices
   ///     (listed in `PreferenceRegistry.syncedKeys`). Must be a literal; the build plugin reads it.
+  ///   - settings: Whether `swift package preferences export --format settings-plist` lists this
+  ///     preference in the iOS Settings app's `Root.plist`. Must be a literal.
   ///   - renamedFrom: Keys this preference was stored under before a rename, newest first. Must
   ///     be string literals; the build plugin reads them.
   @inlinable
@@ -44,6 +46,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default,
     sync: Bool = false,
+    settings: Bool = false,
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
   ) {

@@ -31,6 +31,13 @@ public protocol GeneratedPreferenceRegistry: Sendable {
 
   /// The default values of the entries that live in `store`, keyed by key.
   static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue]
+
+  /// For entries that live in `store`: the keys each was stored under before, newest first
+  /// (`renamedFrom:`, configured migrations, and the chains `Preferences.lock` remembers).
+  static func renames(for store: PreferenceStore) -> [String: [String]]
+
+  /// Keys `Preferences.lock` marks retired.
+  static var retiredKeys: [String] { get }
 }
 
 extension GeneratedPreferenceRegistry {
@@ -49,9 +56,27 @@ extension GeneratedPreferenceRegistry {
     for store in stores.values { ensureRegistered(in: store) }
   }
 
-  /// Registers this module's defaults with `store` unless that already happened.
+  /// Registers this module's defaults with `store`, after moving values stored under old keys
+  /// to their new keys, unless that already happened.
   public static func ensureRegistered(in store: PreferenceStore) {
-    store.registerOnce(ObjectIdentifier(Self.self)) { defaults(for: store) }
+    store.registerOnce(ObjectIdentifier(Self.self)) {
+      for (key, oldKeys) in renames(for: store).sorted(by: { $0.key < $1.key }) {
+        store.migrate(from: oldKeys, to: key)
+      }
+      return defaults(for: store)
+    }
+  }
+
+  /// Removes the values of keys `Preferences.lock` marks retired from `store`.
+  ///
+  /// - Returns: The retired keys that had a value.
+  @discardableResult
+  public static func removeRetiredValues(from store: PreferenceStore = .default) -> [String] {
+    retiredKeys.filter { key in
+      guard store.hasStoredValue(forKey: key) else { return false }
+      store.removeValue(forKey: key)
+      return true
+    }
   }
 
   /// The keys of the preferences declared with `sync: true`, for ``PreferenceSync``.

@@ -11,7 +11,8 @@ public struct Preference<Value: PreferenceValue>: Sendable {
   )
   public init(
     wrappedValue: @autoclosure @escaping @Sendable () -> Value, key: StaticString? = nil,
-    store: @autoclosure () -> PreferenceStore = .default, sync: Bool = false, renamedFrom: StaticString...
+    store: @autoclosure () -> PreferenceStore = .default, sync: Bool = false, settings: Bool = false,
+    renamedFrom: StaticString...
   ) {
     fatalError("unreachable")
   }
