@@ -69,4 +69,34 @@ fi
 grep -E "Settings.swift:6:4: error: .*apply the build plugin to this target" "$work/noplugin.log" | head -n 1 || {
   cat "$work/noplugin.log"; exit 1
 }
-echo "integration: 5 passed, 0 failed"
+echo "== a committed manifest catches a rename; declaring it keeps the user's value"
+make_copy
+(cd "$work/copy" && swift package --scratch-path "$root/IntegrationTest/.build-broken" \
+  --allow-writing-to-package-directory preferences lock --target IntegrationApp) >"$work/lock.log" 2>&1 || {
+  cat "$work/lock.log"; exit 1
+}
+grep -q "^ContentView.username: String$" "$work/copy/Sources/IntegrationApp/Preferences.lock" || {
+  echo "error: the lock command did not record ContentView.username"; cat "$work/copy/Sources/IntegrationApp/Preferences.lock"; exit 1
+}
+swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/v1.log" 2>&1 || {
+  cat "$work/v1.log"; exit 1
+}
+bin=$(swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" --show-bin-path)
+"$bin/IntegrationApp" "$work/renamed.plist" write
+# Version 2 renames username to displayName without saying so: the build must fail.
+sed -i.bak 's/username/displayName/g' "$work/copy/Sources/IntegrationApp/Settings.swift" "$work/copy/Sources/IntegrationApp/main.swift"
+if swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/v2.log" 2>&1; then
+  echo "error: a build that dropped a shipped key succeeded"; exit 1
+fi
+grep -E "Preferences.lock:[0-9]+:1: error: preference key 'ContentView.username' \(String\) was shipped but no declaration uses it" "$work/v2.log" || {
+  cat "$work/v2.log"; exit 1
+}
+# Declaring the rename fixes the build, and the value stored under the old key is read.
+sed -i.bak 's/@Preference var displayName/@Preference(renamedFrom: "ContentView.username") var displayName/' \
+  "$work/copy/Sources/IntegrationApp/Settings.swift"
+swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/v3.log" 2>&1 || {
+  cat "$work/v3.log"; exit 1
+}
+"$bin/IntegrationApp" "$work/renamed.plist" verify
+
+echo "integration: 6 passed, 0 failed"

@@ -20,7 +20,7 @@ let view = ContentView()
 check(view.$username.key == "ContentView.username", "derived key, got \(view.$username.key)")
 check(ContentView.Detail().$zoom.key == "ContentView.Detail.zoom", "nested key")
 check(
-  PreferenceRegistry.preferences.map(\.key).sorted() == [
+  Set(PreferenceRegistry.preferences.map(\.key)) == [
     "ContentView.Detail.zoom", "ContentView.launchCount", "ContentView.theme", "ContentView.username",
   ], "registry lists every preference: \(PreferenceRegistry.preferences.map(\.key))")
 PreferenceRegistry.registerDefaults()
