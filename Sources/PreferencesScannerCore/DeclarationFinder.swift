@@ -10,6 +10,7 @@ struct DeclarationFinder {
   }
 
   private struct OpenGroup {
+    var token: Token
     var id: Int
     var index: Int
     var conditions: [String?]
@@ -23,6 +24,11 @@ struct DeclarationFinder {
   private var tokens: [Token] { lexed.tokens }
 
   private var scopes: [ScopeKind] = []
+  /// How many open scopes are function bodies or closures, so that "inside a function?" is O(1)
+  /// even 10,000 scopes deep.
+  private var otherScopes = 0
+  /// Where each open scope's `{` is, for the unclosed-brace warning.
+  private var scopeOpenings: [Token] = []
   private var pendingType: ScopeKind?
   private var groups: [OpenGroup] = []
   private var nextGroup = 0
@@ -90,12 +96,18 @@ struct DeclarationFinder {
       case .punctuation:
         switch source[Int(token.start)] {
         case UInt8(ascii: "{"):
-          scopes.append(pendingType ?? .other)
+          let scope = pendingType ?? .other
+          scopes.append(scope)
+          if case .other = scope { otherScopes += 1 }
+          scopeOpenings.append(token)
           pendingType = nil
         case UInt8(ascii: "}"):
-          if scopes.popLast() == nil {
+          if let scope = scopes.popLast() {
+            if case .other = scope { otherScopes -= 1 }
+          } else {
             warning("unbalanced '}': the scanner may misplace declarations after this point", at: token)
           }
+          _ = scopeOpenings.popLast()
         case UInt8(ascii: ";"):
           pendingType = nil
         case UInt8(ascii: "@")
@@ -112,6 +124,12 @@ struct DeclarationFinder {
       }
       index += 1
     }
+    if let open = scopeOpenings.first {
+      warning("this '{' is never closed; the scanner may misplace the declarations after it", at: open)
+    }
+    if let group = groups.first {
+      warning("#if is never closed with #endif", at: group.token)
+    }
   }
 
   // MARK: #if
@@ -122,7 +140,8 @@ struct DeclarationFinder {
     case "#if":
       groups.append(
         OpenGroup(
-          id: nextGroup, index: 0, conditions: [lexed.directiveConditions[index] ?? ""], scopesAtStart: scopes
+          token: tokens[index], id: nextGroup, index: 0, conditions: [lexed.directiveConditions[index] ?? ""],
+          scopesAtStart: scopes
         ))
       nextGroup += 1
     case "#elseif", "#else":
@@ -135,6 +154,8 @@ struct DeclarationFinder {
         word == "#else" ? nil : lexed.directiveConditions[index] ?? "")
       // Each branch starts from the nesting the group started with.
       scopes = groups[groups.count - 1].scopesAtStart
+      otherScopes = scopes.reduce(0) { if case .other = $1 { $0 + 1 } else { $0 } }
+      scopeOpenings = Array(scopeOpenings.prefix(scopes.count))
       pendingType = nil
     default:  // #endif
       if groups.popLast() == nil { warning("#endif without #if", at: tokens[index]) }
@@ -195,7 +216,7 @@ struct DeclarationFinder {
     var blocker: String?
     if isOperator(cursor, startingWith: UInt8(ascii: "<")) { blocker = "'\(name)' is generic" }
     if hasPrivateModifier(before: index) { blocker = "'\(name)' is private or fileprivate" }
-    if scopes.contains(where: { if case .other = $0 { true } else { false } }) {
+    if otherScopes > 0 {
       blocker = "'\(name)' is declared inside a function or closure"
     }
     pendingType = .type(path: path, blocker: blocker, isProtocol: isWord(index, "protocol"))
@@ -619,7 +640,8 @@ struct DeclarationFinder {
   // MARK: Literal types
 
   /// The type of a literal expression in `first...last`, or `nil` if it is not a literal.
-  private func inferType(_ first: Int, _ last: Int) -> String? {
+  private func inferType(_ first: Int, _ last: Int, depth: Int = 0) -> String? {
+    guard depth < 32 else { return nil }
     if first == last {
       let token = tokens[first]
       switch token.kind {
@@ -635,7 +657,7 @@ struct DeclarationFinder {
       return numberType(tokens[last])
     }
     if isPunct(first, UInt8(ascii: "[")) && matchingClose(from: first) == last && last > first + 1 {
-      return collectionType(first + 1, last)
+      return collectionType(first + 1, last, depth: depth + 1)
     }
     return nil
   }
@@ -650,7 +672,7 @@ struct DeclarationFinder {
   }
 
   /// `[a, b]` → `[T]`, `[k: v]` → `[K: V]` when every element has the same literal type.
-  private func collectionType(_ first: Int, _ end: Int) -> String? {
+  private func collectionType(_ first: Int, _ end: Int, depth: Int) -> String? {
     var keys: [String?] = []
     var values: [String?] = []
     var index = first
@@ -676,11 +698,11 @@ struct DeclarationFinder {
       if elementEnd == index { break }  // trailing comma
       if let colon {
         isDictionary = true
-        keys.append(colon > index ? inferType(index, colon - 1) : nil)
-        values.append(elementEnd > colon + 1 ? inferType(colon + 1, elementEnd - 1) : nil)
+        keys.append(colon > index ? inferType(index, colon - 1, depth: depth) : nil)
+        values.append(elementEnd > colon + 1 ? inferType(colon + 1, elementEnd - 1, depth: depth) : nil)
       } else {
         if index == elementEnd - 1 && isPunct(index, UInt8(ascii: ":")) { return nil }  // [:]
-        values.append(inferType(index, elementEnd - 1))
+        values.append(inferType(index, elementEnd - 1, depth: depth))
       }
       index = elementEnd + 1
     }

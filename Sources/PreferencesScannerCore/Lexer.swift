@@ -17,6 +17,9 @@ struct Lexer {
   private var lineStart = 0
   private var sawNewline = true
   private var pendingDoc: [String] = []
+  /// Strings inside interpolations inside strings…: recursion, so it is bounded.
+  private var stringDepth = 0
+  static let maximumStringDepth = 128
 
   /// Tokenizes `source`.
   static func tokenize(_ source: [UInt8]) -> LexedSource {
@@ -210,6 +213,15 @@ struct Lexer {
     let (startLine, startColumn) = (line, Int32(position - lineStart + 1))
     let multiline = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"")
     position += multiline ? 3 : 1
+    stringDepth += 1
+    defer { stringDepth -= 1 }
+    if stringDepth > Self.maximumStringDepth {
+      problem(
+        "string interpolations nested more than \(Self.maximumStringDepth) deep; the rest of the file is skipped",
+        line: startLine, column: startColumn)
+      position = bytes.count
+      return
+    }
     while !atEnd {
       let byte = bytes[position]
       if byte == UInt8(ascii: "\\") {

@@ -74,6 +74,9 @@ public struct PreferenceScanner: Sendable {
     return Result(preferences: preferences, diagnostics: diagnostics, lineCount: lines, retiredKeys: retired)
   }
 
+  /// The tokens of `source` (for tools such as the fuzzer).
+  public static func tokens(of source: [UInt8]) -> [Token] { Lexer.tokenize(source).tokens }
+
   /// Reads and scans `.swift` files and directories (searched recursively).
   public func scan(paths: [String]) throws -> Result {
     let files = try Self.swiftFiles(in: paths)

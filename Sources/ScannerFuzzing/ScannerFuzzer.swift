@@ -1,0 +1,195 @@
+import Foundation
+import PreferencesScannerCore
+
+/// A small, fast, seedable random number generator, so that every fuzz run can be replayed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+  public init(seed: UInt64) { state = seed }
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Feeds the scanner hostile input and checks what it must always do: finish, never report a
+/// declaration from inside a comment or string, and report malformed input.
+///
+/// Strategies: random bytes; random Swift-ish token soup; invalid UTF-8 spliced into real
+/// sources; truncated sources; token deletion, duplication and swapping; unterminated comments
+/// and strings; nesting thousands deep; and an oracle that injects `@Preference` declarations
+/// inside comments and string literals of real sources and expects none of them back.
+public struct ScannerFuzzer: Sendable {
+  public struct Report: Sendable, CustomStringConvertible {
+    public var iterations = 0
+    public var bytesScanned = 0
+    public var injectionsChecked = 0
+    public var malformedChecked = 0
+    public var failures: [String] = []
+    public var byStrategy: [String: Int] = [:]
+
+    public var description: String {
+      let strategies = byStrategy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+        separator: ", ")
+      return
+        "\(iterations) inputs (\(bytesScanned) bytes): \(injectionsChecked) injection checks, \(malformedChecked) malformed-input checks, \(failures.count) failures [\(strategies)]"
+    }
+  }
+
+  public let corpus: [(name: String, source: [UInt8])]
+  public let maximumNesting: Int
+
+  /// - Parameters:
+  ///   - corpus: Real Swift sources to mutate.
+  ///   - maximumNesting: The deepest nesting to generate (10,000 for the issue's bound).
+  public init(corpus: [(name: String, source: [UInt8])], maximumNesting: Int = 10_000) {
+    self.corpus = corpus.filter { !$0.source.isEmpty }
+    self.maximumNesting = maximumNesting
+  }
+
+  /// The `.swift` files under `paths`, as a corpus.
+  public static func loadCorpus(_ paths: [String]) throws -> [(name: String, source: [UInt8])] {
+    try PreferenceScanner.swiftFiles(in: paths).compactMap { path in
+      FileManager.default.contents(atPath: path).map { (path, [UInt8]($0)) }
+    }
+  }
+
+  static let soup: [String] = [
+    "{", "}", "(", ")", "[", "]", "\"", "\"\"\"", "#\"", "\"#", "/*", "*/", "//", "///", "\\(", "#if",
+    "#else",
+    "#endif", "@Preference", "var", "let", "struct", "class", "enum", "actor", "extension", "=", ":", ",",
+    ";",
+    "\n", " ", "x", "Type", "#/", "/#", "`", "static", "private(set)", "0.5", "nil", "<T>", "->", "'", "\\",
+  ]
+
+  static let injections: [(prefix: String, suffix: String)] = [
+    ("/* ", " */"), ("// ", "\n"), ("/// ", "\n"), ("/** ", " */"), ("/* /* nested */ ", " */"), ("\"", "\""),
+    ("#\"", "\"#"), ("\"\"\"\n", "\n\"\"\""), ("##\"", "\"##"), ("\"\\(\"", "\")\""),
+  ]
+
+  /// Runs `iterations` inputs from `seed`.
+  public func run(iterations: Int, seed: UInt64, maximumSize: Int = 16_384) -> Report {
+    var random = SplitMix64(seed: seed)
+    var report = Report()
+    let scanner = PreferenceScanner(module: "Fuzz")
+    for iteration in 0..<iterations {
+      let strategy = Int(random.next() % 9)
+      var input: [UInt8]
+      var injected: String?
+      var expectProblem = false
+      let base =
+        corpus.isEmpty
+        ? Array("struct A { @Preference var a = 1 }".utf8)
+        : corpus[Int(random.next() % UInt64(corpus.count))].source
+      switch strategy {
+      case 0:
+        input = (0..<Int(random.next() % UInt64(maximumSize))).map { _ in
+          UInt8(truncatingIfNeeded: random.next())
+        }
+        report.byStrategy["random bytes", default: 0] += 1
+      case 1:
+        input = Array(
+          (0..<Int(random.next() % 2000)).map { _ in Self.soup[Int(random.next() % UInt64(Self.soup.count))] }
+            .joined().utf8)
+        report.byStrategy["token soup", default: 0] += 1
+      case 2:
+        input = base
+        for _ in 0..<(1 + Int(random.next() % 8)) {
+          let invalid: [[UInt8]] = [
+            [0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xE2, 0x82],
+          ]
+          input.insert(
+            contentsOf: invalid[Int(random.next() % UInt64(invalid.count))],
+            at: Int(random.next() % UInt64(input.count + 1)))
+        }
+        report.byStrategy["invalid UTF-8", default: 0] += 1
+      case 3:
+        input = Array(base.prefix(Int(random.next() % UInt64(base.count + 1))))
+        report.byStrategy["truncated", default: 0] += 1
+      case 4:
+        input = mutateTokens(base, &random)
+        report.byStrategy["token mutations", default: 0] += 1
+      case 5:
+        let forms = [
+          "/* never closed @Preference var x = 1", "\"never closed", "\"\"\"\nnever closed",
+          "#\"never closed", "/* /* */",
+        ]
+        input = base + Array(("\n" + forms[Int(random.next() % UInt64(forms.count))]).utf8)
+        expectProblem = true
+        report.byStrategy["unterminated", default: 0] += 1
+      case 6:
+        input = deepNesting(&random)
+        report.byStrategy["deep nesting", default: 0] += 1
+      default:
+        let name = "injected\(iteration)"
+        input = inject(name, into: base, &random)
+        injected = name
+        report.byStrategy["injection oracle", default: 0] += 1
+      }
+      report.iterations += 1
+      report.bytesScanned += input.count
+      let result = scanner.scan(files: [("fuzz-\(iteration).swift", input)])
+      if let injected {
+        report.injectionsChecked += 1
+        if let found = result.preferences.first(where: { $0.property.hasPrefix(injected) }) {
+          report.failures.append(
+            "seed \(seed) input \(iteration): reported \(found.property) from inside a comment or string")
+        }
+      }
+      if expectProblem {
+        report.malformedChecked += 1
+        if !result.diagnostics.contains(where: { $0.severity != .note }) {
+          report.failures.append(
+            "seed \(seed) input \(iteration): an unterminated comment or string produced no diagnostic")
+        }
+      }
+    }
+    return report
+  }
+
+  private func mutateTokens(_ source: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+    let tokens = PreferenceScanner.tokens(of: source)
+    guard tokens.count > 2 else { return source }
+    var ranges = tokens.map { Int($0.start)..<Int($0.end) }
+    for _ in 0..<(1 + Int(random.next() % 6)) {
+      let index = Int(random.next() % UInt64(ranges.count))
+      switch random.next() % 3 {
+      case 0: ranges.remove(at: index)
+      case 1: ranges.insert(ranges[index], at: index)
+      default: ranges.swapAt(index, Int(random.next() % UInt64(ranges.count)))
+      }
+      if ranges.count < 2 { break }
+    }
+    var output: [UInt8] = []
+    for range in ranges { output += source[range]; output.append(UInt8(ascii: " ")) }
+    return output
+  }
+
+  private func deepNesting(_ random: inout SplitMix64) -> [UInt8] {
+    let depth = 1 + Int(random.next() % UInt64(maximumNesting))
+    let shapes: [(open: String, close: String)] = [
+      ("struct N { ", "} "), ("{", "}"), ("(", ")"), ("[", "]"), ("\"\\(", ")\""), ("/*", "*/"),
+      ("#if X\n", "#endif\n"),
+    ]
+    let shape = shapes[Int(random.next() % UInt64(shapes.count))]
+    var text = String(repeating: shape.open, count: depth) + "@Preference var deep = 1\n"
+    if random.next() % 2 == 0 { text += String(repeating: shape.close, count: depth) }
+    return Array(text.utf8)
+  }
+
+  private func inject(_ name: String, into source: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+    let tokens = PreferenceScanner.tokens(of: source)
+    let form = Self.injections[Int(random.next() % UInt64(Self.injections.count))]
+    let payload = Array(
+      (" " + form.prefix
+        + "@Preference var \(name) = 1; struct \(name)Type { @Preference var \(name)Inner = 2 }" + form.suffix
+        + " ").utf8)
+    // After any token is outside every comment and string: a safe place for a new one.
+    let position = tokens.isEmpty ? 0 : Int(tokens[Int(random.next() % UInt64(tokens.count))].end)
+    var output = source
+    output.insert(contentsOf: payload, at: position)
+    return output
+  }
+}
