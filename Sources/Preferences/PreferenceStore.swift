@@ -32,6 +32,8 @@ public final class PreferenceStore: Sendable {
     var listeners: [String: [Int: @Sendable () -> Void]] = [:]
     var lastNotified: [String: PropertyListValue?] = [:]
     var nextListener = 0
+    /// Incremented by every change; observers use it to deliver values in order.
+    var version: UInt64 = 0
     @usableFromInline init() {}
   }
 
@@ -63,12 +65,21 @@ public final class PreferenceStore: Sendable {
   public func value<Value: PreferenceValue>(
     forKey key: String, default defaultValue: @autoclosure () -> Value
   ) -> Value {
-    state.withLock { state in
-      if let cached = ValueBox<Value>.unbox(state.cache[key]) { return cached }
-      let value = resolve(key, registered: state.registered[key], default: defaultValue)
-      state.cache[key] = ValueBox(value)
-      return value
-    }
+    state.withLock { state in value(forKey: key, in: &state, default: defaultValue) }
+  }
+
+  /// The value of `key` and the store's change count, read together.
+  func versionedValue<Value: PreferenceValue>(forKey key: String, default defaultValue: () -> Value) -> (Value, UInt64) {
+    state.withLock { state in (value(forKey: key, in: &state, default: defaultValue), state.version) }
+  }
+
+  private func value<Value: PreferenceValue>(forKey key: String, in state: inout State, default defaultValue: () -> Value)
+    -> Value
+  {
+    if let cached = ValueBox<Value>.unbox(state.cache[key]) { return cached }
+    let value = resolve(key, registered: state.registered[key], default: defaultValue)
+    state.cache[key] = ValueBox(value)
+    return value
   }
 
   /// The cached value for `key` if there is one of type `Value`; never touches the backend.
@@ -119,6 +130,7 @@ public final class PreferenceStore: Sendable {
     state.withLock { state in
       backend.setValue(encoded, forKey: key)
       state.cache[key] = (encoded == nil || overrides[key] != nil) ? nil : ValueBox(value)
+      state.version &+= 1
     }
     notifyIfChanged([key])
   }
@@ -128,6 +140,7 @@ public final class PreferenceStore: Sendable {
     state.withLock { state in
       backend.setValue(nil, forKey: key)
       state.cache[key] = nil
+      state.version &+= 1
     }
     notifyIfChanged([key])
   }
@@ -138,6 +151,7 @@ public final class PreferenceStore: Sendable {
       let keys = Set(backend.allValues().keys)
       backend.removeAll()
       state.cache.removeAll()
+      state.version &+= 1
       return keys
     }
     notifyIfChanged(keys)
@@ -189,6 +203,7 @@ public final class PreferenceStore: Sendable {
         state.registered[key] = value
         state.cache[key] = nil
       }
+      state.version &+= 1
     }
     notifyIfChanged(Set(encoded.keys))
   }
@@ -231,6 +246,7 @@ public final class PreferenceStore: Sendable {
         backend.setValue(nil, forKey: oldKey)
         state.cache[oldKey] = nil
         state.cache[newKey] = nil
+        state.version &+= 1
         return (.moved, [oldKey, newKey])
       }
       return (.nothingToMigrate, [])
@@ -274,6 +290,7 @@ public final class PreferenceStore: Sendable {
       backend.setValue(nil, forKey: oldKey)
       state.cache[oldKey] = nil
       state.cache[newKey] = nil
+      state.version &+= 1
       return .moved
     }
     if result == .moved { notifyIfChanged([oldKey, newKey]) }

@@ -679,19 +679,19 @@ struct DeclarationFinder {
     var isDictionary = false
     while index < end {
       var elementEnd = index
-      var depth = 0
+      var nesting = 0
       var colon: Int?
       while elementEnd < end {
         if tokens[elementEnd].kind == .punctuation {
           let byte = source[Int(tokens[elementEnd].start)]
           if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-            depth += 1
+            nesting += 1
           }
           if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-            depth -= 1
+            nesting -= 1
           }
-          if depth == 0 && byte == UInt8(ascii: ",") { break }
-          if depth == 0 && byte == UInt8(ascii: ":") && colon == nil { colon = elementEnd }
+          if nesting == 0 && byte == UInt8(ascii: ",") { break }
+          if nesting == 0 && byte == UInt8(ascii: ":") && colon == nil { colon = elementEnd }
         }
         elementEnd += 1
       }

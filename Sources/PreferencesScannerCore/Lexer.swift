@@ -19,7 +19,7 @@ struct Lexer {
   private var pendingDoc: [String] = []
   /// Strings inside interpolations inside strings…: recursion, so it is bounded.
   private var stringDepth = 0
-  static let maximumStringDepth = 128
+  static let maximumStringDepth = 32
 
   /// Tokenizes `source`.
   static func tokenize(_ source: [UInt8]) -> LexedSource {

@@ -104,45 +104,63 @@ public enum RegistryRenderer {
           }
         }
 
-        static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] {
-          var defaults: [String: any PreferenceValue] = [:]
-          if store === PreferenceStore.default {
 
       """
-    for (index, preference) in entries where preference.storeExpression == nil && isRegistrable(preference) {
-      out += conditional(preference, indent: "      ") {
-        "      defaults[\(quote(preference.key))] = \(preference.enclosingType)._preferenceDefault\(index)()\n"
-      }
-    }
-    out += "    }\n"
-    for (index, preference) in explicitStores where isRegistrable(preference) {
-      out += conditional(preference, indent: "    ") {
-        """
-            if store === _PreferenceStores.store\(index) {
-              defaults[\(quote(preference.key))] = \(preference.enclosingType)._preferenceDefault\(index)()
-            }
+    // Defaults, by store. (`reserveCapacity` keeps the dictionary "mutated" even when every
+    // entry is compiled out by #if, so the generated file never warns.)
+    let defaultStoreEntries = entries.filter { $0.element.storeExpression == nil && isRegistrable($0.element) }
+    let explicitRegistrable = explicitStores.filter { isRegistrable($0.element) }
+    if defaultStoreEntries.isEmpty && explicitRegistrable.isEmpty {
+      out += "  static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] { [:] }\n"
+    } else {
+      out += """
+          static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] {
+            var defaults: [String: any PreferenceValue] = [:]
+            defaults.reserveCapacity(\(defaultStoreEntries.count + explicitRegistrable.count))
 
         """
+      if !defaultStoreEntries.isEmpty {
+        out += "    if store === PreferenceStore.default {\n"
+        for (index, preference) in defaultStoreEntries {
+          out += conditional(preference, indent: "      ") {
+            "      defaults[\(quote(preference.key))] = \(preference.enclosingType)._preferenceDefault\(index)()\n"
+          }
+        }
+        out += "    }\n"
       }
+      for (index, preference) in explicitRegistrable {
+        out += conditional(preference, indent: "    ") {
+          """
+              if store === _PreferenceStores.store\(index) {
+                defaults[\(quote(preference.key))] = \(preference.enclosingType)._preferenceDefault\(index)()
+              }
+
+          """
+        }
+      }
+      out += "    return defaults\n  }\n"
+    }
+    let renamed = entries.filter { !$0.element.renamedFrom.isEmpty }
+    if renamed.isEmpty {
+      out += "\n  static func renames(for store: PreferenceStore) -> [String: [String]] { [:] }\n"
+    } else {
+      out += """
+
+          static func renames(for store: PreferenceStore) -> [String: [String]] {
+            var renames: [String: [String]] = [:]
+            renames.reserveCapacity(\(renamed.count))
+
+        """
+      for (index, preference) in renamed {
+        let storeCheck =
+          preference.storeExpression == nil ? "PreferenceStore.default" : "_PreferenceStores.store\(index)"
+        out += conditional(preference, indent: "    ") {
+          "    if store === \(storeCheck) { renames[\(quote(preference.key))] = [\(preference.renamedFrom.map(quote).joined(separator: ", "))] }\n"
+        }
+      }
+      out += "    return renames\n  }\n"
     }
     out += """
-          return defaults
-        }
-
-        static func renames(for store: PreferenceStore) -> [String: [String]] {
-          var renames: [String: [String]] = [:]
-
-      """
-    for (index, preference) in entries where !preference.renamedFrom.isEmpty {
-      let storeCheck =
-        preference.storeExpression == nil ? "PreferenceStore.default" : "_PreferenceStores.store\(index)"
-      out += conditional(preference, indent: "    ") {
-        "    if store === \(storeCheck) { renames[\(quote(preference.key))] = [\(preference.renamedFrom.map(quote).joined(separator: ", "))] }\n"
-      }
-    }
-    out += """
-          return renames
-        }
 
         static let retiredKeys: [String] = [\(retiredKeys.map(quote).joined(separator: ", "))]
       }

@@ -28,6 +28,22 @@ case "set-and-exit":
     ? PreferenceStore.suite(String(target.dropFirst(6)))
     : PreferenceStore.propertyList(at: URL(fileURLWithPath: target))
   store.set(arguments[4], forKey: arguments[3])
+case "kill-loop":
+  // kill-loop FILE: forever writes k0…k9 = n for n = 1, 2, … (continuing from the file), flushing
+  // after each round, until killed.
+  guard arguments.count == 3 else { fail("usage: kill-loop FILE") }
+  let store = PreferenceStore(backend: PropertyListFileBackend(url: URL(fileURLWithPath: arguments[2])), arguments: [])
+  var round = store.value(forKey: "k9", default: 0)
+  while true {
+    round += 1
+    for index in 0..<10 { store.set(round, forKey: "k\(index)") }
+    try store.flush()
+  }
+case "disjoint-writes":
+  // disjoint-writes FILE PREFIX COUNT: like write-loop, but flushing only at exit.
+  guard arguments.count == 5, let count = Int(arguments[4]) else { fail("usage: disjoint-writes FILE PREFIX COUNT") }
+  let store = PreferenceStore.propertyList(at: URL(fileURLWithPath: arguments[2]))
+  for index in 0..<count { store.set(index, forKey: "\(arguments[3])-\(index)") }
 case "read":
   // read KIND KEY [-Key value …]: prints the value of KEY read as KIND from an in-memory store
   // that honours launch arguments.

@@ -28,6 +28,8 @@ public struct ScannerFuzzer: Sendable {
     public var injectionsChecked = 0
     public var malformedChecked = 0
     public var failures: [String] = []
+    /// The inputs behind `failures`, to replay.
+    public var failingInputs: [[UInt8]] = []
     public var byStrategy: [String: Int] = [:]
 
     public var description: String {
@@ -136,6 +138,7 @@ public struct ScannerFuzzer: Sendable {
         if let found = result.preferences.first(where: { $0.property.hasPrefix(injected) }) {
           report.failures.append(
             "seed \(seed) input \(iteration): reported \(found.property) from inside a comment or string")
+          report.failingInputs.append(input)
         }
       }
       if expectProblem {
@@ -143,6 +146,7 @@ public struct ScannerFuzzer: Sendable {
         if !result.diagnostics.contains(where: { $0.severity != .note }) {
           report.failures.append(
             "seed \(seed) input \(iteration): an unterminated comment or string produced no diagnostic")
+          report.failingInputs.append(input)
         }
       }
     }
@@ -186,8 +190,10 @@ public struct ScannerFuzzer: Sendable {
       (" " + form.prefix
         + "@Preference var \(name) = 1; struct \(name)Type { @Preference var \(name)Inner = 2 }" + form.suffix
         + " ").utf8)
-    // After any token is outside every comment and string: a safe place for a new one.
-    let position = tokens.isEmpty ? 0 : Int(tokens[Int(random.next() % UInt64(tokens.count))].end)
+    // After any token is outside every comment and string: a safe place for a new one. Not
+    // after `#if`: the rest of that line is its condition, where a multi-line string cannot start.
+    let candidates = tokens.filter { $0.kind != .directive }
+    let position = candidates.isEmpty ? 0 : Int(candidates[Int(random.next() % UInt64(candidates.count))].end)
     var output = source
     output.insert(contentsOf: payload, at: position)
     return output

@@ -8,12 +8,14 @@ var iterations = 100_000
 var seed = UInt64(Date().timeIntervalSince1970)
 var maximumSize = 16_384
 var paths: [String] = []
+var dump: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
   case "--iterations": iterations = Int(arguments.popFirst() ?? "") ?? iterations
   case "--seed": seed = UInt64(arguments.popFirst() ?? "") ?? seed
   case "--max-size": maximumSize = Int(arguments.popFirst() ?? "") ?? maximumSize
+  case "--dump": dump = arguments.popFirst()
   default: paths.append(argument)
   }
 }
@@ -23,4 +25,10 @@ let start = Date()
 let report = fuzzer.run(iterations: iterations, seed: seed, maximumSize: maximumSize)
 print("seed \(seed): \(report) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
 for failure in report.failures.prefix(20) { print("FAIL: \(failure)") }
+if let dump {
+  try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true)
+  for (index, input) in report.failingInputs.enumerated() {
+    try Data(input).write(to: URL(fileURLWithPath: dump).appendingPathComponent("failure-\(index).swift"))
+  }
+}
 exit(report.failures.isEmpty ? 0 : 1)

@@ -203,6 +203,7 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
 
   static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] {
     var defaults: [String: any PreferenceValue] = [:]
+    defaults.reserveCapacity(14)
     if store === PreferenceStore.default {
       defaults["Showcase.username"] = Showcase._preferenceDefault0()
       defaults["HighScore"] = Showcase._preferenceDefault1()
@@ -232,6 +233,7 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
 
   static func renames(for store: PreferenceStore) -> [String: [String]] {
     var renames: [String: [String]] = [:]
+    renames.reserveCapacity(1)
     if store === _PreferenceStores.store9 { renames["Showcase.displayName"] = ["Showcase.userName", "userName"] }
     return renames
   }

@@ -35,9 +35,15 @@ extension PreferenceStore {
     _ key: String, default defaultValue: @autoclosure @escaping @Sendable () -> Value,
     _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
-    addListener(for: [key]) { [weak self] _ in
+    let gate = ObserverGate()
+    return addListener(for: [key]) { [weak self] _ in
       guard let self else { return }
-      handler(self.value(forKey: key, default: defaultValue()))
+      gate.deliver { lastVersion in
+        let (value, version) = self.versionedValue(forKey: key, default: defaultValue)
+        guard version > lastVersion else { return lastVersion }
+        handler(value)
+        return version
+      }
     }
   }
 
@@ -103,6 +109,7 @@ extension PreferenceStore {
   func externalChange(_ keys: Set<String>) {
     state.withLock { state in
       for key in keys { state.cache[key] = nil }
+      state.version &+= 1
     }
     notifyIfChanged(keys)
   }
@@ -126,6 +133,22 @@ extension PreferenceStore {
   }
 }
 
+/// Delivers one observer's values one at a time and in store order, so that under concurrent
+/// writes the last value an observer receives is the store's final value.
+///
+/// Recursive, so that a handler may write the preference it observes. `@unchecked Sendable` is
+/// safe: `lastVersion` is only touched while `lock` is held.
+final class ObserverGate: @unchecked Sendable {
+  private let lock = NSRecursiveLock()
+  private var lastVersion: UInt64 = 0
+
+  func deliver(_ body: (UInt64) -> UInt64) {
+    lock.lock()
+    defer { lock.unlock() }
+    lastVersion = body(lastVersion)
+  }
+}
+
 extension PreferenceProjection {
   /// Calls `handler` with the new value each time this preference changes.
   public func observe(_ handler: @escaping @Sendable (Value) -> Void) -> PreferenceObservation {
@@ -141,10 +164,10 @@ extension KeyedPreferences {
   public func observe<Value: PreferenceValue>(
     _ key: Keys, as type: Value.Type = Value.self, _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
-    let store = self.store
-    return store.addListener(for: [key.rawValue]) { _ in
-      handler(KeyedPreferences(store: store).value(for: key))
+    guard let defaultValue = Self.declaredDefault(of: key, as: Value.self) else {
+      preconditionFailure(Self.mismatchMessage(key, Value.self))
     }
+    return store.observe(key.rawValue, default: defaultValue, handler)
   }
 
   /// The value of `key` now and after every change.

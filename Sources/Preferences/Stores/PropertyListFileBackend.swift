@@ -218,6 +218,7 @@ public final class PropertyListFileBackend: PreferenceBackend {
   }
 
   private func writeDisk(_ values: [String: PropertyListValue]) throws {
+    removeOrphanedTemporaryFiles()
     let object = values.mapValues(\.foundationObject)
     let data = try PropertyListSerialization.data(
       fromPropertyList: object, format: format == .xml ? .xml : .binary, options: 0)
@@ -243,6 +244,17 @@ public final class PropertyListFileBackend: PreferenceBackend {
       let reason = String(cString: strerror(errno))
       try? FileManager.default.removeItem(at: temporary)
       throw PreferenceError.writeFailed(path: url.path, reason: reason)
+    }
+  }
+
+  /// Removes temporary files left by writers that died mid-write. Called with the file lock
+  /// held, when no other writer can have a temporary file in progress.
+  private func removeOrphanedTemporaryFiles() {
+    let directory = url.deletingLastPathComponent()
+    let prefix = ".\(url.lastPathComponent)."
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
     }
   }
 
