@@ -193,7 +193,12 @@ public struct ScannerFuzzer: Sendable {
     // After any token is outside every comment and string: a safe place for a new one. Not
     // after `#if`: the rest of that line is its condition, where a multi-line string cannot start.
     let candidates = tokens.filter { $0.kind != .directive }
-    let position = candidates.isEmpty ? 0 : Int(candidates[Int(random.next() % UInt64(candidates.count))].end)
+    // A backticked identifier's range excludes its closing backtick.
+    var position = 0
+    if !candidates.isEmpty {
+      let token = candidates[Int(random.next() % UInt64(candidates.count))]
+      position = Int(token.end) + (token.isBackticked ? 1 : 0)
+    }
     var output = source
     output.insert(contentsOf: payload, at: position)
     return output
