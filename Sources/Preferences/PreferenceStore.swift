@@ -69,11 +69,15 @@ public final class PreferenceStore: Sendable {
   }
 
   /// The value of `key` and the store's change count, read together.
-  func versionedValue<Value: PreferenceValue>(forKey key: String, default defaultValue: () -> Value) -> (Value, UInt64) {
+  func versionedValue<Value: PreferenceValue>(forKey key: String, default defaultValue: () -> Value) -> (
+    Value, UInt64
+  ) {
     state.withLock { state in (value(forKey: key, in: &state, default: defaultValue), state.version) }
   }
 
-  private func value<Value: PreferenceValue>(forKey key: String, in state: inout State, default defaultValue: () -> Value)
+  private func value<Value: PreferenceValue>(
+    forKey key: String, in state: inout State, default defaultValue: () -> Value
+  )
     -> Value
   {
     if let cached = ValueBox<Value>.unbox(state.cache[key]) { return cached }

@@ -38,10 +38,20 @@ public struct PreferenceScanner: Sendable {
 
   /// Scans files given as paths and contents.
   public func scan(files: [(path: String, contents: [UInt8])]) -> Result {
+    var index = 0
+    return scan { () -> (String, [UInt8])? in
+      defer { index += 1 }
+      return index < files.count ? files[index] : nil
+    }
+  }
+
+  /// Scans the files `next` returns until it returns `nil`. Each file is released once scanned,
+  /// so memory stays at one file's tokens plus the declarations found.
+  func scan(_ next: () throws -> (path: String, contents: [UInt8])?) rethrows -> Result {
     var preferences: [ScannedPreference] = []
     var diagnostics: [Diagnostic] = []
     var lines = 0
-    for (path, contents) in files {
+    while let (path, contents) = try next() {
       let lexed = Lexer.tokenize(contents)
       lines += lexed.lineCount
       for problem in lexed.problems {
@@ -80,15 +90,16 @@ public struct PreferenceScanner: Sendable {
   /// Reads and scans `.swift` files and directories (searched recursively).
   public func scan(paths: [String]) throws -> Result {
     let files = try Self.swiftFiles(in: paths)
-    var loaded: [(path: String, contents: [UInt8])] = []
-    loaded.reserveCapacity(files.count)
-    for file in files {
+    var index = 0
+    return try scan { () throws -> (String, [UInt8])? in
+      guard index < files.count else { return nil }
+      let file = files[index]
+      index += 1
       guard let data = FileManager.default.contents(atPath: file) else {
         throw Diagnostic(.error, "cannot read file", file: file, line: 1, column: 1)
       }
-      loaded.append((file, [UInt8](data)))
+      return (file, [UInt8](data))
     }
-    return scan(files: loaded)
   }
 
   /// The `.swift` files at `paths`: files as given, directories searched recursively (hidden

@@ -108,7 +108,9 @@ public enum RegistryRenderer {
       """
     // Defaults, by store. (`reserveCapacity` keeps the dictionary "mutated" even when every
     // entry is compiled out by #if, so the generated file never warns.)
-    let defaultStoreEntries = entries.filter { $0.element.storeExpression == nil && isRegistrable($0.element) }
+    let defaultStoreEntries = entries.filter {
+      $0.element.storeExpression == nil && isRegistrable($0.element)
+    }
     let explicitRegistrable = explicitStores.filter { isRegistrable($0.element) }
     if defaultStoreEntries.isEmpty && explicitRegistrable.isEmpty {
       out += "  static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] { [:] }\n"

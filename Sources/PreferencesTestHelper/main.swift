@@ -32,7 +32,8 @@ case "kill-loop":
   // kill-loop FILE: forever writes k0…k9 = n for n = 1, 2, … (continuing from the file), flushing
   // after each round, until killed.
   guard arguments.count == 3 else { fail("usage: kill-loop FILE") }
-  let store = PreferenceStore(backend: PropertyListFileBackend(url: URL(fileURLWithPath: arguments[2])), arguments: [])
+  let store = PreferenceStore(
+    backend: PropertyListFileBackend(url: URL(fileURLWithPath: arguments[2])), arguments: [])
   var round = store.value(forKey: "k9", default: 0)
   while true {
     round += 1
@@ -41,7 +42,9 @@ case "kill-loop":
   }
 case "disjoint-writes":
   // disjoint-writes FILE PREFIX COUNT: like write-loop, but flushing only at exit.
-  guard arguments.count == 5, let count = Int(arguments[4]) else { fail("usage: disjoint-writes FILE PREFIX COUNT") }
+  guard arguments.count == 5, let count = Int(arguments[4]) else {
+    fail("usage: disjoint-writes FILE PREFIX COUNT")
+  }
   let store = PreferenceStore.propertyList(at: URL(fileURLWithPath: arguments[2]))
   for index in 0..<count { store.set(index, forKey: "\(arguments[3])-\(index)") }
 case "read":

@@ -28,7 +28,8 @@ enum LoadKeys: String, PreferenceKeys {
 @Suite struct ConcurrencyTests {
   @Test func manyThreadsThroughEveryPathLoseNoWriteAndObserversEndConsistent() async throws {
     let directory = TemporaryDirectory()
-    let fileStore = PreferenceStore(backend: PropertyListFileBackend(url: directory.file("load.plist")), arguments: [])
+    let fileStore = PreferenceStore(
+      backend: PropertyListFileBackend(url: directory.file("load.plist")), arguments: [])
     let keyed = fileStore.keyed(by: LoadKeys.self)
     let remote = InMemoryRemoteStore()
     let mirror = PreferenceStore.inMemory()
@@ -82,7 +83,9 @@ enum LoadKeys: String, PreferenceKeys {
     let url = directory.file("shared.plist")
     let prefixes = ["p0", "p1", "p2", "p3"]
     let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
-      for prefix in prefixes { group.addTask { try await runHelperAsync(["disjoint-writes", url.path, prefix, "300"]) } }
+      for prefix in prefixes {
+        group.addTask { try await runHelperAsync(["disjoint-writes", url.path, prefix, "300"]) }
+      }
       return try await group.reduce(into: []) { $0.append($1) }
     }
     #expect(statuses == [0, 0, 0, 0])

@@ -74,7 +74,9 @@ import Testing
     var nested: PropertyListValue = .string("leaf")
     for depth in 0..<200 { nested = depth.isMultiple(of: 2) ? .array([nested]) : .dictionary(["d": nested]) }
     store.set(nested, forKey: "nested")
-    let keys = ["emoji 🎉 key", "dots.and/slashes", "tab\there", "ü-ñ-中文", "  spaced  ", "=", "$0", "a\"quote"]
+    let keys = [
+      "emoji 🎉 key", "dots.and/slashes", "tab\there", "ü-ñ-中文", "  spaced  ", "=", "$0", "a\"quote",
+    ]
     for key in keys { store.set(key, forKey: key) }
     store.set(Double.infinity, forKey: "inf")
     store.set(-Double.infinity, forKey: "-inf")
