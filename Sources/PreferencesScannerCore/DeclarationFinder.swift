@@ -450,22 +450,7 @@ struct DeclarationFinder {
     var index = first
     var currentLabel: String?
     while index < close {
-      // One argument: up to a comma at depth 0.
-      var end = index
-      var depth = 0
-      while end < close {
-        if tokens[end].kind == .punctuation {
-          let byte = source[Int(tokens[end].start)]
-          if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-            depth += 1
-          }
-          if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-            depth -= 1
-          }
-          if byte == UInt8(ascii: ",") && depth == 0 { break }
-        }
-        end += 1
-      }
+      let end = listElement(from: index, to: close).end
       var valueStart = index
       if tokens[index].kind == .identifier && isPunct(index + 1, UInt8(ascii: ":")) {
         currentLabel = text(tokens[index])
@@ -514,6 +499,28 @@ struct DeclarationFinder {
       index = end + 1
     }
     return result
+  }
+
+  /// One element of a comma-separated list (arguments, array or dictionary elements) starting
+  /// at `start`: the index of the `,` (or `end`) that ends it, and its first `:` at the same
+  /// nesting level.
+  private func listElement(from start: Int, to end: Int) -> (end: Int, colon: Int?) {
+    var index = start
+    var nesting = 0
+    var colon: Int?
+    while index < end {
+      if tokens[index].kind == .punctuation {
+        switch source[Int(tokens[index].start)] {
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): nesting += 1
+        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): nesting -= 1
+        case UInt8(ascii: ",") where nesting == 0: return (index, colon)
+        case UInt8(ascii: ":") where nesting == 0 && colon == nil: colon = index
+        default: break
+        }
+      }
+      index += 1
+    }
+    return (end, colon)
   }
 
   /// The value of a single plain string literal token in `first..<end`, or `nil`.
@@ -678,23 +685,7 @@ struct DeclarationFinder {
     var index = first
     var isDictionary = false
     while index < end {
-      var elementEnd = index
-      var nesting = 0
-      var colon: Int?
-      while elementEnd < end {
-        if tokens[elementEnd].kind == .punctuation {
-          let byte = source[Int(tokens[elementEnd].start)]
-          if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-            nesting += 1
-          }
-          if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-            nesting -= 1
-          }
-          if nesting == 0 && byte == UInt8(ascii: ",") { break }
-          if nesting == 0 && byte == UInt8(ascii: ":") && colon == nil { colon = elementEnd }
-        }
-        elementEnd += 1
-      }
+      let (elementEnd, colon) = listElement(from: index, to: end)
       if elementEnd == index { break }  // trailing comma
       if let colon {
         isDictionary = true

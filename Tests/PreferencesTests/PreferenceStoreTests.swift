@@ -36,6 +36,17 @@ import Testing
     #expect(!text.contains("Registered"))
   }
 
+  @Test func aFreshProcessSeesNoRegisteredDefaults() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file("p.plist")
+    let store = PreferenceStore(backend: PropertyListFileBackend(url: url), arguments: [])
+    store.register(defaults: ["Registered": "default"])
+    store.set("x", forKey: "Stored")
+    try store.flush()
+    #expect(try runHelper(["file-value", url.path, "Stored"]) == #"string("x")"#)
+    #expect(try runHelper(["file-value", url.path, "Registered"]) == "none")
+  }
+
   @Test func resetReturnsToTheRegisteredDefault() {
     let store = PreferenceStore.inMemory()
     store.register(defaults: ["k": 1])
