@@ -50,7 +50,8 @@ case "disjoint-writes":
 case "file-value":
   // file-value FILE KEY: prints the value a fresh process reads for KEY from the file, or "none".
   guard arguments.count == 4 else { fail("usage: file-value FILE KEY") }
-  let store = PreferenceStore(backend: PropertyListFileBackend(url: URL(fileURLWithPath: arguments[2])), arguments: [])
+  let store = PreferenceStore(
+    backend: PropertyListFileBackend(url: URL(fileURLWithPath: arguments[2])), arguments: [])
   print(store.propertyListValue(forKey: arguments[3]).map { "\($0)" } ?? "none")
 case "read":
   // read KIND KEY [-Key value …]: prints the value of KEY read as KIND from an in-memory store

@@ -130,6 +130,11 @@ import Testing
     // Retire instead: also fine, and listed for cleanup.
     #expect(command.run(["lock", "--lock", lock, "--retire", "Settings.userName", source.path]) == 0)
     #expect(try String(contentsOfFile: lock, encoding: .utf8).contains("retired Settings.userName: String"))
+    #expect(
+      command.run(["generate", "--module", "App", "--output", output, "--lock", lock, source.path]) == 0)
+    #expect(
+      try String(contentsOfFile: output, encoding: .utf8).contains(
+        #"static let retiredKeys: [String] = ["Settings.userName"]"#))
   }
 
   @Test func exportFormats() throws {
