@@ -32,7 +32,7 @@ SWIFT
 measure() { # $1 = directory; prints seconds of a build
   local start end
   start=$(date +%s%N)
-  swift build --package-path "$1" >"$1.log" 2>&1
+  swift build -v --package-path "$1" >"$1.log" 2>&1
   end=$(date +%s%N)
   local ms=$(((end - start) / 1000000))
   printf '%d.%03d' $((ms / 1000)) $((ms % 1000))
@@ -46,5 +46,6 @@ for mode in yes no; do
   nochange=$(measure "$dir")
   echo "// edited" >>"$dir/Sources/App/Screen500.swift"
   edit=$(measure "$dir")
-  echo "plugin=$mode files=$files no-change build: ${nochange}s; one-file edit: ${edit}s"
+  recompiled=$(grep -oE -- "-primary-file [^ ]*/Sources/App/[^ ]+" "$dir.log" | sort -u | wc -l)
+  echo "plugin=$mode files=$files no-change build: ${nochange}s; one-file edit: ${edit}s ($recompiled files recompiled)"
 done

@@ -26,7 +26,11 @@ public enum RegistryRenderer {
       /// Every `@Preference` declared in module \(module).
       enum PreferenceRegistry: GeneratedPreferenceRegistry {
         /// Every preference of the module, in source order.
-        static let preferences: [PreferenceDescriptor] = {
+        static let preferences: [PreferenceDescriptor] = makePreferences()
+
+        // A function, not a closure initializer: the compiler skips function bodies when it
+        // emits the module interface, so a large registry costs nothing on incremental builds.
+        private static func makePreferences() -> [PreferenceDescriptor] {
           var preferences: [PreferenceDescriptor] = []
 
       """
@@ -47,7 +51,7 @@ public enum RegistryRenderer {
     }
     out += """
           return preferences
-        }()
+        }
 
         static func index(fileID: UnsafeRawPointer, location: UInt64) -> Int {
           switch location {
