@@ -85,18 +85,20 @@ enum ScannerCorpus {
       }
       let scanner = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("preferences-scanner")
-      let process = Process()
-      process.executableURL = scanner
-      process.arguments = ["scan", "--format", "json", directory.path]
-      process.standardOutput = FileHandle.nullDevice
-      try process.run()
-      process.waitUntilExit()
+      // posix_spawn + wait4 give this child's own peak memory; getrusage(RUSAGE_CHILDREN) would
+      // include whatever the process that exec'd us (`swift run`) had waited for.
+      let arguments = [scanner.path, "scan", "--format", "json", directory.path]
+      var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+      defer { argv.forEach { free($0) } }
+      var actions = posix_spawn_file_actions_t()
+      posix_spawn_file_actions_init(&actions)
+      defer { posix_spawn_file_actions_destroy(&actions) }
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+      var pid: pid_t = 0
+      guard posix_spawn(&pid, scanner.path, &actions, nil, &argv, environ) == 0 else { return nil }
+      var status: Int32 = 0
       var usage = rusage()
-      #if canImport(Glibc)
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-      #else
-        getrusage(RUSAGE_CHILDREN, &usage)
-      #endif
+      guard wait4(pid, &status, 0, &usage) == pid else { return nil }
       #if canImport(Darwin)
         return Double(usage.ru_maxrss) / 1_048_576
       #else
