@@ -136,3 +136,15 @@ import Testing
     #expect(reader.reload() == [])
   }
 }
+
+@Suite struct BackendLifetimeTests {
+  @Test func aReleasedFileBackendWritesItsPendingChanges() {
+    let directory = TemporaryDirectory()
+    let url = directory.file("released.plist")
+    do {
+      let store = PreferenceStore(backend: PropertyListFileBackend(url: url), arguments: [])
+      store.set("kept", forKey: "k")
+    }
+    #expect(PropertyListFileBackend(url: url).value(forKey: "k") == .string("kept"))
+  }
+}

@@ -60,6 +60,11 @@ public final class PropertyListFileBackend: PreferenceBackend {
 
   public var location: String { url.path }
 
+  /// A backend released with unsaved changes writes them first.
+  deinit {
+    do { try flush() } catch let error as PreferenceError { PreferenceDiagnostics.report(error) } catch {}
+  }
+
   private var lockURL: URL { url.appendingPathExtension("lock") }
 
   // MARK: Reading

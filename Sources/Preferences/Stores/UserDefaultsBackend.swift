@@ -33,6 +33,12 @@ public final class UserDefaultsBackend: PreferenceBackend {
     self.argumentKeys = Set(defaults.volatileDomain(forName: UserDefaults.argumentDomain).keys)
   }
 
+  #if !canImport(Darwin)
+    /// A backend released with unsaved changes writes them first (Linux only; Apple's
+    /// UserDefaults persists by itself).
+    deinit { defaults.synchronize() }
+  #endif
+
   private var domainName: String {
     suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
   }
