@@ -41,11 +41,12 @@ measure() { # $1 = directory; prints seconds of a build
   printf '%d.%03d' $((ms / 1000)) $((ms % 1000))
 }
 
-for mode in plugin registry plain; do
+for mode in ${MODES:-plugin registry plain}; do
   dir="$work/$mode"
   make_package "$dir" "$mode"
   if [ "$mode" = registry ]; then
-    cp "$(find "$work/plugin/.build/plugins/outputs" -name PreferenceRegistry.generated.swift | head -n 1)" "$dir/Sources/App/"
+    generated=$(find "$work/plugin/.build/plugins/outputs" -name PreferenceRegistry.generated.swift)
+    cp "$generated" "$dir/Sources/App/"
   fi
   swift build --package-path "$dir" >/dev/null 2>&1   # first build
   swift build --package-path "$dir" >/dev/null 2>&1   # settle
