@@ -59,15 +59,18 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   @inlinable @inline(__always) var index: Int { Registry.index(fileID: fileID, location: location) }
 
   /// The key this preference is stored under.
-  public var key: String {
-    let index = self.index
-    return index >= 0 ? Registry.key(at: index) : Self.unresolvedKey(fileID, location)
-  }
+  public var key: String { resolved.key }
 
   /// The store this preference lives in.
-  public var store: PreferenceStore {
+  public var store: PreferenceStore { resolved.store }
+
+  /// The key and store, from one registry lookup.
+  var resolved: (key: String, store: PreferenceStore) {
     let index = self.index
-    return index >= 0 ? Registry.store(at: index) : Self.unresolvedStore(fileID, location)
+    guard index >= 0 else {
+      return (Self.unresolvedKey(fileID, location), Self.unresolvedStore(fileID, location))
+    }
+    return (Registry.key(at: index), Registry.store(at: index))
   }
 
   /// The stored value, or the default.
@@ -85,13 +88,15 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
       return store.value(forKey: key, default: defaultValue())
     }
     nonmutating set {
+      let (key, store) = resolved
       store.set(newValue, forKey: key)
     }
   }
 
   /// Access to the key, the stored state and reset: `$username.key`, `$username.reset()`.
   public var projectedValue: PreferenceProjection<Value> {
-    PreferenceProjection(key: key, store: store, defaultValue: defaultValue)
+    let (key, store) = resolved
+    return PreferenceProjection(key: key, store: store, defaultValue: defaultValue)
   }
 
   @usableFromInline static func unresolvedKey(_ fileID: UnsafeRawPointer, _ location: UInt64) -> String {
