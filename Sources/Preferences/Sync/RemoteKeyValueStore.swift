@@ -91,14 +91,7 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   public func observeExternalChanges(_ handler: @escaping @Sendable (Set<String>) -> Void)
     -> PreferenceObservation
   {
-    let id = state.withLock { state in
-      defer { state.next += 1 }
-      state.observers[state.next] = handler
-      return state.next
-    }
-    return PreferenceObservation { [weak self] in
-      self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
-    }
+    register(handler).1
   }
 
   /// The observer identity of the engine currently writing, so it is not told of its own write.
