@@ -26,7 +26,7 @@ public final class PreferenceStore: Sendable {
   @usableFromInline
   struct State {
     var registered: [String: PropertyListValue] = [:]
-    @usableFromInline var cache: [String: AnyObject] = [:]
+    @usableFromInline var cache = ValueCache()
     var registries: Set<ObjectIdentifier> = []
     /// Observers by key, and the effective value each key's observers last heard about.
     var listeners: [String: [Int: @Sendable () -> Void]] = [:]
@@ -75,14 +75,24 @@ public final class PreferenceStore: Sendable {
     state.withLock { state in (value(forKey: key, in: &state, default: defaultValue), state.version) }
   }
 
+  /// The value for `key`, binding cache slot `slot` (from a generated registry) to it.
+  @usableFromInline
+  func value<Value: PreferenceValue>(forKey key: String, slot: Int, default defaultValue: Value) -> Value {
+    state.withLock { state in value(forKey: key, slot: slot, in: &state, default: { defaultValue }) }
+  }
+
   private func value<Value: PreferenceValue>(
-    forKey key: String, in state: inout State, default defaultValue: () -> Value
+    forKey key: String, slot: Int = -1, in state: inout State, default defaultValue: () -> Value
   )
     -> Value
   {
-    if let cached = ValueBox<Value>.unbox(state.cache[key]) { return cached }
+    if let cached = ValueBox<Value>.unbox(state.cache[key]) {
+      state.cache.bind(slot: slot, toKey: key)
+      return cached
+    }
     let value = resolve(key, registered: state.registered[key], default: defaultValue)
     state.cache[key] = ValueBox(value)
+    state.cache.bind(slot: slot, toKey: key)
     return value
   }
 
@@ -90,6 +100,12 @@ public final class PreferenceStore: Sendable {
   @inlinable @inline(__always)
   func cachedValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
     state.withLock { state in ValueBox<Value>.unbox(state.cache[key]) }
+  }
+
+  /// The cached value of the key bound to `slot` if there is one of type `Value`: no hashing.
+  @inlinable @inline(__always)
+  func cachedValue<Value>(inSlot slot: Int, as type: Value.Type) -> Value? {
+    state.withLock { state in ValueBox<Value>.unbox(state.cache.box(inSlot: slot)) }
   }
 
   private func resolve<Value: PreferenceValue>(

@@ -57,21 +57,15 @@ public enum RegistryRenderer {
           switch location {
 
       """
-    var byLocation: [(line: Int, column: Int, entries: [(Int, ScannedPreference)])] = []
+    // One case per location; declarations in different files can share one.
+    var byLocation: [UInt64: [(Int, ScannedPreference)]] = [:]
     for (index, preference) in entries {
-      if let position = byLocation.firstIndex(where: {
-        $0.line == preference.line && $0.column == preference.column
-      }) {
-        byLocation[position].entries.append((index, preference))
-      } else {
-        byLocation.append((preference.line, preference.column, [(index, preference)]))
-      }
+      byLocation[UInt64(preference.line) << 32 | UInt64(preference.column), default: []].append(
+        (index, preference))
     }
-    byLocation.sort { ($0.line, $0.column) < ($1.line, $1.column) }
-    for location in byLocation {
-      out +=
-        "    case \(UInt64(location.line) << 32 | UInt64(location.column)):  // line \(location.line), column \(location.column)\n"
-      for (index, preference) in location.entries {
+    for (location, declarations) in byLocation.sorted(by: { $0.key < $1.key }) {
+      out += "    case \(location):  // line \(location >> 32), column \(location & 0xFFFF_FFFF)\n"
+      for (index, preference) in declarations {
         out += "      if _fileIDEquals(fileID, \(quote(preference.fileID))) { return \(index) }\n"
       }
     }
@@ -80,6 +74,8 @@ public enum RegistryRenderer {
           }
           return -1
         }
+
+        static let slotBase = _reservePreferenceSlots(\(entries.count))
 
         static func key(at index: Int) -> String {
           switch index {

@@ -24,6 +24,40 @@ import Testing
     #expect(!fresh.hasStoredValue(forKey: "Volume"))
   }
 
+  @Test func slotReadsFollowEveryChangeToTheirKey() {
+    let store = PreferenceStore.inMemory()
+    let slot = _reservePreferenceSlots(2)
+    #expect(store.cachedValue(inSlot: slot, as: Int.self) == nil)
+    #expect(store.value(forKey: "K", slot: slot, default: 1) == 1)
+    #expect(store.cachedValue(inSlot: slot, as: Int.self) == 1)
+    store.set(5, forKey: "K")
+    #expect(store.cachedValue(inSlot: slot, as: Int.self) == 5)
+    // Two declarations of one key share its value.
+    #expect(store.value(forKey: "K", slot: slot + 1, default: 1) == 5)
+    store.removeValue(forKey: "K")
+    #expect(store.cachedValue(inSlot: slot + 1, as: Int.self) == nil)
+    #expect(store.value(forKey: "K", slot: slot, default: 1) == 1)
+    store.backend.setValue(.integer(9), forKey: "K")
+    store.externalChange(["K"])
+    #expect(store.cachedValue(inSlot: slot, as: Int.self) == nil)
+    #expect(store.value(forKey: "K", slot: slot, default: 1) == 9)
+    // A slot read as another type misses instead of misreading.
+    #expect(store.cachedValue(inSlot: slot, as: String.self) == nil)
+    store.removeAllValues()
+    #expect(store.cachedValue(inSlot: slot, as: Int.self) == nil)
+    #expect(store.value(forKey: "K", slot: slot, default: 1) == 1)
+    // Slots are bound per store.
+    #expect(PreferenceStore.inMemory(["K": 3]).cachedValue(inSlot: slot, as: Int.self) == nil)
+  }
+
+  @Test func slotReservationsNeverOverlap() {
+    let first = _reservePreferenceSlots(3)
+    let second = _reservePreferenceSlots(1)
+    let third = _reservePreferenceSlots(0)
+    #expect(second >= first + 3)
+    #expect(third >= second + 1)
+  }
+
   @Test func registeredDefaultsNeverReachTheFile() throws {
     let directory = TemporaryDirectory()
     let url = directory.file("p.plist")

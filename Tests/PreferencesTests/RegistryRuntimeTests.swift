@@ -15,6 +15,7 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
     ]
   }
   static func index(fileID: UnsafeRawPointer, location: UInt64) -> Int { 0 }
+  static let slotBase = _reservePreferenceSlots(1)
   static func key(at index: Int) -> String { "Profile.name" }
   static func store(at index: Int) -> PreferenceStore { store.withLock { $0! } }
   static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] {

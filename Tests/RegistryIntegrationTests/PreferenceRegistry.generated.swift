@@ -175,6 +175,8 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
     return -1
   }
 
+  static let slotBase = _reservePreferenceSlots(16)
+
   static func key(at index: Int) -> String {
     switch index {
     case 0: "Showcase.username"

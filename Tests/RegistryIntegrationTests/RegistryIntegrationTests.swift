@@ -102,6 +102,21 @@ extension RegistryIntegrationTests {
     #expect(Showcase().displayName == "Newer")
   }
 
+  @Test func wrapperReadsSeeWritesMadeByKey() {
+    let showcase = Showcase()
+    let store = TestStore.shared
+    #expect(showcase.highScore == 0)
+    store.set(12, forKey: "HighScore")
+    #expect(showcase.highScore == 12)
+    #expect(Showcase().highScore == 12)
+    store.removeValue(forKey: "HighScore")
+    #expect(showcase.highScore == 0)
+    showcase.highScore = 3
+    store.removeAllValues()
+    #expect(showcase.highScore == 0)
+    #expect(showcase.$highScore.defaultValue == 0)
+  }
+
   @Test func writesThroughTheWrapperNotifyObserversOnce() {
     let showcase = Showcase()
     let heard = Locked([String]())

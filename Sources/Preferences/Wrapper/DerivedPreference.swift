@@ -14,22 +14,27 @@ import Foundation
 /// }
 /// ```
 ///
-/// Creating the wrapper does no work: it records where it was declared and keeps the default as
-/// a closure. The first read registers every default of the module with the store; later reads
-/// come from the store's cache.
+/// Creating the wrapper does no work beyond evaluating the default, exactly as a plain stored
+/// property would: it records where it was declared and keeps the default value. The first read
+/// registers every default of the module with the store; later reads come from the store's
+/// cache without hashing the key.
 @propertyWrapper
 public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPreferenceRegistry>: Sendable {
   // Only the declaration's location and default: creating a wrapper (which happens every time
-  // its enclosing value is created) stores two words and a closure, and does nothing else.
+  // its enclosing value is created) stores two words beside the default, and does nothing else.
+  // The default is kept as a value, not a closure: a closure costs two more words and a release
+  // per wrapper, and a plain stored property evaluates its initial value on every init too.
   // The address of the `#fileID` literal: immortal, immutable text, so sharing it is safe.
   @usableFromInline let fileIDAddress: UInt
   @usableFromInline let location: UInt64
-  @usableFromInline let defaultValue: @Sendable () -> Value
+  @usableFromInline let defaultValue: Value
 
   /// Declares a preference whose key is derived from the enclosing type and property name.
   ///
   /// - Parameters:
-  ///   - wrappedValue: The default value, used until a value is stored.
+  ///   - wrappedValue: The default value, used until a value is stored. Like a stored property's
+  ///     initial value, it is evaluated each time the enclosing value is created; the generated
+  ///     registry evaluates it once more to register it with the store.
   ///   - key: An explicit key, for data stored under a name that does not follow the
   ///     `Type.property` scheme. Must be a string literal; the build plugin reads it.
   ///   - store: The store for this preference; ``PreferenceStore/default`` if omitted. The build
@@ -42,7 +47,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   ///     be string literals; the build plugin reads them.
   @inlinable
   public init(
-    wrappedValue: @autoclosure @escaping @Sendable () -> Value,
+    wrappedValue: Value,
     key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default,
     sync: Bool = false,
@@ -79,13 +84,13 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
       let index = self.index
       guard index >= 0 else {
         return Self.unresolvedStore(fileID, location).value(
-          forKey: Self.unresolvedKey(fileID, location), default: defaultValue())
+          forKey: Self.unresolvedKey(fileID, location), default: defaultValue)
       }
       let store = Registry.store(at: index)
-      let key = Registry.key(at: index)
-      if let cached = store.cachedValue(forKey: key, as: Value.self) { return cached }
+      let slot = Registry.slotBase &+ index
+      if let cached = store.cachedValue(inSlot: slot, as: Value.self) { return cached }
       Registry.ensureRegistered(in: store)
-      return store.value(forKey: key, default: defaultValue())
+      return store.value(forKey: Registry.key(at: index), slot: slot, default: defaultValue)
     }
     nonmutating set {
       let (key, store) = resolved
@@ -130,20 +135,18 @@ public struct PreferenceProjection<Value: PreferenceValue>: Sendable {
   public let key: String
   /// The store the value lives in.
   public let store: PreferenceStore
-  private let makeDefault: @Sendable () -> Value
+  /// The declared default value.
+  public let defaultValue: Value
 
-  init(key: String, store: PreferenceStore, defaultValue: @escaping @Sendable () -> Value) {
+  init(key: String, store: PreferenceStore, defaultValue: Value) {
     self.key = key
     self.store = store
-    self.makeDefault = defaultValue
+    self.defaultValue = defaultValue
   }
-
-  /// The declared default value.
-  public var defaultValue: Value { makeDefault() }
 
   /// The current value.
   public var value: Value {
-    get { store.value(forKey: key, default: makeDefault()) }
+    get { store.value(forKey: key, default: defaultValue) }
     nonmutating set { store.set(newValue, forKey: key) }
   }
 

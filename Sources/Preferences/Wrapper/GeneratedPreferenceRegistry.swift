@@ -23,6 +23,11 @@ public protocol GeneratedPreferenceRegistry: Sendable {
   /// `_preferenceLocation(line:column:)`), or `-1`.
   static func index(fileID: UnsafeRawPointer, location: UInt64) -> Int
 
+  /// The first of the cache slots this registry reserved, one per entry (generated as
+  /// `static let slotBase = _reservePreferenceSlots(count)`). Entry `index` reads its store's
+  /// cache through slot `slotBase + index`, without hashing its key.
+  static var slotBase: Int { get }
+
   /// The key of entry `index`.
   static func key(at index: Int) -> String
 

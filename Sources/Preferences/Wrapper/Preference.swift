@@ -10,7 +10,7 @@ public struct Preference<Value: PreferenceValue>: Sendable {
       "@Preference needs its key table: apply the build plugin to this target, plugins: [.plugin(name: \"PreferenceRegistryPlugin\", package: \"swift-preferences\")]"
   )
   public init(
-    wrappedValue: @autoclosure @escaping @Sendable () -> Value, key: StaticString? = nil,
+    wrappedValue: Value, key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default, sync: Bool = false, settings: Bool = false,
     renamedFrom: StaticString...
   ) {
