@@ -13,7 +13,12 @@ struct Harness {
   }
 
   /// Runs `body` `iterations` times per round and returns nanoseconds per call.
-  func measure(_ name: String, iterations: Int, _ body: () -> Void) -> Measurement {
+  ///
+  /// Every row calls its body the same way, through an opaque function value: otherwise the
+  /// optimizer inlines some bodies into the loop (and hoists their setup out of it) but not
+  /// others, and the rows stop measuring the same thing.
+  func measure(_ name: String, iterations: Int, _ body: @escaping () -> Void) -> Measurement {
+    let body = opaque(body)
     let count = max(1, Int(Double(iterations) * scale))
     for _ in 0..<max(1, count / 10) { body() }  // warm-up
     var samples: [Double] = []
@@ -27,6 +32,9 @@ struct Harness {
     return Measurement(name: name, median: samples[samples.count / 2], low: samples.first!, high: samples.last!)
   }
 }
+
+/// Returns `value` unchanged, hidden from the optimizer.
+@inline(never) func opaque<T>(_ value: T) -> T { value }
 
 /// Keeps values alive so the optimizer cannot remove the work being measured.
 @inline(never) @_optimize(none) func blackHole<T>(_ value: T) {

@@ -55,6 +55,8 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     "read-codable": { blackHole(reader.profile) },
     "read-enum": { blackHole(keyed.integer(for: .count)) },
     "init": { blackHole(FivePreferences()) },
+    "init-plain": { blackHole(FivePlain()) },
+    "nothing": {},
   ]
   guard let operation = operations[CommandLine.arguments[index + 1]] else { fatalError("unknown operation") }
   for _ in 0..<100_000 { operation() }
