@@ -5,7 +5,8 @@
 # generated (checked in as an ordinary source file), so the difference is the plugin's own cost:
 # running the scanner and scheduling its command. A third variant uses plain stored properties,
 # to show what property wrappers themselves cost the compiler.
-# Usage: Scripts/plugin-build-benchmark.sh [FILES]   (takes several minutes on 2 cores)
+# Usage: [ROUNDS=3] [MODES="plugin registry plain"] Scripts/plugin-build-benchmark.sh [FILES]
+# (takes several minutes on 2 cores; each build is measured ROUNDS times and the median shown)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 files=${1:-1000}
@@ -41,6 +42,9 @@ measure() { # $1 = directory; prints seconds of a build
   printf '%d.%03d' $((ms / 1000)) $((ms % 1000))
 }
 
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+rounds=${ROUNDS:-3}
+
 for mode in ${MODES:-plugin registry plain}; do
   dir="$work/$mode"
   make_package "$dir" "$mode"
@@ -50,9 +54,13 @@ for mode in ${MODES:-plugin registry plain}; do
   fi
   swift build --package-path "$dir" >/dev/null 2>&1   # first build
   swift build --package-path "$dir" >/dev/null 2>&1   # settle
-  nochange=$(measure "$dir")
-  echo "// edited" >>"$dir/Sources/App/Screen$((files / 2)).swift"
-  edit=$(measure "$dir")
-  recompiled=$(grep -oE -- "-primary-file [^ ]*/Sources/App/[^ ]+" "$dir.log" | sort -u | wc -l)
-  echo "$mode: $files files, no-change build ${nochange}s, one-file edit ${edit}s ($recompiled file(s) recompiled)"
+  nochanges=() edits=()
+  for round in $(seq 1 "$rounds"); do
+    nochanges+=("$(measure "$dir")")
+    echo "// edit $round" >>"$dir/Sources/App/Screen$((files / 2)).swift"
+    edits+=("$(measure "$dir")")
+    recompiled=$(grep -oE -- "-primary-file [^ ]*/Sources/App/[^ ]+" "$dir.log" | sort -u | wc -l)
+  done
+  echo "$mode: $files files, no-change build $(median "${nochanges[@]}")s, one-file edit $(median "${edits[@]}")s" \
+    "(medians of $rounds: ${nochanges[*]} / ${edits[*]}; $recompiled file(s) recompiled)"
 done

@@ -14,6 +14,18 @@ struct Reader {
   @Preference var profile = Profile(name: "P", age: 1, tags: ["a", "b"])
 }
 
+/// Where the property-list file store of the write rows lives: a fresh temporary directory.
+let benchmarkDirectory = FileManager.default.temporaryDirectory
+  .appendingPathComponent("swift-preferences-bench-\(ProcessInfo.processInfo.processIdentifier)")
+
+/// Written through `@Preference` in the property-list file store.
+struct FileWriter {
+  static let store = PreferenceStore.propertyList(at: benchmarkDirectory.appendingPathComponent("bench.plist"))
+  @Preference(store: FileWriter.store) var count = 0
+  @Preference(store: FileWriter.store) var name = "Anonymous"
+  @Preference(store: FileWriter.store) var profile = Profile(name: "P", age: 1, tags: ["a", "b"])
+}
+
 /// Five preferences, for the initialisation row.
 struct FivePreferences {
   @Preference var a = 1
