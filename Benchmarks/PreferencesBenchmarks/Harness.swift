@@ -10,26 +10,65 @@ struct Harness {
     var median: Double  // nanoseconds per operation
     var low: Double
     var high: Double
+    /// Nanoseconds per operation in each round, in round order.
+    var samples: [Double] = []
+    /// Measurements of one `compare` call share a group: their rounds ran interleaved.
+    var group: Int? = nil
+
+    init(name: String, samples: [Double], group: Int? = nil) {
+      let sorted = samples.sorted()
+      self.name = name
+      self.median = sorted[sorted.count / 2]
+      self.low = sorted.first!
+      self.high = sorted.last!
+      self.samples = samples
+      self.group = group
+    }
+
+    /// How many times slower than `baseline`. For measurements taken together, the median of
+    /// the per-round ratios: a slow moment of a noisy machine then slows both sides of a ratio
+    /// instead of one.
+    func ratio(to baseline: Measurement) -> Double {
+      guard let group, group == baseline.group, samples.count == baseline.samples.count else {
+        return median / baseline.median
+      }
+      let ratios = zip(samples, baseline.samples).map { $0 / $1 }.sorted()
+      return ratios[ratios.count / 2]
+    }
   }
 
+  /// One operation to measure: a name, iterations per round (before scaling), and the body.
+  typealias Case = (name: String, iterations: Int, body: () -> Void)
+
   /// Runs `body` `iterations` times per round and returns nanoseconds per call.
+  func measure(_ name: String, iterations: Int, _ body: @escaping () -> Void) -> Measurement {
+    compare([(name, iterations, body)])[0]
+  }
+
+  /// Measures several operations with their rounds interleaved (round 1 of each, then round 2
+  /// of each, …), so that they can be compared as ratios on a noisy machine.
   ///
-  /// Every row calls its body the same way, through an opaque function value: otherwise the
+  /// Every body is called the same way, through an opaque function value: otherwise the
   /// optimizer inlines some bodies into the loop (and hoists their setup out of it) but not
   /// others, and the rows stop measuring the same thing.
-  func measure(_ name: String, iterations: Int, _ body: @escaping () -> Void) -> Measurement {
-    let body = opaque(body)
-    let count = max(1, Int(Double(iterations) * scale))
-    for _ in 0..<max(1, count / 10) { body() }  // warm-up
-    var samples: [Double] = []
-    for _ in 0..<rounds {
-      let start = DispatchTime.now().uptimeNanoseconds
-      for _ in 0..<count { body() }
-      let end = DispatchTime.now().uptimeNanoseconds
-      samples.append(Double(end - start) / Double(count))
+  func compare(_ cases: [Case]) -> [Measurement] {
+    // The start time names the group: no two calls start at the same nanosecond.
+    let group = Int(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds)
+    let bodies = cases.map { opaque($0.body) }
+    let counts = cases.map { max(1, Int(Double($0.iterations) * scale)) }
+    for (body, count) in zip(bodies, counts) {
+      for _ in 0..<max(1, count / 10) { body() }  // warm-up
     }
-    samples.sort()
-    return Measurement(name: name, median: samples[samples.count / 2], low: samples.first!, high: samples.last!)
+    var samples = Array(repeating: [Double](), count: cases.count)
+    for _ in 0..<rounds {
+      for (index, (body, count)) in zip(bodies, counts).enumerated() {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count { body() }
+        let end = DispatchTime.now().uptimeNanoseconds
+        samples[index].append(Double(end - start) / Double(count))
+      }
+    }
+    return zip(cases, samples).map { Measurement(name: $0.name, samples: $1, group: cases.count > 1 ? group : nil) }
   }
 }
 

@@ -18,7 +18,7 @@ var rows: [(String, String, String, String)] = []
 
 @MainActor func row(_ title: String, _ value: Harness.Measurement, against baseline: Harness.Measurement? = nil, target: String = "") {
   let spread = "\(format(value.median)) (\(format(value.low))–\(format(value.high)))"
-  let ratio = baseline.map { String(format: "%.2f×", value.median / $0.median) } ?? ""
+  let ratio = baseline.map { String(format: "%.2f×", value.ratio(to: $0)) } ?? ""
   rows.append((title, spread, ratio, target))
 }
 
@@ -65,42 +65,43 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 // MARK: Reads
 
 let readIterations = 1_000_000
-let dictInt = harness.measure("dict Int", iterations: readIterations) { blackHole(dictionary["Reader.count"] as? Int) }
-let wrapperInt = harness.measure("@Preference Int", iterations: readIterations) { blackHole(reader.count) }
-let keyedInt = harness.measure("enum Int", iterations: readIterations) { blackHole(keyed.integer(for: .count)) }
-let rawInt = harness.measure("UserDefaults Int", iterations: readIterations / 10) {
-  blackHole(defaults.integer(forKey: "Reader.count"))
-}
-row("read Int: [String: Any] + as? Int (the limit)", dictInt)
-row("read Int: @Preference", wrapperInt, against: dictInt, target: "≤ 2× dict")
-row("read Int: enum-keyed store", keyedInt, against: dictInt)
-row("read Int: UserDefaults.integer(forKey:)", rawInt, against: dictInt)
-row("  @Preference vs UserDefaults", Harness.Measurement(name: "", median: rawInt.median, low: rawInt.low, high: rawInt.high), against: wrapperInt, target: "≥ 20× faster")
+let readInt = harness.compare([
+  ("dict Int", readIterations, { blackHole(dictionary["Reader.count"] as? Int) }),
+  ("@Preference Int", readIterations, { blackHole(reader.count) }),
+  ("enum Int", readIterations, { blackHole(keyed.integer(for: .count)) }),
+  ("UserDefaults Int", readIterations / 10, { blackHole(defaults.integer(forKey: "Reader.count")) }),
+])
+row("read Int: [String: Any] + as? Int (the limit)", readInt[0])
+row("read Int: @Preference", readInt[1], against: readInt[0], target: "≤ 2× dict")
+row("read Int: enum-keyed store", readInt[2], against: readInt[0])
+row("read Int: UserDefaults.integer(forKey:)", readInt[3], against: readInt[0])
+row("  @Preference vs UserDefaults", readInt[3], against: readInt[1], target: "≥ 20× faster")
 
-let dictString = harness.measure("dict String", iterations: readIterations) { blackHole(dictionary["Reader.name"] as? String) }
-let wrapperString = harness.measure("@Preference String", iterations: readIterations) { blackHole(reader.name) }
-let keyedString = harness.measure("enum String", iterations: readIterations) { blackHole(keyed.string(for: .name)) }
-let rawString = harness.measure("UserDefaults String", iterations: readIterations / 10) {
-  blackHole(defaults.string(forKey: "Reader.name"))
-}
-row("read String: [String: Any] + as? String", dictString)
-row("read String: @Preference", wrapperString, against: dictString, target: "≤ 2× dict")
-row("read String: enum-keyed store", keyedString, against: dictString)
-row("read String: UserDefaults.string(forKey:)", rawString, against: dictString)
+let readString = harness.compare([
+  ("dict String", readIterations, { blackHole(dictionary["Reader.name"] as? String) }),
+  ("@Preference String", readIterations, { blackHole(reader.name) }),
+  ("enum String", readIterations, { blackHole(keyed.string(for: .name)) }),
+  ("UserDefaults String", readIterations / 10, { blackHole(defaults.string(forKey: "Reader.name")) }),
+])
+row("read String: [String: Any] + as? String", readString[0])
+row("read String: @Preference", readString[1], against: readString[0], target: "≤ 2× dict")
+row("read String: enum-keyed store", readString[2], against: readString[0])
+row("read String: UserDefaults.string(forKey:)", readString[3], against: readString[0])
 
-let dictCodable = harness.measure("dict Codable", iterations: readIterations) { blackHole(dictionary["Reader.profile"] as? Profile) }
-let wrapperCodable = harness.measure("@Preference Codable", iterations: readIterations) { blackHole(reader.profile) }
-let keyedCodable = harness.measure("enum Codable", iterations: readIterations) {
-  blackHole(keyed.value(for: .profile, as: Profile.self))
-}
 let decoder = JSONDecoder()
-let rawCodable = harness.measure("UserDefaults Codable", iterations: readIterations / 100) {
-  blackHole(defaults.data(forKey: "profileData").flatMap { try? decoder.decode(Profile.self, from: $0) })
-}
-row("read Codable: [String: Any] + as? Profile", dictCodable)
-row("read Codable: @Preference (cached)", wrapperCodable, against: dictCodable, target: "≤ 3× dict")
-row("read Codable: enum-keyed store", keyedCodable, against: dictCodable)
-row("read Codable: UserDefaults data + JSONDecoder", rawCodable, against: dictCodable)
+let readCodable = harness.compare([
+  ("dict Codable", readIterations, { blackHole(dictionary["Reader.profile"] as? Profile) }),
+  ("@Preference Codable", readIterations, { blackHole(reader.profile) }),
+  ("enum Codable", readIterations, { blackHole(keyed.value(for: .profile, as: Profile.self)) }),
+  (
+    "UserDefaults Codable", readIterations / 100,
+    { blackHole(defaults.data(forKey: "profileData").flatMap { try? decoder.decode(Profile.self, from: $0) }) }
+  ),
+])
+row("read Codable: [String: Any] + as? Profile", readCodable[0])
+row("read Codable: @Preference (cached)", readCodable[1], against: readCodable[0], target: "≤ 3× dict")
+row("read Codable: enum-keyed store", readCodable[2], against: readCodable[0])
+row("read Codable: UserDefaults data + JSONDecoder", readCodable[3], against: readCodable[0])
 
 // MARK: Writes
 
@@ -119,12 +120,15 @@ let fileKeyed = fileStore.keyed(by: BenchKeys.self)
   _ value: String, iterations: Int, raw: @escaping () -> Void, wrapper: @escaping () -> Void,
   keyed: @escaping () -> Void, fileWrapper: @escaping () -> Void, fileKeyed: @escaping () -> Void
 ) {
-  let rawWrite = harness.measure("UD \(value)", iterations: iterations, raw)
-  row("write \(value): UserDefaults.set", rawWrite)
-  row("write \(value): @Preference, UserDefaults store", harness.measure("", iterations: iterations, wrapper), against: rawWrite)
-  row("write \(value): enum-keyed, UserDefaults store", harness.measure("", iterations: iterations, keyed), against: rawWrite)
-  row("write \(value): @Preference, file store", harness.measure("", iterations: iterations, fileWrapper), against: rawWrite)
-  row("write \(value): enum-keyed, file store", harness.measure("", iterations: iterations, fileKeyed), against: rawWrite)
+  let writes = harness.compare([
+    ("UD \(value)", iterations, raw), ("@Preference UD", iterations, wrapper), ("enum UD", iterations, keyed),
+    ("@Preference file", iterations, fileWrapper), ("enum file", iterations, fileKeyed),
+  ])
+  row("write \(value): UserDefaults.set", writes[0])
+  row("write \(value): @Preference, UserDefaults store", writes[1], against: writes[0])
+  row("write \(value): enum-keyed, UserDefaults store", writes[2], against: writes[0])
+  row("write \(value): @Preference, file store", writes[3], against: writes[0])
+  row("write \(value): enum-keyed, file store", writes[4], against: writes[0])
 }
 
 @MainActor func next() -> Int {
@@ -161,11 +165,13 @@ row("flush: file store, lock + merge + atomic replace + fsync", flush)
 
 // MARK: Initialisation
 
-let initIterations = 5_000_000
-let plainInit = harness.measure("plain init", iterations: initIterations) { blackHole(FivePlain()) }
-let wrapperInit = harness.measure("@Preference init", iterations: initIterations) { blackHole(FivePreferences()) }
-row("init: struct with 5 plain stored properties", plainInit)
-row("init: struct with 5 @Preference properties", wrapperInit, against: plainInit, target: "≤ 2× plain")
+// Short rounds, many of them: each round pair is a ratio, and short rounds interleave finely.
+let inits = Harness(rounds: quick ? 3 : 31, scale: harness.scale).compare([
+  ("plain init", 1_000_000, { blackHole(FivePlain()) }),
+  ("@Preference init", 1_000_000, { blackHole(FivePreferences()) }),
+])
+row("init: struct with 5 plain stored properties", inits[0])
+row("init: struct with 5 @Preference properties", inits[1], against: inits[0], target: "≤ 2× plain")
 
 // MARK: Scanner
 
