@@ -34,6 +34,7 @@ struct DeclarationFinder {
   private var nextGroup = 0
 
   private(set) var preferences: [ScannedPreference] = []
+  private(set) var imports: [ScannedImport] = []
   private(set) var diagnostics: [Diagnostic] = []
 
   static let attributeName = "Preference"
@@ -57,7 +58,8 @@ struct DeclarationFinder {
   }
 
   private func isPunct(_ index: Int, _ byte: UInt8) -> Bool {
-    index < tokens.count && tokens[index].kind == .punctuation && source[Int(tokens[index].start)] == byte
+    index >= 0 && index < tokens.count && tokens[index].kind == .punctuation
+      && source[Int(tokens[index].start)] == byte
   }
 
   private func isWord(_ index: Int, _ word: String) -> Bool {
@@ -71,7 +73,8 @@ struct DeclarationFinder {
   }
 
   private func isOperator(_ index: Int, startingWith byte: UInt8) -> Bool {
-    index < tokens.count && tokens[index].kind == .operator && source[Int(tokens[index].start)] == byte
+    index >= 0 && index < tokens.count && tokens[index].kind == .operator
+      && source[Int(tokens[index].start)] == byte
   }
 
   private mutating func error(_ message: String, at token: Token) {
@@ -118,7 +121,11 @@ struct DeclarationFinder {
           break
         }
       case .identifier where !token.isBackticked:
-        typeHeader(at: index)
+        if scopes.isEmpty && isWord(index, "import") {
+          importDeclaration(at: index)
+        } else {
+          typeHeader(at: index)
+        }
       default:
         break
       }
@@ -164,6 +171,77 @@ struct DeclarationFinder {
 
   private var currentBranches: [ConditionalBranch] {
     groups.map { ConditionalBranch(group: $0.id, index: $0.index, conditions: $0.conditions) }
+  }
+
+  // MARK: Imports
+
+  private static let accessLevels: Set<String> = [
+    "public", "package", "internal", "fileprivate", "private", "open",
+  ]
+  private static let importKinds: Set<String> = [
+    "typealias", "struct", "class", "enum", "protocol", "let", "var", "func",
+  ]
+
+  /// Records `[attributes] [access] import [kind] Module(.Name)*` at file scope. `import` is a
+  /// keyword, so an unquoted one at file scope always starts an import declaration.
+  private mutating func importDeclaration(at index: Int) {
+    var next = index + 1
+    var kind: String?
+    if next + 1 < tokens.count, tokens[next].kind == .identifier, tokens[next + 1].kind == .identifier,
+      !tokens[next + 1].followsNewline, Self.importKinds.contains(text(tokens[next]))
+    {
+      kind = text(tokens[next])
+      next += 1
+    }
+    guard next < tokens.count, tokens[next].kind == .identifier else { return }
+    var path = text(tokens[next])
+    while isPunct(next + 1, UInt8(ascii: ".")), next + 2 < tokens.count, tokens[next + 2].kind == .identifier
+    {
+      path += "." + text(tokens[next + 2])
+      next += 2
+    }
+    // Attributes and an access level before `import`, read backwards.
+    var attributes: [String] = []
+    var accessLevel: String?
+    var cursor = index - 1
+    while cursor >= 0 {
+      if tokens[cursor].kind == .identifier, Self.accessLevels.contains(text(tokens[cursor])),
+        !tokens[cursor].isBackticked
+      {
+        accessLevel = text(tokens[cursor])
+        cursor -= 1
+      } else if tokens[cursor].kind == .identifier, isPunct(cursor - 1, UInt8(ascii: "@")) {
+        attributes.insert("@" + text(tokens[cursor]), at: 0)
+        cursor -= 2
+      } else if isPunct(cursor, UInt8(ascii: ")")), let open = matchingOpenParenthesis(before: cursor),
+        open >= 2, tokens[open - 1].kind == .identifier, isPunct(open - 2, UInt8(ascii: "@"))
+      {
+        attributes.insert("@" + text(from: open - 1, to: cursor), at: 0)
+        cursor = open - 3
+      } else {
+        break
+      }
+    }
+    let condition = currentBranches.isEmpty ? nil : currentBranches.map(\.condition).joined(separator: " && ")
+    imports.append(
+      ScannedImport(
+        path: path, kind: kind, attributes: attributes, accessLevel: accessLevel, condition: condition,
+        file: file))
+  }
+
+  /// The `(` that the `)` at `close` closes, searching at most a few tokens back.
+  private func matchingOpenParenthesis(before close: Int) -> Int? {
+    var depth = 0
+    var cursor = close
+    while cursor >= 0, close - cursor < 64 {
+      if isPunct(cursor, UInt8(ascii: ")")) { depth += 1 }
+      if isPunct(cursor, UInt8(ascii: "(")) {
+        depth -= 1
+        if depth == 0 { return cursor }
+      }
+      cursor -= 1
+    }
+    return nil
   }
 
   // MARK: Types

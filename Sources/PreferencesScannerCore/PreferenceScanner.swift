@@ -32,6 +32,8 @@ public struct PreferenceScanner: Sendable {
     public var lineCount: Int
     /// Keys the manifest marks retired.
     public var retiredKeys: [String] = []
+    /// Every file-scope `import` of the scanned files, in file order.
+    public var imports: [ScannedImport] = []
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
   }
@@ -50,6 +52,7 @@ public struct PreferenceScanner: Sendable {
   func scan(_ next: () throws -> (path: String, contents: [UInt8])?) rethrows -> Result {
     var preferences: [ScannedPreference] = []
     var diagnostics: [Diagnostic] = []
+    var imports: [ScannedImport] = []
     var lines = 0
     while let (path, contents) = try next() {
       let lexed = Lexer.tokenize(contents)
@@ -64,6 +67,7 @@ public struct PreferenceScanner: Sendable {
       finder.run()
       preferences += finder.preferences
       diagnostics += finder.diagnostics
+      imports += finder.imports
     }
     for index in preferences.indices {
       preferences[index].key = key(for: preferences[index])
@@ -81,7 +85,9 @@ public struct PreferenceScanner: Sendable {
     diagnostics += checkManifest(preferences)
     diagnostics.sort { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
     let retired = manifest?.manifest.entries.values.filter(\.isRetired).map(\.key).sorted() ?? []
-    return Result(preferences: preferences, diagnostics: diagnostics, lineCount: lines, retiredKeys: retired)
+    return Result(
+      preferences: preferences, diagnostics: diagnostics, lineCount: lines, retiredKeys: retired,
+      imports: imports)
   }
 
   /// The tokens of `source` (for tools such as the fuzzer).

@@ -103,3 +103,35 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
   /// The compiler's format, which SwiftPM and Xcode show inline.
   public var description: String { "\(file):\(line):\(column): \(severity.rawValue): \(message)" }
 }
+
+/// An `import` declaration at file scope, which the generated registry repeats so that defaults
+/// and store expressions see the same modules as the declarations they come from.
+public struct ScannedImport: Sendable, Hashable {
+  /// The imported path: `Foundation`, or `Foundation.URL` for `import struct Foundation.URL`.
+  public var path: String
+  /// The declaration kind of a scoped import (`struct`, `func`, …), or `nil`.
+  public var kind: String?
+  /// Attributes as written: `@testable`, `@preconcurrency`, `@_spi(Internal)`, …
+  public var attributes: [String]
+  /// An explicit access level (`internal import X`), or `nil` when implicit.
+  public var accessLevel: String?
+  /// The `#if` condition the import is compiled under, or `nil`.
+  public var condition: String?
+  /// The file that contains it.
+  public var file: String
+
+  /// The imported module: the first component of ``path``.
+  public var module: String { String(path.prefix { $0 != "." }) }
+
+  public init(
+    path: String, kind: String? = nil, attributes: [String] = [], accessLevel: String? = nil,
+    condition: String? = nil, file: String
+  ) {
+    self.path = path
+    self.kind = kind
+    self.attributes = attributes
+    self.accessLevel = accessLevel
+    self.condition = condition
+    self.file = file
+  }
+}

@@ -152,7 +152,8 @@ public struct ScannerCommand {
         for diagnostic in result.diagnostics { standardError("\(diagnostic)\n") }
         if !result.hasErrors {
           try writeIfChanged(
-            RegistryRenderer.render(result.preferences, module: module, retiredKeys: result.retiredKeys),
+            RegistryRenderer.render(
+              result.preferences, module: module, retiredKeys: result.retiredKeys, imports: result.imports),
             to: options.output!)
         }
       }

@@ -14,7 +14,8 @@ import Testing
     let scanner = PreferenceScanner(module: "RegistryIntegrationTests")
     let result = try scanner.scan(paths: [fixture.path])
     #expect(!result.hasErrors, "\(result.diagnostics)")
-    let rendered = RegistryRenderer.render(result.preferences, module: "RegistryIntegrationTests")
+    let rendered = RegistryRenderer.render(
+      result.preferences, module: "RegistryIntegrationTests", imports: result.imports)
     if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
       try Data(rendered.utf8).write(to: golden)
     }

@@ -3,6 +3,7 @@
 // every build by PreferenceRegistryPlugin.
 
 import Preferences
+import Foundation
 
 /// `@Preference` in this module: a property wrapper whose key `PreferenceRegistry` derives
 /// from the enclosing type and property names.
@@ -133,6 +134,20 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
         defaultValue: "\"box\"", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 57, column: 4,
         condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 16, key: "Links.homepage", property: "homepage",
+        declaringType: "Links", valueType: nil,
+        defaultValue: "URL(string: \"https://example.com\")!", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 68, column: 4,
+        condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 17, key: "Links.since", property: "since",
+        declaringType: "Links", valueType: nil,
+        defaultValue: "Date(timeIntervalSince1970: 0)", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 69, column: 4,
+        condition: nil, syncs: false))
     return preferences
   }
 
@@ -170,12 +185,16 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 14 }
     case 244813135876:  // line 57, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 15 }
+    case 292057776132:  // line 68, column 4
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 16 }
+    case 296352743428:  // line 69, column 4
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 17 }
     default: break
     }
     return -1
   }
 
-  static let slotBase = _reservePreferenceSlots(16)
+  static let slotBase = _reservePreferenceSlots(18)
 
   static func key(at index: Int) -> String {
     switch index {
@@ -195,6 +214,8 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
     case 13: "Flags.beta"
     case 14: "Hidden.secret"
     case 15: "Box.generic"
+    case 16: "Links.homepage"
+    case 17: "Links.since"
     default: ""
     }
   }
@@ -209,7 +230,7 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
 
   static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] {
     var defaults: [String: any PreferenceValue] = [:]
-    defaults.reserveCapacity(14)
+    defaults.reserveCapacity(16)
     if store === PreferenceStore.default {
       defaults["Showcase.username"] = Showcase._preferenceDefault0()
       defaults["HighScore"] = Showcase._preferenceDefault1()
@@ -227,6 +248,8 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
       defaults["Showcase.build"] = Showcase._preferenceDefault12()
 #endif
       defaults["Flags.beta"] = Flags._preferenceDefault13()
+      defaults["Links.homepage"] = Links._preferenceDefault16()
+      defaults["Links.since"] = Links._preferenceDefault17()
     }
     if store === _PreferenceStores.store7 {
       defaults["Showcase.separate"] = Showcase._preferenceDefault7()
@@ -376,6 +399,22 @@ extension Flags {
   /// The default of `Flags.beta` (RegistryIntegrationTests/Showcase.swift:49).
   nonisolated fileprivate static func _preferenceDefault13() -> any PreferenceValue {
     let value = false
+    return value
+  }
+}
+
+extension Links {
+  /// The default of `Links.homepage` (RegistryIntegrationTests/Showcase.swift:68).
+  nonisolated fileprivate static func _preferenceDefault16() -> any PreferenceValue {
+    let value = URL(string: "https://example.com")!
+    return value
+  }
+}
+
+extension Links {
+  /// The default of `Links.since` (RegistryIntegrationTests/Showcase.swift:69).
+  nonisolated fileprivate static func _preferenceDefault17() -> any PreferenceValue {
+    let value = Date(timeIntervalSince1970: 0)
     return value
   }
 }

@@ -75,7 +75,7 @@ enum TestStore {
 
   @Test func theRegistryListsEveryPreference() throws {
     let preferences = PreferenceRegistry.preferences
-    #expect(preferences.count == 15)  // 16 declarations; only one of the two #if branches is compiled
+    #expect(preferences.count == 17)  // 18 declarations; only one of the two #if branches is compiled
     let username = try #require(PreferenceRegistry.preference(forKey: "Showcase.username"))
     #expect(username.documentation == "The user's name.")
     #expect(username.valueType == "String")
@@ -100,6 +100,14 @@ extension RegistryIntegrationTests {
     // Once: a value written under the old key later is not moved again.
     store.set("Later", forKey: "Showcase.userName")
     #expect(Showcase().displayName == "Newer")
+  }
+
+  @Test func defaultsOfTypesFromOtherModulesAreRegistered() {
+    let links = Links()
+    #expect(links.homepage == URL(string: "https://example.com"))
+    #expect(TestStore.shared.registeredDefault(forKey: "Links.homepage") == .string("https://example.com"))
+    #expect(
+      TestStore.shared.registeredDefault(forKey: "Links.since") == .date(Date(timeIntervalSince1970: 0)))
   }
 
   @Test func wrapperReadsSeeWritesMadeByKey() {

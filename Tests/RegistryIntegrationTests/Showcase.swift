@@ -61,3 +61,10 @@ func readHidden() -> (key: String, value: Int) {
   let hidden = Hidden()
   return (hidden.$secret.key, hidden.secret)
 }
+
+/// Defaults that need Foundation: the registry compiles them because it repeats this file's
+/// imports.
+struct Links {
+  @Preference var homepage = URL(string: "https://example.com")!
+  @Preference var since = Date(timeIntervalSince1970: 0)
+}
