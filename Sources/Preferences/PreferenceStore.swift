@@ -76,9 +76,18 @@ public final class PreferenceStore: Sendable {
   }
 
   /// The value for `key`, binding cache slot `slot` (from a generated registry) to it.
+  ///
+  /// A declaration whose default the registry could not evaluate (see the scanner's
+  /// registration blockers) registers it here, on its first read: `defaultValue` is registered
+  /// unless a default for `key` already is.
   @usableFromInline
   func value<Value: PreferenceValue>(forKey key: String, slot: Int, default defaultValue: Value) -> Value {
-    state.withLock { state in value(forKey: key, slot: slot, in: &state, default: { defaultValue }) }
+    state.withLock { state in
+      if state.registered[key] == nil, let encoded = try? defaultValue.propertyListValue() {
+        state.registered[key] = encoded
+      }
+      return value(forKey: key, slot: slot, in: &state, default: { defaultValue })
+    }
   }
 
   private func value<Value: PreferenceValue>(

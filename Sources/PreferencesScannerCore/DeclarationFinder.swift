@@ -5,7 +5,8 @@
 /// and reads each declaration's attribute arguments, name, type and default expression.
 struct DeclarationFinder {
   private enum ScopeKind {
-    case type(path: [String], blocker: String?, isProtocol: Bool)
+    /// `isolation` names what isolates the type to a global actor (`@MainActor`, `View`).
+    case type(path: [String], blocker: String?, isProtocol: Bool, isolation: String? = nil)
     case other
   }
 
@@ -35,6 +36,20 @@ struct DeclarationFinder {
 
   private(set) var preferences: [ScannedPreference] = []
   private(set) var imports: [ScannedImport] = []
+  /// The enclosing types' names, outermost first.
+  private var currentTypePath: [String] {
+    scopes.flatMap { scope -> [String] in
+      if case .type(let path, _, _, _) = scope { return path }
+      return []
+    }
+  }
+
+  /// Names this file declares `private` or `fileprivate`, and the qualified names
+  /// (`Type.member`) it declares `nonisolated`.
+  private var privateNames: Set<String> = []
+  private var nonisolatedNames: Set<String> = []
+  /// For preferences (by index) declared in a type isolated to a global actor: what isolates it.
+  private var isolations: [Int: String] = [:]
   private(set) var diagnostics: [Diagnostic] = []
 
   static let attributeName = "Preference"
@@ -124,6 +139,9 @@ struct DeclarationFinder {
         if scopes.isEmpty && isWord(index, "import") {
           importDeclaration(at: index)
         } else {
+          if isWord(index, "private") || isWord(index, "fileprivate") || isWord(index, "nonisolated") {
+            recordModifiedName(at: index)
+          }
           typeHeader(at: index)
         }
       default:
@@ -137,6 +155,7 @@ struct DeclarationFinder {
     if let group = groups.first {
       warning("#if is never closed with #endif", at: group.token)
     }
+    checkReachability()
   }
 
   // MARK: #if
@@ -172,6 +191,190 @@ struct DeclarationFinder {
   private var currentBranches: [ConditionalBranch] {
     groups.map { ConditionalBranch(group: $0.id, index: $0.index, conditions: $0.conditions) }
   }
+
+  // MARK: What the registry can reach
+
+  private static let introducers: Set<String> = [
+    "func", "let", "var", "struct", "class", "enum", "actor", "typealias", "protocol",
+  ]
+
+  /// Records the name declared after `private`, `fileprivate` or `nonisolated` at `index`
+  /// (`private static let x`, `fileprivate func f`); `private(set)` keeps the getter visible.
+  private mutating func recordModifiedName(at index: Int) {
+    guard !isPunct(index + 1, UInt8(ascii: "(")) || isWord(index, "nonisolated") else { return }
+    var cursor = index + 1
+    if isPunct(cursor, UInt8(ascii: "(")) { cursor = matchingClose(from: cursor) + 1 }  // nonisolated(unsafe)
+    var steps = 0
+    while cursor < tokens.count, steps < 8, tokens[cursor].kind == .identifier {
+      let word = text(tokens[cursor])
+      if Self.introducers.contains(word) {
+        guard cursor + 1 < tokens.count, tokens[cursor + 1].kind == .identifier else { return }
+        let name = text(tokens[cursor + 1])
+        if isWord(index, "nonisolated") {
+          nonisolatedNames.insert((currentTypePath + [name]).joined(separator: "."))
+        } else {
+          privateNames.insert(name)
+        }
+        return
+      }
+      cursor += 1
+      steps += 1
+    }
+  }
+
+  /// A global-actor attribute (`@MainActor`, `@DatabaseActor`) among the attributes and
+  /// modifiers before the type keyword at `index`.
+  private func globalActorAttribute(before index: Int) -> String? {
+    var cursor = index - 1
+    var steps = 0
+    while cursor >= 0, steps < 16 {
+      steps += 1
+      if isPunct(cursor, UInt8(ascii: ")")), let open = matchingOpenParenthesis(before: cursor) {
+        cursor = open - 1
+        continue
+      }
+      guard tokens[cursor].kind == .identifier else { return nil }
+      if isPunct(cursor - 1, UInt8(ascii: "@")) {
+        let name = text(tokens[cursor])
+        if name == "MainActor" || (name.hasSuffix("Actor") && name != "globalActor") { return "@" + name }
+        cursor -= 2
+      } else if Self.declarationModifiers.contains(text(tokens[cursor])) || isWord(cursor, "indirect") {
+        cursor -= 1
+      } else {
+        return nil
+      }
+    }
+    return nil
+  }
+
+  /// Types and protocols whose conformers are isolated to the main actor.
+  private static let mainActorTypes: Set<String> = [
+    "View", "App", "Scene", "Commands", "ToolbarContent", "Widget", "WidgetBundle", "PreviewProvider",
+    "UIView", "NSView", "UIViewController", "NSViewController", "NSWindowController", "UIResponder",
+    "NSResponder", "UIApplicationDelegate", "NSApplicationDelegate", "UIWindowSceneDelegate",
+    "UISceneDelegate", "UIViewRepresentable", "NSViewRepresentable", "UIViewControllerRepresentable",
+    "NSViewControllerRepresentable",
+  ]
+
+  /// A main-actor type in the inheritance clause that starts after the type's name at `cursor`.
+  private func mainActorConformance(after cursor: Int) -> String? {
+    var index = cursor
+    var angles = 0
+    var inInheritance = false
+    while index < tokens.count, index - cursor < 256 {
+      let token = tokens[index]
+      if token.kind == .operator {
+        for byte in source[Int(token.start)..<Int(token.end)] {
+          if byte == UInt8(ascii: "<") { angles += 1 }
+          if byte == UInt8(ascii: ">") { angles -= 1 }
+        }
+      } else if isPunct(index, UInt8(ascii: "{")) || isWord(index, "where") {
+        return nil
+      } else if angles <= 0, isPunct(index, UInt8(ascii: ":")) {
+        inInheritance = true
+      } else if inInheritance, token.kind == .identifier {
+        let name = text(token)
+        if Self.mainActorTypes.contains(name) || name.hasSuffix("ViewController") { return name }
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Keeps the registry from evaluating what it cannot reach from its own file: a default that
+  /// names something private to this file, or reads a member of a type isolated to a global
+  /// actor (the registry registers defaults from any thread). Such a default is registered when
+  /// the preference is first read instead. A store expression has no such fallback: it is an
+  /// error that names the fix.
+  private mutating func checkReachability() {
+    for index in preferences.indices {
+      let preference = preferences[index]
+      if let store = preference.storeExpression,
+        let name = identifiers(in: store).first(where: privateNames.contains)
+      {
+        diagnostics.append(
+          Diagnostic(
+            .error,
+            "the store of @Preference '\(preference.property)' uses '\(name)', which is private to this file, but the generated registry creates the store in another file; make '\(name)' internal",
+            file: file, line: preference.line, column: preference.column))
+      }
+      if let owner = isolations[index], let store = preference.storeExpression,
+        let name = memberReference(in: store, of: preference)
+      {
+        diagnostics.append(
+          Diagnostic(
+            .error,
+            "the store of @Preference '\(preference.property)' reads '\(name)' of a type isolated by \(owner), but the generated registry creates stores off the main actor; declare it 'nonisolated static let', or move it to a type without actor isolation",
+            file: file, line: preference.line, column: preference.column))
+      }
+      guard preference.registrationBlocker == nil, let value = preference.defaultValue else { continue }
+      if let name = identifiers(in: value).first(where: privateNames.contains) {
+        preferences[index].registrationBlocker = "its default uses '\(name)', which is private to its file"
+      } else if let owner = isolations[index], let name = memberReference(in: value, of: preference) {
+        preferences[index].registrationBlocker = "its default reads '\(name)' of a type isolated by \(owner)"
+      }
+    }
+  }
+
+  /// The identifiers in an expression's source text, argument labels excepted.
+  private func identifiers(in expression: String) -> [String] {
+    let bytes = Array(expression.utf8)
+    let tokens = Lexer.tokenize(bytes).tokens
+    return tokens.indices.compactMap { index in
+      let token = tokens[index]
+      guard token.kind == .identifier else { return nil }
+      if index + 1 < tokens.count, tokens[index + 1].kind == .punctuation,
+        bytes[Int(tokens[index + 1].start)] == UInt8(ascii: ":")
+      {
+        return nil
+      }
+      return String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
+    }
+  }
+
+  /// The first name in `expression` that may be a member of the declaring type (or of an
+  /// enclosing one): `Self.x`, `Type.x`, or, in a static declaration, an unqualified name that
+  /// is not a type, an argument label or a `nonisolated` declaration.
+  private func memberReference(in expression: String, of preference: ScannedPreference) -> String? {
+    let bytes = Array(expression.utf8)
+    let tokens = Lexer.tokenize(bytes).tokens
+    func word(_ index: Int) -> String? {
+      guard index >= 0, index < tokens.count, tokens[index].kind == .identifier else { return nil }
+      return String(decoding: bytes[Int(tokens[index].start)..<Int(tokens[index].end)], as: UTF8.self)
+    }
+    func punct(_ index: Int, _ byte: UInt8) -> Bool {
+      index >= 0 && index < tokens.count && tokens[index].kind == .punctuation
+        && bytes[Int(tokens[index].start)] == byte
+    }
+    // The qualified name of `member` of the type `owner` names (`Self` or one on the path).
+    func qualified(_ owner: String, _ member: String) -> String {
+      let path = preference.typePath
+      guard owner != "Self", let position = path.lastIndex(of: owner) else {
+        return (path + [member]).joined(separator: ".")
+      }
+      return (path[...position] + [member]).joined(separator: ".")
+    }
+    let owners = Set(preference.typePath + ["Self"])
+    for index in tokens.indices {
+      guard let name = word(index), !punct(index - 1, UInt8(ascii: ".")) else { continue }
+      if owners.contains(name), punct(index + 1, UInt8(ascii: ".")), let member = word(index + 2) {
+        if nonisolatedNames.contains(qualified(name, member)) { continue }
+        return "\(name).\(member)"
+      }
+      if preference.isStatic, let first = name.unicodeScalars.first, first.properties.isLowercase,
+        !punct(index + 1, UInt8(ascii: ":")), !Self.expressionKeywords.contains(name),
+        !nonisolatedNames.contains(qualified("Self", name))
+      {
+        return name
+      }
+    }
+    return nil
+  }
+
+  private static let expressionKeywords: Set<String> = [
+    "true", "false", "nil", "try", "await", "as", "is", "in", "if", "else", "switch", "case", "default",
+    "let", "var", "return", "some", "any",
+  ]
 
   // MARK: Imports
 
@@ -297,7 +500,9 @@ struct DeclarationFinder {
     if otherScopes > 0 {
       blocker = "'\(name)' is declared inside a function or closure"
     }
-    pendingType = .type(path: path, blocker: blocker, isProtocol: isWord(index, "protocol"))
+    pendingType = .type(
+      path: path, blocker: blocker, isProtocol: isWord(index, "protocol"),
+      isolation: globalActorAttribute(before: index) ?? mainActorConformance(after: cursor))
   }
 
   private func hasPrivateModifier(before index: Int) -> Bool {
@@ -392,12 +597,14 @@ struct DeclarationFinder {
     // Where are we?
     var typePath: [String] = []
     var blocker: String?
+    var isolation: String?
     var insideOther = false
     for scope in scopes {
       switch scope {
-      case .type(let path, let typeBlocker, _):
+      case .type(let path, let typeBlocker, _, let typeIsolation):
         typePath += path
         if let typeBlocker { blocker = typeBlocker }
+        isolation = typeIsolation ?? isolation  // conservative: an isolated outer type counts too
       case .other:
         insideOther = true
       }
@@ -416,7 +623,7 @@ struct DeclarationFinder {
         "@Preference '\(property)' is a local variable; declare it as a property of a type (its key is derived from the type and property names), or read PreferenceStore directly",
         at: nameToken)
       return cursor
-    case .type(_, _, isProtocol: true):
+    case .type(_, _, isProtocol: true, _):
       error(
         "@Preference '\(property)' is declared in a protocol; protocols cannot store values, declare it in a conforming type",
         at: nameToken)
@@ -442,6 +649,7 @@ struct DeclarationFinder {
         inSettings: arguments.inSettings,
         isStatic: isStatic,
         branches: currentBranches, registrationBlocker: blocker))
+    if let isolation { isolations[preferences.count - 1] = isolation }
     for message in arguments.problems { error(message, at: nameToken) }
     return cursor
   }

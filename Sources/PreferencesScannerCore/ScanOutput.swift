@@ -19,6 +19,7 @@ public enum ScanOutput {
         ("renamedFrom", .strings(preference.renamedFrom)),
         ("sync", .bool(preference.syncs)),
         ("condition", preference.condition.map(JSONValue.string) ?? .null),
+        ("registeredAtFirstRead", preference.registrationBlocker.map(JSONValue.string) ?? .null),
       ]
       out +=
         "    {" + fields.map { "\(JSONValue.string($0.0).text): \($0.1.text)" }.joined(separator: ", ") + "}"

@@ -148,6 +148,27 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
         defaultValue: "Date(timeIntervalSince1970: 0)", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 69, column: 4,
         condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 18, key: "IsolatedScreen.columnCount", property: "columnCount",
+        declaringType: "IsolatedScreen", valueType: nil,
+        defaultValue: "Self.columns", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 77, column: 4,
+        condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 19, key: "IsolatedScreen.rowCount", property: "rowCount",
+        declaringType: "IsolatedScreen", valueType: nil,
+        defaultValue: "Self.rows", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 78, column: 4,
+        condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 20, key: "PrivateDefaults.limit", property: "limit",
+        declaringType: "PrivateDefaults", valueType: nil,
+        defaultValue: "Self.limit", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 83, column: 4,
+        condition: nil, syncs: false))
     return preferences
   }
 
@@ -189,12 +210,18 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 16 }
     case 296352743428:  // line 69, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 17 }
+    case 330712481796:  // line 77, column 4
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 18 }
+    case 335007449092:  // line 78, column 4
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 19 }
+    case 356482285572:  // line 83, column 4
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 20 }
     default: break
     }
     return -1
   }
 
-  static let slotBase = _reservePreferenceSlots(18)
+  static let slotBase = _reservePreferenceSlots(21)
 
   static func key(at index: Int) -> String {
     switch index {
@@ -216,6 +243,9 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
     case 15: "Box.generic"
     case 16: "Links.homepage"
     case 17: "Links.since"
+    case 18: "IsolatedScreen.columnCount"
+    case 19: "IsolatedScreen.rowCount"
+    case 20: "PrivateDefaults.limit"
     default: ""
     }
   }
@@ -230,7 +260,7 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
 
   static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] {
     var defaults: [String: any PreferenceValue] = [:]
-    defaults.reserveCapacity(16)
+    defaults.reserveCapacity(17)
     if store === PreferenceStore.default {
       defaults["Showcase.username"] = Showcase._preferenceDefault0()
       defaults["HighScore"] = Showcase._preferenceDefault1()
@@ -250,6 +280,7 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
       defaults["Flags.beta"] = Flags._preferenceDefault13()
       defaults["Links.homepage"] = Links._preferenceDefault16()
       defaults["Links.since"] = Links._preferenceDefault17()
+      defaults["IsolatedScreen.rowCount"] = IsolatedScreen._preferenceDefault19()
     }
     if store === _PreferenceStores.store7 {
       defaults["Showcase.separate"] = Showcase._preferenceDefault7()
@@ -415,6 +446,14 @@ extension Links {
   /// The default of `Links.since` (RegistryIntegrationTests/Showcase.swift:69).
   nonisolated fileprivate static func _preferenceDefault17() -> any PreferenceValue {
     let value = Date(timeIntervalSince1970: 0)
+    return value
+  }
+}
+
+extension IsolatedScreen {
+  /// The default of `IsolatedScreen.rowCount` (RegistryIntegrationTests/Showcase.swift:78).
+  nonisolated fileprivate static func _preferenceDefault19() -> any PreferenceValue {
+    let value = Self.rows
     return value
   }
 }

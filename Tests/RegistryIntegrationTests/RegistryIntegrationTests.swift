@@ -47,9 +47,24 @@ enum TestStore {
     #expect(showcase.separate == 1.5)
     #expect(Showcase.separateStore.registeredDefault(forKey: "Showcase.separate") == .double(1.5))
     // A private or generic enclosing type cannot be extended by the registry: its default is
-    // used at the read instead.
-    #expect(store.registeredDefault(forKey: "Hidden.secret") == nil)
+    // registered by the first read instead.
     #expect(readHidden().value == 42)
+    #expect(store.registeredDefault(forKey: "Hidden.secret") == .integer(42))
+  }
+
+  @Test @MainActor func defaultsTheRegistryCannotReachAreRegisteredAtFirstRead() {
+    let store = TestStore.shared
+    PreferenceRegistry.registerDefaults()
+    // A nonisolated member is reachable; a main-actor one and a private one are not.
+    #expect(store.registeredDefault(forKey: "IsolatedScreen.rowCount") == .integer(2))
+    let blocked = ["IsolatedScreen.columnCount", "PrivateDefaults.limit"]
+    let screen = IsolatedScreen()
+    let limits = PrivateDefaults()
+    #expect(blocked.allSatisfy { PreferenceRegistry.preference(forKey: $0) != nil })
+    #expect(screen.columnCount == 3)
+    #expect(limits.limit == 10)
+    #expect(store.registeredDefault(forKey: "IsolatedScreen.columnCount") == .integer(3))
+    #expect(store.registeredDefault(forKey: "PrivateDefaults.limit") == .integer(10))
   }
 
   @Test func writesGoToTheStoreAndTheProjectionResets() {
@@ -75,7 +90,7 @@ enum TestStore {
 
   @Test func theRegistryListsEveryPreference() throws {
     let preferences = PreferenceRegistry.preferences
-    #expect(preferences.count == 17)  // 18 declarations; only one of the two #if branches is compiled
+    #expect(preferences.count == 20)  // 21 declarations; only one of the two #if branches is compiled
     let username = try #require(PreferenceRegistry.preference(forKey: "Showcase.username"))
     #expect(username.documentation == "The user's name.")
     #expect(username.valueType == "String")

@@ -68,3 +68,17 @@ struct Links {
   @Preference var homepage = URL(string: "https://example.com")!
   @Preference var since = Date(timeIntervalSince1970: 0)
 }
+
+/// Defaults the registry cannot evaluate from its own file: they are registered at first read.
+@MainActor
+struct IsolatedScreen {
+  static let columns = 3
+  nonisolated static let rows = 2
+  @Preference var columnCount = Self.columns
+  @Preference var rowCount = Self.rows
+}
+
+struct PrivateDefaults {
+  private static let limit = 10
+  @Preference var limit = Self.limit
+}
