@@ -36,6 +36,9 @@ struct DeclarationFinder {
 
   private(set) var preferences: [ScannedPreference] = []
   private(set) var imports: [ScannedImport] = []
+  /// Qualified names of the generic types this file declares: a type nested in one (even through
+  /// an extension in another file) is generic too.
+  private(set) var genericTypes: Set<String> = []
   /// The enclosing types' names, outermost first.
   private var currentTypePath: [String] {
     scopes.flatMap { scope -> [String] in
@@ -495,7 +498,12 @@ struct DeclarationFinder {
       }
     }
     var blocker: String?
-    if isOperator(cursor, startingWith: UInt8(ascii: "<")) { blocker = "'\(name)' is generic" }
+    if isOperator(cursor, startingWith: UInt8(ascii: "<")) {
+      blocker = "'\(name)' is generic"
+      if !isWord(index, "extension") {
+        genericTypes.insert((currentTypePath + [name]).joined(separator: "."))
+      }
+    }
     if hasPrivateModifier(before: index) { blocker = "'\(name)' is private or fileprivate" }
     if otherScopes > 0 {
       blocker = "'\(name)' is declared inside a function or closure"

@@ -53,6 +53,7 @@ public struct PreferenceScanner: Sendable {
     var preferences: [ScannedPreference] = []
     var diagnostics: [Diagnostic] = []
     var imports: [ScannedImport] = []
+    var genericTypes: Set<String> = []
     var lines = 0
     while let (path, contents) = try next() {
       let lexed = Lexer.tokenize(contents)
@@ -68,8 +69,18 @@ public struct PreferenceScanner: Sendable {
       preferences += finder.preferences
       diagnostics += finder.diagnostics
       imports += finder.imports
+      genericTypes.formUnion(finder.genericTypes)
     }
     for index in preferences.indices {
+      // Nested in a generic type declared elsewhere (`extension Box { struct Config { … } }`):
+      // the registry cannot name it without generic arguments.
+      let path = preferences[index].typePath
+      if preferences[index].registrationBlocker == nil,
+        let generic = path.indices.lazy.map({ path[...$0].joined(separator: ".") }).first(
+          where: genericTypes.contains)
+      {
+        preferences[index].registrationBlocker = "'\(generic)' is generic"
+      }
       preferences[index].key = key(for: preferences[index])
       // Full rename chains: declared renames, configured migrations, and what the manifest
       // remembers those keys were renamed from.

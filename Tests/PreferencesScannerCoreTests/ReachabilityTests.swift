@@ -103,3 +103,31 @@ import Testing
       ])
   }
 }
+
+extension ReachabilityTests {
+  @Test func typesNestedInAGenericTypeDeclaredInAnotherFileAreRegisteredAtFirstRead() {
+    let result = PreferenceScanner(module: "App").scan(files: [
+      (
+        "Sources/App/Holder.swift",
+        Array("struct Holder<Element> { struct Direct { @Preference var a = 1 } }".utf8)
+      ),
+      (
+        "Sources/App/Config.swift",
+        Array(
+          """
+          extension Holder {
+            struct Config { @Preference var pageSize = 20 }
+          }
+          extension Other {
+            struct Config { @Preference var b = 2 }
+          }
+          """.utf8)
+      ),
+    ])
+    let blockers = Dictionary(
+      uniqueKeysWithValues: result.preferences.map { ($0.key, $0.registrationBlocker ?? "registered") })
+    #expect(blockers["Holder.Config.pageSize"] == "'Holder' is generic")
+    #expect(blockers["Holder.Direct.a"] == "'Holder' is generic")
+    #expect(blockers["Other.Config.b"] == "registered")
+  }
+}
