@@ -39,6 +39,10 @@ struct DeclarationFinder {
   /// Qualified names of the generic types this file declares: a type nested in one (even through
   /// an extension in another file) is generic too.
   private(set) var genericTypes: Set<String> = []
+  /// How deep in nested scopes qualified names are still recorded: deeper than any real code,
+  /// shallow enough that building the names stays linear on hostile input.
+  private static let maximumQualifiedDepth = 64
+
   /// The enclosing types' names, outermost first.
   private var currentTypePath: [String] {
     scopes.flatMap { scope -> [String] in
@@ -53,6 +57,8 @@ struct DeclarationFinder {
   private var nonisolatedNames: Set<String> = []
   /// For preferences (by index) declared in a type isolated to a global actor: what isolates it.
   private var isolations: [Int: String] = [:]
+  /// The tokens of each preference's default expression, by preference index.
+  private var defaultRanges: [Int: (Int, Int)] = [:]
   private(set) var diagnostics: [Diagnostic] = []
 
   static let attributeName = "Preference"
@@ -139,13 +145,20 @@ struct DeclarationFinder {
           break
         }
       case .identifier where !token.isBackticked:
-        if scopes.isEmpty && isWord(index, "import") {
-          importDeclaration(at: index)
-        } else {
+        // Most identifiers are not keywords: dispatch on the first byte before comparing words.
+        switch source[Int(token.start)] {
+        case UInt8(ascii: "i"):
+          if scopes.isEmpty && isWord(index, "import") { importDeclaration(at: index) }
+        case UInt8(ascii: "p"), UInt8(ascii: "f"), UInt8(ascii: "n"):
           if isWord(index, "private") || isWord(index, "fileprivate") || isWord(index, "nonisolated") {
             recordModifiedName(at: index)
+          } else {
+            typeHeader(at: index)  // protocol
           }
+        case UInt8(ascii: "s"), UInt8(ascii: "c"), UInt8(ascii: "e"), UInt8(ascii: "a"):
           typeHeader(at: index)
+        default:
+          break
         }
       default:
         break
@@ -214,6 +227,7 @@ struct DeclarationFinder {
         guard cursor + 1 < tokens.count, tokens[cursor + 1].kind == .identifier else { return }
         let name = text(tokens[cursor + 1])
         if isWord(index, "nonisolated") {
+          guard scopes.count < Self.maximumQualifiedDepth else { return }
           nonisolatedNames.insert((currentTypePath + [name]).joined(separator: "."))
         } else {
           privateNames.insert(name)
@@ -292,63 +306,77 @@ struct DeclarationFinder {
   private mutating func checkReachability() {
     for index in preferences.indices {
       let preference = preferences[index]
-      if let store = preference.storeExpression,
-        let name = identifiers(in: store).first(where: privateNames.contains)
-      {
-        diagnostics.append(
-          Diagnostic(
-            .error,
-            "the store of @Preference '\(preference.property)' uses '\(name)', which is private to this file, but the generated registry creates the store in another file; make '\(name)' internal",
-            file: file, line: preference.line, column: preference.column))
+      let isolation = isolations[index]
+      if let store = preference.storeExpression, !privateNames.isEmpty || isolation != nil {
+        let expression = Expression(text: store)
+        if let name = expression.identifiers.first(where: privateNames.contains) {
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              "the store of @Preference '\(preference.property)' uses '\(name)', which is private to this file, but the generated registry creates the store in another file; make '\(name)' internal",
+              file: file, line: preference.line, column: preference.column))
+        }
+        if let isolation, let name = memberReference(in: expression, of: preference) {
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              "the store of @Preference '\(preference.property)' reads '\(name)' of a type isolated by \(isolation), but the generated registry creates stores off the main actor; declare it 'nonisolated static let', or move it to a type without actor isolation",
+              file: file, line: preference.line, column: preference.column))
+        }
       }
-      if let owner = isolations[index], let store = preference.storeExpression,
-        let name = memberReference(in: store, of: preference)
-      {
-        diagnostics.append(
-          Diagnostic(
-            .error,
-            "the store of @Preference '\(preference.property)' reads '\(name)' of a type isolated by \(owner), but the generated registry creates stores off the main actor; declare it 'nonisolated static let', or move it to a type without actor isolation",
-            file: file, line: preference.line, column: preference.column))
-      }
-      guard preference.registrationBlocker == nil, let value = preference.defaultValue else { continue }
-      if let name = identifiers(in: value).first(where: privateNames.contains) {
+      guard preference.registrationBlocker == nil, let value = preference.defaultValue,
+        !privateNames.isEmpty || isolation != nil
+      else { continue }
+      // The declaration's own tokens, or (for `@Preference(wrappedValue:)`) the text lexed again.
+      let expression =
+        defaultRanges[index].map { Expression(bytes: source, tokens: tokens, range: $0.0..<($0.1 + 1)) }
+        ?? Expression(text: value)
+      if let name = expression.identifiers.first(where: privateNames.contains) {
         preferences[index].registrationBlocker = "its default uses '\(name)', which is private to its file"
-      } else if let owner = isolations[index], let name = memberReference(in: value, of: preference) {
-        preferences[index].registrationBlocker = "its default reads '\(name)' of a type isolated by \(owner)"
+      } else if let isolation, let name = memberReference(in: expression, of: preference) {
+        preferences[index].registrationBlocker =
+          "its default reads '\(name)' of a type isolated by \(isolation)"
       }
     }
   }
 
-  /// The identifiers in an expression's source text, argument labels excepted.
-  private func identifiers(in expression: String) -> [String] {
-    let bytes = Array(expression.utf8)
-    let tokens = Lexer.tokenize(bytes).tokens
-    return tokens.indices.compactMap { index in
-      let token = tokens[index]
-      guard token.kind == .identifier else { return nil }
-      if index + 1 < tokens.count, tokens[index + 1].kind == .punctuation,
-        bytes[Int(tokens[index + 1].start)] == UInt8(ascii: ":")
-      {
-        return nil
-      }
-      return String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
+  /// The tokens of an expression: a range of the file's, or those of a text lexed on its own.
+  private struct Expression {
+    var bytes: [UInt8]
+    var tokens: [Token]
+    var range: Range<Int>
+
+    init(bytes: [UInt8], tokens: [Token], range: Range<Int>) {
+      self.bytes = bytes
+      self.tokens = tokens
+      self.range = range
+    }
+
+    init(text: String) {
+      bytes = Array(text.utf8)
+      tokens = Lexer.tokenize(bytes).tokens
+      range = tokens.indices
+    }
+
+    func word(_ index: Int) -> String? {
+      guard range.contains(index), tokens[index].kind == .identifier else { return nil }
+      return String(decoding: bytes[Int(tokens[index].start)..<Int(tokens[index].end)], as: UTF8.self)
+    }
+
+    func punct(_ index: Int, _ byte: UInt8) -> Bool {
+      range.contains(index) && tokens[index].kind == .punctuation && bytes[Int(tokens[index].start)] == byte
+    }
+
+    /// The identifiers, argument labels excepted.
+    var identifiers: [String] {
+      range.compactMap { index in punct(index + 1, UInt8(ascii: ":")) ? nil : word(index) }
     }
   }
 
   /// The first name in `expression` that may be a member of the declaring type (or of an
   /// enclosing one): `Self.x`, `Type.x`, or, in a static declaration, an unqualified name that
   /// is not a type, an argument label or a `nonisolated` declaration.
-  private func memberReference(in expression: String, of preference: ScannedPreference) -> String? {
-    let bytes = Array(expression.utf8)
-    let tokens = Lexer.tokenize(bytes).tokens
-    func word(_ index: Int) -> String? {
-      guard index >= 0, index < tokens.count, tokens[index].kind == .identifier else { return nil }
-      return String(decoding: bytes[Int(tokens[index].start)..<Int(tokens[index].end)], as: UTF8.self)
-    }
-    func punct(_ index: Int, _ byte: UInt8) -> Bool {
-      index >= 0 && index < tokens.count && tokens[index].kind == .punctuation
-        && bytes[Int(tokens[index].start)] == byte
-    }
+  private func memberReference(in expression: Expression, of preference: ScannedPreference) -> String? {
     // The qualified name of `member` of the type `owner` names (`Self` or one on the path).
     func qualified(_ owner: String, _ member: String) -> String {
       let path = preference.typePath
@@ -358,14 +386,18 @@ struct DeclarationFinder {
       return (path[...position] + [member]).joined(separator: ".")
     }
     let owners = Set(preference.typePath + ["Self"])
-    for index in tokens.indices {
-      guard let name = word(index), !punct(index - 1, UInt8(ascii: ".")) else { continue }
-      if owners.contains(name), punct(index + 1, UInt8(ascii: ".")), let member = word(index + 2) {
+    for index in expression.range {
+      guard let name = expression.word(index), !expression.punct(index - 1, UInt8(ascii: ".")) else {
+        continue
+      }
+      if owners.contains(name), expression.punct(index + 1, UInt8(ascii: ".")),
+        let member = expression.word(index + 2)
+      {
         if nonisolatedNames.contains(qualified(name, member)) { continue }
         return "\(name).\(member)"
       }
       if preference.isStatic, let first = name.unicodeScalars.first, first.properties.isLowercase,
-        !punct(index + 1, UInt8(ascii: ":")), !Self.expressionKeywords.contains(name),
+        !expression.punct(index + 1, UInt8(ascii: ":")), !Self.expressionKeywords.contains(name),
         !nonisolatedNames.contains(qualified("Self", name))
       {
         return name
@@ -500,7 +532,7 @@ struct DeclarationFinder {
     var blocker: String?
     if isOperator(cursor, startingWith: UInt8(ascii: "<")) {
       blocker = "'\(name)' is generic"
-      if !isWord(index, "extension") {
+      if !isWord(index, "extension"), scopes.count < Self.maximumQualifiedDepth {
         genericTypes.insert((currentTypePath + [name]).joined(separator: "."))
       }
     }
@@ -658,6 +690,7 @@ struct DeclarationFinder {
         isStatic: isStatic,
         branches: currentBranches, registrationBlocker: blocker))
     if let isolation { isolations[preferences.count - 1] = isolation }
+    if let defaultRange { defaultRanges[preferences.count - 1] = defaultRange }
     for message in arguments.problems { error(message, at: nameToken) }
     return cursor
   }

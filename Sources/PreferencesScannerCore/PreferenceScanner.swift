@@ -71,15 +71,20 @@ public struct PreferenceScanner: Sendable {
       imports += finder.imports
       genericTypes.formUnion(finder.genericTypes)
     }
+    // Generic types by their outermost name, so each declaration compares only its candidates.
+    var genericPaths: [String: [[String]]] = [:]
+    for name in genericTypes {
+      let path = name.split(separator: ".").map(String.init)
+      genericPaths[path[0], default: []].append(path)
+    }
     for index in preferences.indices {
       // Nested in a generic type declared elsewhere (`extension Box { struct Config { … } }`):
       // the registry cannot name it without generic arguments.
       let path = preferences[index].typePath
-      if preferences[index].registrationBlocker == nil,
-        let generic = path.indices.lazy.map({ path[...$0].joined(separator: ".") }).first(
-          where: genericTypes.contains)
+      if preferences[index].registrationBlocker == nil, let outermost = path.first,
+        let generic = genericPaths[outermost]?.first(where: { path.starts(with: $0) })
       {
-        preferences[index].registrationBlocker = "'\(generic)' is generic"
+        preferences[index].registrationBlocker = "'\(generic.joined(separator: "."))' is generic"
       }
       preferences[index].key = key(for: preferences[index])
       // Full rename chains: declared renames, configured migrations, and what the manifest
