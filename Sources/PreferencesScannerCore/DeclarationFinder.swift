@@ -38,7 +38,7 @@ struct DeclarationFinder {
   private(set) var imports: [ScannedImport] = []
   /// Qualified names of the generic types this file declares: a type nested in one (even through
   /// an extension in another file) is generic too.
-  private(set) var genericTypes: Set<String> = []
+  private(set) var genericTypes: Set<[String]> = []
   /// How deep in nested scopes qualified names are still recorded: deeper than any real code,
   /// shallow enough that building the names stays linear on hostile input.
   private static let maximumQualifiedDepth = 64
@@ -533,7 +533,7 @@ struct DeclarationFinder {
     if isOperator(cursor, startingWith: UInt8(ascii: "<")) {
       blocker = "'\(name)' is generic"
       if !isWord(index, "extension"), scopes.count < Self.maximumQualifiedDepth {
-        genericTypes.insert((currentTypePath + [name]).joined(separator: "."))
+        genericTypes.insert(currentTypePath + [name])
       }
     }
     if hasPrivateModifier(before: index) { blocker = "'\(name)' is private or fileprivate" }

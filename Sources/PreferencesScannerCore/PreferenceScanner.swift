@@ -53,7 +53,7 @@ public struct PreferenceScanner: Sendable {
     var preferences: [ScannedPreference] = []
     var diagnostics: [Diagnostic] = []
     var imports: [ScannedImport] = []
-    var genericTypes: Set<String> = []
+    var genericTypes: Set<[String]> = []
     var lines = 0
     while let (path, contents) = try next() {
       let lexed = Lexer.tokenize(contents)
@@ -73,9 +73,8 @@ public struct PreferenceScanner: Sendable {
     }
     // Generic types by their outermost name, so each declaration compares only its candidates.
     var genericPaths: [String: [[String]]] = [:]
-    for name in genericTypes {
-      let path = name.split(separator: ".").map(String.init)
-      genericPaths[path[0], default: []].append(path)
+    for path in genericTypes {
+      if let outermost = path.first { genericPaths[outermost, default: []].append(path) }
     }
     for index in preferences.indices {
       // Nested in a generic type declared elsewhere (`extension Box { struct Config { … } }`):

@@ -131,3 +131,14 @@ extension ReachabilityTests {
     #expect(blockers["Other.Config.b"] == "registered")
   }
 }
+
+extension ReachabilityTests {
+  /// Found by the fuzzer: a generic type with an empty (backticked) name.
+  @Test(arguments: [
+    "struct ``<T> { struct I { @Preference var a = 1 } }",
+    "struct `.`<T> {}\nstruct S { @Preference var a = 1 }",
+  ])
+  func oddGenericTypeNamesAreSafe(source: String) {
+    #expect(scan(source).preferences.count == 1)
+  }
+}
