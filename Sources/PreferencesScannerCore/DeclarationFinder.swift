@@ -6,7 +6,10 @@
 struct DeclarationFinder {
   private enum ScopeKind {
     /// `isolation` names what isolates the type to a global actor (`@MainActor`, `View`).
-    case type(path: [String], blocker: String?, isProtocol: Bool, isolation: String? = nil)
+    /// `hidesMembers`: a `private` or `fileprivate` extension, whose members are fileprivate.
+    case type(
+      path: [String], blocker: String?, isProtocol: Bool, isolation: String? = nil, hidesMembers: Bool = false
+    )
     case other
   }
 
@@ -46,7 +49,7 @@ struct DeclarationFinder {
   /// The enclosing types' names, outermost first.
   private var currentTypePath: [String] {
     scopes.flatMap { scope -> [String] in
-      if case .type(let path, _, _, _) = scope { return path }
+      if case .type(let path, _, _, _, _) = scope { return path }
       return []
     }
   }
@@ -145,6 +148,13 @@ struct DeclarationFinder {
           break
         }
       case .identifier where !token.isBackticked:
+        // Members of a `private extension` are fileprivate.
+        if case .type(_, _, _, _, hidesMembers: true) = scopes.last ?? .other,
+          Self.introducers.contains(text(token)), index + 1 < tokens.count,
+          tokens[index + 1].kind == .identifier
+        {
+          privateNames.insert(text(tokens[index + 1]))
+        }
         // Most identifiers are not keywords: dispatch on the first byte before comparing words.
         switch source[Int(token.start)] {
         case UInt8(ascii: "i"):
@@ -331,7 +341,11 @@ struct DeclarationFinder {
       let expression =
         defaultRanges[index].map { Expression(bytes: source, tokens: tokens, range: $0.0..<($0.1 + 1)) }
         ?? Expression(text: value)
-      if let name = expression.identifiers.first(where: privateNames.contains) {
+      if let type = preference.declaredType,
+        let name = Expression(text: type).identifiers.first(where: privateNames.contains)
+      {
+        preferences[index].registrationBlocker = "its type uses '\(name)', which is private to its file"
+      } else if let name = expression.identifiers.first(where: privateNames.contains) {
         preferences[index].registrationBlocker = "its default uses '\(name)', which is private to its file"
       } else if let isolation, let name = memberReference(in: expression, of: preference) {
         preferences[index].registrationBlocker =
@@ -540,9 +554,11 @@ struct DeclarationFinder {
     if otherScopes > 0 {
       blocker = "'\(name)' is declared inside a function or closure"
     }
+    let isPrivate = hasPrivateModifier(before: index)
     pendingType = .type(
       path: path, blocker: blocker, isProtocol: isWord(index, "protocol"),
-      isolation: globalActorAttribute(before: index) ?? mainActorConformance(after: cursor))
+      isolation: globalActorAttribute(before: index) ?? mainActorConformance(after: cursor),
+      hidesMembers: isPrivate && isWord(index, "extension"))
   }
 
   private func hasPrivateModifier(before index: Int) -> Bool {
@@ -641,7 +657,7 @@ struct DeclarationFinder {
     var insideOther = false
     for scope in scopes {
       switch scope {
-      case .type(let path, let typeBlocker, _, let typeIsolation):
+      case .type(let path, let typeBlocker, _, let typeIsolation, _):
         typePath += path
         if let typeBlocker { blocker = typeBlocker }
         isolation = typeIsolation ?? isolation  // conservative: an isolated outer type counts too
@@ -663,7 +679,7 @@ struct DeclarationFinder {
         "@Preference '\(property)' is a local variable; declare it as a property of a type (its key is derived from the type and property names), or read PreferenceStore directly",
         at: nameToken)
       return cursor
-    case .type(_, _, isProtocol: true, _):
+    case .type(_, _, isProtocol: true, _, _):
       error(
         "@Preference '\(property)' is declared in a protocol; protocols cannot store values, declare it in a conforming type",
         at: nameToken)

@@ -142,3 +142,26 @@ extension ReachabilityTests {
     #expect(scan(source).preferences.count == 1)
   }
 }
+
+extension ReachabilityTests {
+  @Test func privateTypesAndMembersOfPrivateExtensionsAreUnreachable() {
+    let found = blockers(
+      """
+      struct Screen {
+        private enum Mode: String { case a, b }
+        @Preference var mode: Mode = .a
+        @Preference var limit = Self.defaultLimit
+        @Preference var size = Self.defaultSize
+      }
+      private extension Screen {
+        static let defaultLimit = 3
+      }
+      extension Screen {
+        static let defaultSize = 4
+      }
+      """)
+    #expect(found["Screen.mode"] == "its type uses 'Mode', which is private to its file")
+    #expect(found["Screen.limit"] == "its default uses 'defaultLimit', which is private to its file")
+    #expect(found["Screen.size"] == "registered")
+  }
+}
