@@ -42,6 +42,9 @@ struct DeclarationFinder {
   /// Qualified names of the generic types this file declares: a type nested in one (even through
   /// an extension in another file) is generic too.
   private(set) var genericTypes: Set<[String]> = []
+  /// Types this file declares isolated to a global actor, by simple name: their qualified path
+  /// and what isolates them.
+  private(set) var isolatedTypes: [String: [(path: [String], isolation: String)]] = [:]
   /// How deep in nested scopes qualified names are still recorded: deeper than any real code,
   /// shallow enough that building the names stays linear on hostile input.
   private static let maximumQualifiedDepth = 64
@@ -57,7 +60,7 @@ struct DeclarationFinder {
   /// Names this file declares `private` or `fileprivate`, and the qualified names
   /// (`Type.member`) it declares `nonisolated`.
   private var privateNames: Set<String> = []
-  private var nonisolatedNames: Set<String> = []
+  private(set) var nonisolatedNames: Set<String> = []
   /// For preferences (by index) declared in a type isolated to a global actor: what isolates it.
   private var isolations: [Int: String] = [:]
   /// The tokens of each preference's default expression, by preference index.
@@ -165,6 +168,8 @@ struct DeclarationFinder {
           } else {
             typeHeader(at: index)  // protocol
           }
+        case UInt8(ascii: "c") where isWord(index, "case"):
+          recordEnumCases(at: index)
         case UInt8(ascii: "s"), UInt8(ascii: "c"), UInt8(ascii: "e"), UInt8(ascii: "a"):
           typeHeader(at: index)
         default:
@@ -246,6 +251,28 @@ struct DeclarationFinder {
       }
       cursor += 1
       steps += 1
+    }
+  }
+
+  /// Records the cases declared by `case` at `index` directly in a type's body as nonisolated:
+  /// an enum's cases are, whatever isolates the enum.
+  private mutating func recordEnumCases(at index: Int) {
+    guard case .type = scopes.last ?? .other, scopes.count < Self.maximumQualifiedDepth else { return }
+    let path = currentTypePath
+    var cursor = index + 1
+    while cursor < tokens.count, tokens[cursor].kind == .identifier {
+      nonisolatedNames.insert((path + [text(tokens[cursor])]).joined(separator: "."))
+      cursor += 1
+      if isPunct(cursor, UInt8(ascii: "(")) { cursor = matchingClose(from: cursor) + 1 }  // associated values
+      // A raw value: skip to the next `,` on the same line.
+      while cursor < tokens.count, !isPunct(cursor, UInt8(ascii: ",")),
+        isPunct(cursor, UInt8(ascii: "="))
+          || (!tokens[cursor].followsNewline && tokens[cursor].kind != .punctuation)
+      {
+        cursor += 1
+      }
+      guard isPunct(cursor, UInt8(ascii: ",")) else { return }
+      cursor += 1
     }
   }
 
@@ -555,9 +582,14 @@ struct DeclarationFinder {
       blocker = "'\(name)' is declared inside a function or closure"
     }
     let isPrivate = hasPrivateModifier(before: index)
+    let isolation = globalActorAttribute(before: index) ?? mainActorConformance(after: cursor)
+    if let isolation, !isWord(index, "extension"), !isWord(index, "protocol"),
+      scopes.count < Self.maximumQualifiedDepth
+    {
+      isolatedTypes[name, default: []].append((currentTypePath + [name], isolation))
+    }
     pendingType = .type(
-      path: path, blocker: blocker, isProtocol: isWord(index, "protocol"),
-      isolation: globalActorAttribute(before: index) ?? mainActorConformance(after: cursor),
+      path: path, blocker: blocker, isProtocol: isWord(index, "protocol"), isolation: isolation,
       hidesMembers: isPrivate && isWord(index, "extension"))
   }
 

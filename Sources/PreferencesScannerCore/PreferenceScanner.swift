@@ -54,6 +54,8 @@ public struct PreferenceScanner: Sendable {
     var diagnostics: [Diagnostic] = []
     var imports: [ScannedImport] = []
     var genericTypes: Set<[String]> = []
+    var isolatedTypes: [String: [(path: [String], isolation: String)]] = [:]
+    var nonisolatedNames: Set<String> = []
     var lines = 0
     while let (path, contents) = try next() {
       let lexed = Lexer.tokenize(contents)
@@ -70,6 +72,8 @@ public struct PreferenceScanner: Sendable {
       diagnostics += finder.diagnostics
       imports += finder.imports
       genericTypes.formUnion(finder.genericTypes)
+      isolatedTypes.merge(finder.isolatedTypes) { $0 + $1 }
+      nonisolatedNames.formUnion(finder.nonisolatedNames)
     }
     // Generic types by their outermost name, so each declaration compares only its candidates.
     var genericPaths: [String: [[String]]] = [:]
@@ -84,6 +88,14 @@ public struct PreferenceScanner: Sendable {
         let generic = genericPaths[outermost]?.first(where: { path.starts(with: $0) })
       {
         preferences[index].registrationBlocker = "'\(generic.joined(separator: "."))' is generic"
+      }
+      // A default that reads a member of a main-actor type declared anywhere in the module.
+      if preferences[index].registrationBlocker == nil, !isolatedTypes.isEmpty,
+        let value = preferences[index].defaultValue,
+        let (reference, isolation) = Self.isolatedReference(in: value, isolatedTypes, nonisolatedNames)
+      {
+        preferences[index].registrationBlocker =
+          "its default reads '\(reference)' of a type isolated by \(isolation)"
       }
       preferences[index].key = key(for: preferences[index])
       // Full rename chains: declared renames, configured migrations, and what the manifest
@@ -103,6 +115,38 @@ public struct PreferenceScanner: Sendable {
     return Result(
       preferences: preferences, diagnostics: diagnostics, lineCount: lines, retiredKeys: retired,
       imports: imports)
+  }
+
+  /// The first `Type.member` or `Type(…)` in `expression` whose type is isolated to a global
+  /// actor and whose member is not declared `nonisolated`.
+  static func isolatedReference(
+    in expression: String, _ isolatedTypes: [String: [(path: [String], isolation: String)]],
+    _ nonisolatedNames: Set<String>
+  ) -> (String, String)? {
+    let bytes = Array(expression.utf8)
+    let tokens = Lexer.tokenize(bytes).tokens
+    func text(_ index: Int) -> String {
+      String(decoding: bytes[Int(tokens[index].start)..<Int(tokens[index].end)], as: UTF8.self)
+    }
+    func punct(_ index: Int, _ byte: UInt8) -> Bool {
+      index >= 0 && index < tokens.count && tokens[index].kind == .punctuation
+        && bytes[Int(tokens[index].start)] == byte
+    }
+    for index in tokens.indices
+    where tokens[index].kind == .identifier && !punct(index - 1, UInt8(ascii: ".")) {
+      guard let candidates = isolatedTypes[text(index)], let type = candidates.first else { continue }
+      if punct(index + 1, UInt8(ascii: "(")) { return (text(index) + "(…)", type.isolation) }
+      guard punct(index + 1, UInt8(ascii: ".")), index + 2 < tokens.count,
+        tokens[index + 2].kind == .identifier
+      else { continue }
+      let member = text(index + 2)
+      if candidates.contains(where: { nonisolatedNames.contains(($0.path + [member]).joined(separator: ".")) }
+      ) {
+        continue
+      }
+      return ("\(text(index)).\(member)", type.isolation)
+    }
+    return nil
   }
 
   /// The tokens of `source` (for tools such as the fuzzer).

@@ -165,3 +165,49 @@ extension ReachabilityTests {
     #expect(found["Screen.size"] == "registered")
   }
 }
+
+extension ReachabilityTests {
+  @Test func membersOfMainActorTypesDeclaredInOtherFilesAreUnreachable() {
+    let result = PreferenceScanner(module: "App").scan(files: [
+      (
+        "Sources/App/Constants.swift",
+        Array(
+          """
+          @MainActor enum Constants {
+            static let columns = 3
+            nonisolated static let rows = 2
+            case a = "x", b = -1
+            case c(Int), d
+          }
+          struct ContentView: View { static let spacing = 8.0 }
+          enum Free { static let size = 1 }
+          """.utf8)
+      ),
+      (
+        "Sources/App/Settings.swift",
+        Array(
+          """
+          struct Settings {
+            @Preference var columns = Constants.columns
+            @Preference var rows = Constants.rows
+            @Preference var spacing = ContentView.spacing
+            @Preference var size = Free.size
+            @Preference var first = Constants.a
+            @Preference var last = Constants.d
+            @Preference var made = Constants()
+          }
+          """.utf8)
+      ),
+    ])
+    let found = Dictionary(
+      uniqueKeysWithValues: result.preferences.map { ($0.key, $0.registrationBlocker ?? "registered") })
+    #expect(
+      found["Settings.columns"] == "its default reads 'Constants.columns' of a type isolated by @MainActor")
+    #expect(found["Settings.rows"] == "registered")
+    #expect(found["Settings.spacing"] == "its default reads 'ContentView.spacing' of a type isolated by View")
+    #expect(found["Settings.size"] == "registered")
+    #expect(found["Settings.first"] == "registered", "enum cases are never isolated")
+    #expect(found["Settings.last"] == "registered")
+    #expect(found["Settings.made"] == "its default reads 'Constants(…)' of a type isolated by @MainActor")
+  }
+}
