@@ -613,7 +613,9 @@ struct DeclarationFinder {
     let nameToken = tokens[atIndex + 1]
     var cursor = atIndex + 2
     var arguments = AttributeArguments()
+    var argumentsOpen: Int?
     if isPunct(cursor, UInt8(ascii: "(")) && tokens[cursor].start == nameToken.end {
+      argumentsOpen = cursor
       let close = matchingClose(from: cursor)
       arguments = parseArguments(from: cursor + 1, to: close)
       cursor = close + 1
@@ -678,7 +680,17 @@ struct DeclarationFinder {
         at: tokens[cursor])
     }
 
-    let defaultText = defaultRange.map { text(from: $0.0, to: $0.1) } ?? arguments.wrappedValue
+    var defaultText = defaultRange.map { text(from: $0.0, to: $0.1) } ?? arguments.wrappedValue
+    // `@Preference var name: String?` defaults to nil, like a plain optional property. The
+    // compiler then calls the wrapper's init without `wrappedValue:`, which reports the location
+    // of the argument list's `(` when there is one.
+    var location = nameToken
+    if defaultText == nil, let declaredType,
+      declaredType.hasSuffix("?") || declaredType.hasPrefix("Optional<")
+    {
+      defaultText = "nil"
+      if let argumentsOpen { location = tokens[argumentsOpen] }
+    }
     var inferred: String?
     if let (first, last) = defaultRange { inferred = inferType(first, last) }
 
@@ -723,7 +735,7 @@ struct DeclarationFinder {
       let example =
         declaredType.map { "@Preference var \(property): \($0) = …" } ?? "@Preference var \(property) = …"
       error(
-        "@Preference '\(property)' has no default value; add one (\(example)), using '= nil' for an optional",
+        "@Preference '\(property)' has no default value; add one (\(example)), or declare an optional type, which defaults to nil",
         at: nameToken)
     }
     let start = declarationStart(at: atIndex)
@@ -731,8 +743,8 @@ struct DeclarationFinder {
     preferences.append(
       ScannedPreference(
         key: "", property: property, typePath: typePath, declaredType: declaredType, inferredType: inferred,
-        defaultValue: defaultText, file: file, fileID: fileID, line: Int(nameToken.line),
-        column: Int(nameToken.column), documentation: documentation, explicitKey: arguments.key,
+        defaultValue: defaultText, file: file, fileID: fileID, line: Int(location.line),
+        column: Int(location.column), documentation: documentation, explicitKey: arguments.key,
         storeExpression: arguments.store, renamedFrom: arguments.renamedFrom, syncs: arguments.syncs,
         inSettings: arguments.inSettings,
         isStatic: isStatic,

@@ -230,6 +230,26 @@ import Testing
     #expect(messages[5].contains("declared in a protocol"))
   }
 
+  @Test func optionalsWithoutADefaultDefaultToNilAtTheCompilersLocation() {
+    let result = scan(
+      """
+      struct O {
+        @Preference var plain: String?
+        @Preference(key: "K") var keyed: Optional<Int>
+        @Preference(
+          renamedFrom: "old") var renamed: [String]?
+        @Preference var required: Int
+      }
+      """)
+    let found = result.preferences.map { "\($0.property) \($0.line):\($0.column) \($0.defaultValue ?? "-")" }
+    // Without `wrappedValue:`, the compiler reports the argument list's `(` when there is one.
+    #expect(found == ["plain 2:4 nil", "keyed 3:14 nil", "renamed 4:14 nil", "required 6:4 -"])
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:6:4: error: @Preference 'required' has no default value; add one (@Preference var required: Int = …), or declare an optional type, which defaults to nil"
+      ])
+  }
+
   @Test func invalidKeysAndArgumentsAreErrors() {
     let result = scan(
       """

@@ -169,6 +169,27 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
         defaultValue: "Self.limit", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 83, column: 4,
         condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 21, key: "Optionals.lastSearch", property: "lastSearch",
+        declaringType: "Optionals", valueType: "String?",
+        defaultValue: "nil", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 88, column: 4,
+        condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 22, key: "LegacyToken", property: "token",
+        declaringType: "Optionals", valueType: "Optional<String>",
+        defaultValue: "nil", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 89, column: 14,
+        condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 23, key: "Spread", property: "spread",
+        declaringType: "Optionals", valueType: "Int?",
+        defaultValue: "nil", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 90, column: 14,
+        condition: nil, syncs: false))
     return preferences
   }
 
@@ -216,12 +237,18 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 19 }
     case 356482285572:  // line 83, column 4
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 20 }
+    case 377957122052:  // line 88, column 4
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 21 }
+    case 382252089358:  // line 89, column 14
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 22 }
+    case 386547056654:  // line 90, column 14
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 23 }
     default: break
     }
     return -1
   }
 
-  static let slotBase = _reservePreferenceSlots(21)
+  static let slotBase = _reservePreferenceSlots(24)
 
   static func key(at index: Int) -> String {
     switch index {
@@ -246,6 +273,9 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
     case 18: "IsolatedScreen.columnCount"
     case 19: "IsolatedScreen.rowCount"
     case 20: "PrivateDefaults.limit"
+    case 21: "Optionals.lastSearch"
+    case 22: "LegacyToken"
+    case 23: "Spread"
     default: ""
     }
   }
@@ -260,7 +290,7 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
 
   static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] {
     var defaults: [String: any PreferenceValue] = [:]
-    defaults.reserveCapacity(17)
+    defaults.reserveCapacity(20)
     if store === PreferenceStore.default {
       defaults["Showcase.username"] = Showcase._preferenceDefault0()
       defaults["HighScore"] = Showcase._preferenceDefault1()
@@ -281,6 +311,9 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
       defaults["Links.homepage"] = Links._preferenceDefault16()
       defaults["Links.since"] = Links._preferenceDefault17()
       defaults["IsolatedScreen.rowCount"] = IsolatedScreen._preferenceDefault19()
+      defaults["Optionals.lastSearch"] = Optionals._preferenceDefault21()
+      defaults["LegacyToken"] = Optionals._preferenceDefault22()
+      defaults["Spread"] = Optionals._preferenceDefault23()
     }
     if store === _PreferenceStores.store7 {
       defaults["Showcase.separate"] = Showcase._preferenceDefault7()
@@ -454,6 +487,30 @@ extension IsolatedScreen {
   /// The default of `IsolatedScreen.rowCount` (RegistryIntegrationTests/Showcase.swift:78).
   nonisolated fileprivate static func _preferenceDefault19() -> any PreferenceValue {
     let value = Self.rows
+    return value
+  }
+}
+
+extension Optionals {
+  /// The default of `Optionals.lastSearch` (RegistryIntegrationTests/Showcase.swift:88).
+  nonisolated fileprivate static func _preferenceDefault21() -> any PreferenceValue {
+    let value: String? = nil
+    return value
+  }
+}
+
+extension Optionals {
+  /// The default of `Optionals.token` (RegistryIntegrationTests/Showcase.swift:89).
+  nonisolated fileprivate static func _preferenceDefault22() -> any PreferenceValue {
+    let value: Optional<String> = nil
+    return value
+  }
+}
+
+extension Optionals {
+  /// The default of `Optionals.spread` (RegistryIntegrationTests/Showcase.swift:90).
+  nonisolated fileprivate static func _preferenceDefault23() -> any PreferenceValue {
+    let value: Int? = nil
     return value
   }
 }

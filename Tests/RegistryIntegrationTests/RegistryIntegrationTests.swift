@@ -90,7 +90,7 @@ enum TestStore {
 
   @Test func theRegistryListsEveryPreference() throws {
     let preferences = PreferenceRegistry.preferences
-    #expect(preferences.count == 20)  // 21 declarations; only one of the two #if branches is compiled
+    #expect(preferences.count == 23)  // 24 declarations; only one of the two #if branches is compiled
     let username = try #require(PreferenceRegistry.preference(forKey: "Showcase.username"))
     #expect(username.documentation == "The user's name.")
     #expect(username.valueType == "String")
@@ -123,6 +123,20 @@ extension RegistryIntegrationTests {
     #expect(TestStore.shared.registeredDefault(forKey: "Links.homepage") == .string("https://example.com"))
     #expect(
       TestStore.shared.registeredDefault(forKey: "Links.since") == .date(Date(timeIntervalSince1970: 0)))
+  }
+
+  @Test func optionalsWithoutADefaultResolveAndReadNil() {
+    let optionals = Optionals()
+    #expect(optionals.$lastSearch.key == "Optionals.lastSearch")
+    #expect(optionals.$token.key == "LegacyToken")
+    #expect(optionals.$spread.key == "Spread")
+    #expect(optionals.lastSearch == nil)
+    #expect(optionals.spread == nil)
+    optionals.spread = 4
+    #expect(TestStore.shared.backend.value(forKey: "Spread") == .integer(4))
+    #expect(Optionals().spread == 4)
+    optionals.spread = nil
+    #expect(!optionals.$spread.isStored)
   }
 
   @Test func wrapperReadsSeeWritesMadeByKey() {

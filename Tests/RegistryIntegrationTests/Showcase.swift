@@ -82,3 +82,11 @@ struct PrivateDefaults {
   private static let limit = 10
   @Preference var limit = Self.limit
 }
+
+/// Optionals without a default read nil, like plain optional properties.
+struct Optionals {
+  @Preference var lastSearch: String?
+  @Preference(key: "LegacyToken") var token: Optional<String>
+  @Preference(
+    key: "Spread") var spread: Int?
+}

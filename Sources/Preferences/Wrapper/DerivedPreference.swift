@@ -60,6 +60,39 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     self.defaultValue = wrappedValue
   }
 
+  /// Declares an optional preference without a default: `@Preference var lastSearch: String?`
+  /// reads `nil` until a value is stored, like a plain optional property.
+  ///
+  /// The parameters are those of ``init(wrappedValue:key:store:sync:settings:renamedFrom:fileID:line:column:)``.
+  /// (Without `renamedFrom:`, so that a type holding such a property keeps its `init()`.)
+  @inlinable
+  public init(
+    key: StaticString? = nil,
+    store: @autoclosure () -> PreferenceStore = .default,
+    sync: Bool = false,
+    settings: Bool = false,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) where Value: ExpressibleByNilLiteral {
+    self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
+    self.location = _preferenceLocation(line: line, column: column)
+    self.defaultValue = nil
+  }
+
+  /// Declares a renamed optional preference without a default:
+  /// `@Preference(renamedFrom: "query") var lastSearch: String?`.
+  @inlinable
+  public init(
+    key: StaticString? = nil,
+    store: @autoclosure () -> PreferenceStore = .default,
+    sync: Bool = false,
+    settings: Bool = false,
+    renamedFrom: StaticString...,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) where Value: ExpressibleByNilLiteral {
+    self.init(
+      key: key, store: store(), sync: sync, settings: settings, fileID: fileID, line: line, column: column)
+  }
+
   @inlinable @inline(__always) var fileID: UnsafeRawPointer { UnsafeRawPointer(bitPattern: fileIDAddress)! }
   @inlinable @inline(__always) var index: Int { Registry.index(fileID: fileID, location: location) }
 

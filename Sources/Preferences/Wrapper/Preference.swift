@@ -17,6 +17,18 @@ public struct Preference<Value: PreferenceValue>: Sendable {
     fatalError("unreachable")
   }
 
+  @available(
+    *, unavailable,
+    message:
+      "@Preference needs its key table: apply the build plugin to this target, plugins: [.plugin(name: \"PreferenceRegistryPlugin\", package: \"swift-preferences\")]"
+  )
+  public init(
+    key: StaticString? = nil, store: @autoclosure () -> PreferenceStore = .default, sync: Bool = false,
+    settings: Bool = false
+  ) where Value: ExpressibleByNilLiteral {
+    fatalError("unreachable")
+  }
+
   /// Never available: see the initializer's message.
   public var wrappedValue: Value {
     get { fatalError("unreachable") }
