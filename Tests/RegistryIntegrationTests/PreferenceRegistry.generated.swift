@@ -190,6 +190,20 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
         defaultValue: "nil", documentation: nil,
         fileID: "RegistryIntegrationTests/Showcase.swift", line: 90, column: 14,
         condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 24, key: "Box.Config.pageSize", property: "pageSize",
+        declaringType: "Box.Config", valueType: "Int",
+        defaultValue: "20", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 97, column: 6,
+        condition: nil, syncs: false))
+    preferences.append(
+      PreferenceDescriptor(
+        index: 25, key: "DependentScreen.columns", property: "columns",
+        declaringType: "DependentScreen", valueType: nil,
+        defaultValue: "ScreenConstants.columns", documentation: nil,
+        fileID: "RegistryIntegrationTests/Showcase.swift", line: 107, column: 4,
+        condition: nil, syncs: false))
     return preferences
   }
 
@@ -243,12 +257,16 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 22 }
     case 386547056654:  // line 90, column 14
       if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 23 }
+    case 416611827718:  // line 97, column 6
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 24 }
+    case 459561500676:  // line 107, column 4
+      if _fileIDEquals(fileID, "RegistryIntegrationTests/Showcase.swift") { return 25 }
     default: break
     }
     return -1
   }
 
-  static let slotBase = _reservePreferenceSlots(24)
+  static let slotBase = _reservePreferenceSlots(26)
 
   static func key(at index: Int) -> String {
     switch index {
@@ -276,6 +294,8 @@ enum PreferenceRegistry: GeneratedPreferenceRegistry {
     case 21: "Optionals.lastSearch"
     case 22: "LegacyToken"
     case 23: "Spread"
+    case 24: "Box.Config.pageSize"
+    case 25: "DependentScreen.columns"
     default: ""
     }
   }

@@ -65,6 +65,10 @@ enum TestStore {
     #expect(limits.limit == 10)
     #expect(store.registeredDefault(forKey: "IsolatedScreen.columnCount") == .integer(3))
     #expect(store.registeredDefault(forKey: "PrivateDefaults.limit") == .integer(10))
+    #expect(Box<Int>.Config().pageSize == 20)
+    #expect(DependentScreen().columns == 4)
+    #expect(store.registeredDefault(forKey: "Box.Config.pageSize") == .integer(20))
+    #expect(store.registeredDefault(forKey: "DependentScreen.columns") == .integer(4))
   }
 
   @Test func writesGoToTheStoreAndTheProjectionResets() {
@@ -90,7 +94,7 @@ enum TestStore {
 
   @Test func theRegistryListsEveryPreference() throws {
     let preferences = PreferenceRegistry.preferences
-    #expect(preferences.count == 23)  // 24 declarations; only one of the two #if branches is compiled
+    #expect(preferences.count == 25)  // 26 declarations; only one of the two #if branches is compiled
     let username = try #require(PreferenceRegistry.preference(forKey: "Showcase.username"))
     #expect(username.documentation == "The user's name.")
     #expect(username.valueType == "String")

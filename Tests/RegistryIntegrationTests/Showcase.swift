@@ -90,3 +90,19 @@ struct Optionals {
   @Preference(
     key: "Spread") var spread: Int?
 }
+
+/// Nested in a generic type through an extension: registered at first read.
+extension Box {
+  struct Config {
+    @Preference var pageSize = 20
+  }
+}
+
+@MainActor enum ScreenConstants {
+  static let columns = 4
+}
+
+/// Reads another main-actor type's static: registered at first read.
+@MainActor struct DependentScreen {
+  @Preference var columns = ScreenConstants.columns
+}
