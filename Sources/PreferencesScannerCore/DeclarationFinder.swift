@@ -61,10 +61,6 @@ struct DeclarationFinder {
   /// (`Type.member`) it declares `nonisolated`.
   private var privateNames: Set<String> = []
   private(set) var nonisolatedNames: Set<String> = []
-  /// For preferences (by index) declared in a type isolated to a global actor: what isolates it.
-  private var isolations: [Int: String] = [:]
-  /// The tokens of each preference's default expression, by preference index.
-  private var defaultRanges: [Int: (Int, Int)] = [:]
   private(set) var diagnostics: [Diagnostic] = []
 
   static let attributeName = "Preference"
@@ -335,122 +331,34 @@ struct DeclarationFinder {
     return nil
   }
 
-  /// Keeps the registry from evaluating what it cannot reach from its own file: a default that
-  /// names something private to this file, or reads a member of a type isolated to a global
-  /// actor (the registry registers defaults from any thread). Such a default is registered when
-  /// the preference is first read instead. A store expression has no such fallback: it is an
-  /// error that names the fix.
+  /// Keeps the registry from evaluating what it cannot reach from its own file: a default (or
+  /// declared type) that names something private to this file is registered when the
+  /// preference is first read instead; a store expression that does is an error that names the
+  /// fix. (Actor isolation is checked by the scanner, once every file is read.)
   private mutating func checkReachability() {
+    guard !privateNames.isEmpty else { return }
     for index in preferences.indices {
       let preference = preferences[index]
-      let isolation = isolations[index]
-      if let store = preference.storeExpression, !privateNames.isEmpty || isolation != nil {
-        let expression = Expression(text: store)
-        if let name = expression.identifiers.first(where: privateNames.contains) {
-          diagnostics.append(
-            Diagnostic(
-              .error,
-              "the store of @Preference '\(preference.property)' uses '\(name)', which is private to this file, but the generated registry creates the store in another file; make '\(name)' internal",
-              file: file, line: preference.line, column: preference.column))
-        }
-        if let isolation, let name = memberReference(in: expression, of: preference) {
-          diagnostics.append(
-            Diagnostic(
-              .error,
-              "the store of @Preference '\(preference.property)' reads '\(name)' of a type isolated by \(isolation), but the generated registry creates stores off the main actor; declare it 'nonisolated static let', or move it to a type without actor isolation",
-              file: file, line: preference.line, column: preference.column))
-        }
+      if let store = preference.storeExpression,
+        let name = ExpressionTokens(text: store).identifiers.first(where: privateNames.contains)
+      {
+        diagnostics.append(
+          Diagnostic(
+            .error,
+            "the store of @Preference '\(preference.property)' uses '\(name)', which is private to this file, but the generated registry creates the store in another file; make '\(name)' internal",
+            file: file, line: preference.line, column: preference.column))
       }
-      guard preference.registrationBlocker == nil, let value = preference.defaultValue,
-        !privateNames.isEmpty || isolation != nil
-      else { continue }
-      // The declaration's own tokens, or (for `@Preference(wrappedValue:)`) the text lexed again.
-      let expression =
-        defaultRanges[index].map { Expression(bytes: source, tokens: tokens, range: $0.0..<($0.1 + 1)) }
-        ?? Expression(text: value)
+      guard preference.registrationBlocker == nil, let value = preference.defaultValue else { continue }
+      let expression = preference.defaultTokens ?? ExpressionTokens(text: value)
       if let type = preference.declaredType,
-        let name = Expression(text: type).identifiers.first(where: privateNames.contains)
+        let name = ExpressionTokens(text: type).identifiers.first(where: privateNames.contains)
       {
         preferences[index].registrationBlocker = "its type uses '\(name)', which is private to its file"
       } else if let name = expression.identifiers.first(where: privateNames.contains) {
         preferences[index].registrationBlocker = "its default uses '\(name)', which is private to its file"
-      } else if let isolation, let name = memberReference(in: expression, of: preference) {
-        preferences[index].registrationBlocker =
-          "its default reads '\(name)' of a type isolated by \(isolation)"
       }
     }
   }
-
-  /// The tokens of an expression: a range of the file's, or those of a text lexed on its own.
-  private struct Expression {
-    var bytes: [UInt8]
-    var tokens: [Token]
-    var range: Range<Int>
-
-    init(bytes: [UInt8], tokens: [Token], range: Range<Int>) {
-      self.bytes = bytes
-      self.tokens = tokens
-      self.range = range
-    }
-
-    init(text: String) {
-      bytes = Array(text.utf8)
-      tokens = Lexer.tokenize(bytes).tokens
-      range = tokens.indices
-    }
-
-    func word(_ index: Int) -> String? {
-      guard range.contains(index), tokens[index].kind == .identifier else { return nil }
-      return String(decoding: bytes[Int(tokens[index].start)..<Int(tokens[index].end)], as: UTF8.self)
-    }
-
-    func punct(_ index: Int, _ byte: UInt8) -> Bool {
-      range.contains(index) && tokens[index].kind == .punctuation && bytes[Int(tokens[index].start)] == byte
-    }
-
-    /// The identifiers, argument labels excepted.
-    var identifiers: [String] {
-      range.compactMap { index in punct(index + 1, UInt8(ascii: ":")) ? nil : word(index) }
-    }
-  }
-
-  /// The first name in `expression` that may be a member of the declaring type (or of an
-  /// enclosing one): `Self.x`, `Type.x`, or, in a static declaration, an unqualified name that
-  /// is not a type, an argument label or a `nonisolated` declaration.
-  private func memberReference(in expression: Expression, of preference: ScannedPreference) -> String? {
-    // The qualified name of `member` of the type `owner` names (`Self` or one on the path).
-    func qualified(_ owner: String, _ member: String) -> String {
-      let path = preference.typePath
-      guard owner != "Self", let position = path.lastIndex(of: owner) else {
-        return (path + [member]).joined(separator: ".")
-      }
-      return (path[...position] + [member]).joined(separator: ".")
-    }
-    let owners = Set(preference.typePath + ["Self"])
-    for index in expression.range {
-      guard let name = expression.word(index), !expression.punct(index - 1, UInt8(ascii: ".")) else {
-        continue
-      }
-      if owners.contains(name), expression.punct(index + 1, UInt8(ascii: ".")),
-        let member = expression.word(index + 2)
-      {
-        if nonisolatedNames.contains(qualified(name, member)) { continue }
-        return "\(name).\(member)"
-      }
-      if preference.isStatic, let first = name.unicodeScalars.first, first.properties.isLowercase,
-        !expression.punct(index + 1, UInt8(ascii: ":")), !Self.expressionKeywords.contains(name),
-        !nonisolatedNames.contains(qualified("Self", name))
-      {
-        return name
-      }
-    }
-    return nil
-  }
-
-  private static let expressionKeywords: Set<String> = [
-    "true", "false", "nil", "try", "await", "as", "is", "in", "if", "else", "switch", "case", "default",
-    "let", "var", "return", "some", "any",
-  ]
 
   // MARK: Imports
 
@@ -749,8 +657,11 @@ struct DeclarationFinder {
         inSettings: arguments.inSettings,
         isStatic: isStatic,
         branches: currentBranches, registrationBlocker: blocker))
-    if let isolation { isolations[preferences.count - 1] = isolation }
-    if let defaultRange { defaultRanges[preferences.count - 1] = defaultRange }
+    preferences[preferences.count - 1].contextIsolation = isolation
+    if let (first, last) = defaultRange {
+      preferences[preferences.count - 1].defaultTokens = ExpressionTokens(
+        source: source, tokens: tokens, range: first...last)
+    }
     for message in arguments.problems { error(message, at: nameToken) }
     return cursor
   }

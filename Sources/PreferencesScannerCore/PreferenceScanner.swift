@@ -89,13 +89,27 @@ public struct PreferenceScanner: Sendable {
       {
         preferences[index].registrationBlocker = "'\(generic.joined(separator: "."))' is generic"
       }
-      // A default that reads a member of a main-actor type declared anywhere in the module.
-      if preferences[index].registrationBlocker == nil, !isolatedTypes.isEmpty,
-        let value = preferences[index].defaultValue,
-        let (reference, isolation) = Self.isolatedReference(in: value, isolatedTypes, nonisolatedNames)
-      {
-        preferences[index].registrationBlocker =
-          "its default reads '\(reference)' of a type isolated by \(isolation)"
+      // The registry evaluates defaults and creates stores off the main actor.
+      let preference = preferences[index]
+      if preference.contextIsolation != nil || !isolatedTypes.isEmpty {
+        if let store = preference.storeExpression,
+          let (reference, isolation) = Self.isolatedReference(
+            in: ExpressionTokens(text: store), of: preference, isolatedTypes, nonisolatedNames)
+        {
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              "the store of @Preference '\(preference.property)' reads '\(reference)' of a type isolated by \(isolation), but the generated registry creates stores off the main actor; declare it 'nonisolated static let', or move it to a type without actor isolation",
+              file: preference.file, line: preference.line, column: preference.column))
+        }
+        if preference.registrationBlocker == nil, let value = preference.defaultValue,
+          let (reference, isolation) = Self.isolatedReference(
+            in: preference.defaultTokens ?? ExpressionTokens(text: value), of: preference, isolatedTypes,
+            nonisolatedNames)
+        {
+          preferences[index].registrationBlocker =
+            "its default reads '\(reference)' of a type isolated by \(isolation)"
+        }
       }
       preferences[index].key = key(for: preferences[index])
       // Full rename chains: declared renames, configured migrations, and what the manifest
@@ -117,37 +131,56 @@ public struct PreferenceScanner: Sendable {
       imports: imports)
   }
 
-  /// The first `Type.member` or `Type(…)` in `expression` whose type is isolated to a global
-  /// actor and whose member is not declared `nonisolated`.
+  /// The first reference in `expression` to something isolated to a global actor, and what
+  /// isolates it: `Type.member` or `Type(…)` of an isolated type declared anywhere in the
+  /// module; and, when the declaration's own type is isolated, `Self.member`, an enclosing type's
+  /// member, or (in a static declaration) an unqualified lowercase name. Members declared
+  /// `nonisolated`, and enum cases, are not references.
   static func isolatedReference(
-    in expression: String, _ isolatedTypes: [String: [(path: [String], isolation: String)]],
-    _ nonisolatedNames: Set<String>
-  ) -> (String, String)? {
-    let bytes = Array(expression.utf8)
-    let tokens = Lexer.tokenize(bytes).tokens
-    func text(_ index: Int) -> String {
-      String(decoding: bytes[Int(tokens[index].start)..<Int(tokens[index].end)], as: UTF8.self)
+    in expression: ExpressionTokens, of preference: ScannedPreference,
+    _ isolatedTypes: [String: [(path: [String], isolation: String)]], _ nonisolatedNames: Set<String>
+  ) -> (reference: String, isolation: String)? {
+    let path = preference.typePath
+    // The qualified name of `member` of the type `owner` names (`Self` or one on the path).
+    func qualified(_ owner: String, _ member: String) -> String {
+      guard owner != "Self", let position = path.lastIndex(of: owner) else {
+        return (path + [member]).joined(separator: ".")
+      }
+      return (path[...position] + [member]).joined(separator: ".")
     }
-    func punct(_ index: Int, _ byte: UInt8) -> Bool {
-      index >= 0 && index < tokens.count && tokens[index].kind == .punctuation
-        && bytes[Int(tokens[index].start)] == byte
-    }
-    for index in tokens.indices
-    where tokens[index].kind == .identifier && !punct(index - 1, UInt8(ascii: ".")) {
-      guard let candidates = isolatedTypes[text(index)], let type = candidates.first else { continue }
-      if punct(index + 1, UInt8(ascii: "(")) { return (text(index) + "(…)", type.isolation) }
-      guard punct(index + 1, UInt8(ascii: ".")), index + 2 < tokens.count,
-        tokens[index + 2].kind == .identifier
-      else { continue }
-      let member = text(index + 2)
-      if candidates.contains(where: { nonisolatedNames.contains(($0.path + [member]).joined(separator: ".")) }
-      ) {
+    let owners = Set(path + ["Self"])
+    for index in expression.tokens.indices {
+      guard let name = expression.word(index), !expression.punct(index - 1, UInt8(ascii: ".")) else {
         continue
       }
-      return ("\(text(index)).\(member)", type.isolation)
+      let member = expression.punct(index + 1, UInt8(ascii: ".")) ? expression.word(index + 2) : nil
+      if let isolation = preference.contextIsolation {
+        if owners.contains(name), let member {
+          if nonisolatedNames.contains(qualified(name, member)) { continue }
+          return ("\(name).\(member)", isolation)
+        }
+        if preference.isStatic, let first = name.unicodeScalars.first, first.properties.isLowercase,
+          !expression.punct(index + 1, UInt8(ascii: ":")), !expressionKeywords.contains(name),
+          !nonisolatedNames.contains(qualified("Self", name))
+        {
+          return (name, isolation)
+        }
+      }
+      guard let candidates = isolatedTypes[name], let type = candidates.first else { continue }
+      if expression.punct(index + 1, UInt8(ascii: "(")) { return (name + "(…)", type.isolation) }
+      guard let member,
+        !candidates.contains(where: { nonisolatedNames.contains(($0.path + [member]).joined(separator: ".")) }
+        )
+      else { continue }
+      return ("\(name).\(member)", type.isolation)
     }
     return nil
   }
+
+  private static let expressionKeywords: Set<String> = [
+    "true", "false", "nil", "try", "await", "as", "is", "in", "if", "else", "switch", "case", "default",
+    "let", "var", "return", "some", "any",
+  ]
 
   /// The tokens of `source` (for tools such as the fuzzer).
   public static func tokens(of source: [UInt8]) -> [Token] { Lexer.tokenize(source).tokens }

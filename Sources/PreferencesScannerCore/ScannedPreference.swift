@@ -40,6 +40,10 @@ public struct ScannedPreference: Sendable, Equatable {
   /// Why the generated registry cannot evaluate the default itself (a private, generic or local
   /// enclosing type), or `nil` when it can.
   public var registrationBlocker: String?
+  /// What isolates the enclosing type to a global actor (`@MainActor`, `View`), if anything.
+  var contextIsolation: String?
+  /// The default expression's tokens, for checks made once every file has been read.
+  var defaultTokens: ExpressionTokens?
 
   /// The enclosing type as written in Swift: `Outer.Inner`.
   public var enclosingType: String { typePath.joined(separator: ".") }
