@@ -55,9 +55,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
   ) {
-    self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
-    self.location = _preferenceLocation(line: line, column: column)
-    self.defaultValue = wrappedValue
+    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
   }
 
   /// Declares an optional preference without a default: `@Preference var lastSearch: String?`
@@ -73,9 +71,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     settings: Bool = false,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
   ) where Value: ExpressibleByNilLiteral {
-    self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
-    self.location = _preferenceLocation(line: line, column: column)
-    self.defaultValue = nil
+    self.init(default: nil, fileID: fileID, line: line, column: column)
   }
 
   /// Declares a renamed optional preference without a default:
@@ -89,8 +85,16 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
   ) where Value: ExpressibleByNilLiteral {
-    self.init(
-      key: key, store: store(), sync: sync, settings: settings, fileID: fileID, line: line, column: column)
+    self.init(default: nil, fileID: fileID, line: line, column: column)
+  }
+
+  /// What every declaration form stores: the default and where the declaration is. The other
+  /// arguments are read by the build plugin from source.
+  @inlinable
+  init(default defaultValue: Value, fileID: StaticString, line: UInt, column: UInt) {
+    self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
+    self.location = _preferenceLocation(line: line, column: column)
+    self.defaultValue = defaultValue
   }
 
   @inlinable @inline(__always) var fileID: UnsafeRawPointer { UnsafeRawPointer(bitPattern: fileIDAddress)! }
