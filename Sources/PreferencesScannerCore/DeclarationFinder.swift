@@ -58,7 +58,8 @@ struct DeclarationFinder {
   }
 
   /// Names this file declares `private` or `fileprivate`, and the qualified names
-  /// (`Type.member`) it declares `nonisolated`.
+  /// (`Type.member`) it declares `nonisolated` or as enum cases (the scanner's isolation check
+  /// reads those of every file).
   private var privateNames: Set<String> = []
   private(set) var nonisolatedNames: Set<String> = []
   private(set) var diagnostics: [Diagnostic] = []
