@@ -13,9 +13,15 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// The property-list file at `path` could not be read. It was moved to `preservedAt` (if not
   /// `nil`) and the store continued with an empty file.
   case corruptFile(path: String, reason: String, preservedAt: String?)
-  /// Writing the property-list file at `path` failed; the values stay in memory and are written
-  /// on the next flush.
-  case writeFailed(path: String, reason: String)
+  /// The preferences file at `path` exists but could not be read (permissions, I/O). The store
+  /// runs on defaults and never replaces the file while it cannot read it.
+  case readFailed(path: String, reason: String)
+  /// Writing the preferences file at `path` failed; the values of `pendingKeys` stay in memory
+  /// and are retried after a backoff, at the next write or flush, and at exit.
+  case writeFailed(path: String, reason: String, pendingKeys: [String] = [])
+  /// Writing the preferences file at `path` failed at process exit: the values of `keys` were
+  /// lost.
+  case unsavedAtExit(path: String, reason: String, keys: [String])
   /// A value of type `given` was written to a key declared with type `declared`; nothing was
   /// stored.
   case wrongValueType(key: String, declared: String, given: String)
@@ -39,8 +45,14 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       } else {
         "preferences file '\(path)' is corrupt (\(reason)); it could not be moved aside and is left untouched"
       }
-    case .writeFailed(let path, let reason):
-      "preferences file '\(path)' could not be written (\(reason)); values are kept in memory and retried"
+    case .readFailed(let path, let reason):
+      "preferences file '\(path)' could not be read (\(reason)); the store uses defaults and leaves the file untouched"
+    case .writeFailed(let path, let reason, let keys):
+      keys.isEmpty
+        ? "preferences file '\(path)' could not be written (\(reason))"
+        : "preferences file '\(path)' could not be written (\(reason)); the values of \(Self.list(keys)) are kept in memory and retried at the next write, flush and exit"
+    case .unsavedAtExit(let path, let reason, let keys):
+      "preferences file '\(path)' could not be written at exit (\(reason)); the values of \(Self.list(keys)) were lost"
     case .wrongValueType(let key, let declared, let given):
       "preference '\(key)' is declared as \(declared) but was given \(given); nothing was stored"
     case .syncLimitExceeded(let key, let reason):
@@ -48,6 +60,29 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
     case .unresolvedDeclaration(let location):
       "@Preference at \(location) has no key in the generated registry; its values are kept in memory only. Rebuild; if it persists, report the declaration"
     }
+  }
+
+  static func list(_ keys: [String]) -> String {
+    let shown = keys.prefix(10).map { "'\($0)'" }.joined(separator: ", ")
+    return keys.count > 10 ? "\(shown) and \(keys.count - 10) more" : shown
+  }
+
+  /// The reason part of a file error.
+  var reason: String? {
+    switch self {
+    case .readFailed(_, let reason), .writeFailed(_, let reason, _), .unsavedAtExit(_, let reason, _):
+      reason
+    case .corruptFile(_, let reason, _): reason
+    default: nil
+    }
+  }
+
+  /// A failed write reported at exit, when no retry will come.
+  var lostAtExit: PreferenceError {
+    if case .writeFailed(let path, let reason, let keys) = self, !keys.isEmpty {
+      return .unsavedAtExit(path: path, reason: reason, keys: keys)
+    }
+    return self
   }
 
   func withKey(_ key: String) -> PreferenceError {

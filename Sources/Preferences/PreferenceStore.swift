@@ -28,9 +28,11 @@ public final class PreferenceStore: Sendable {
     var registered: [String: PropertyListValue] = [:]
     @usableFromInline var cache = ValueCache()
     var registries: Set<ObjectIdentifier> = []
-    /// Observers by key, and the effective value each key's observers last heard about.
-    var listeners: [String: [Int: @Sendable () -> Void]] = [:]
-    var lastNotified: [String: PropertyListValue?] = [:]
+    /// Keys mirrored by ``PreferenceSync``: every write of one records its modification time.
+    var syncedKeys: Set<String> = []
+    var syncClock: @Sendable () -> Date = { Date() }
+    /// Observers by key.
+    var listeners: [String: [Int: @Sendable (String) -> Void]] = [:]
     var nextListener = 0
     /// Incremented by every change; observers use it to deliver values in order.
     var version: UInt64 = 0
@@ -51,7 +53,12 @@ public final class PreferenceStore: Sendable {
   ) {
     self.backend = backend
     self.overrides = LaunchArguments.overrides(in: arguments)
+    // Other processes' writes, other code's writes to the same UserDefaults, and values a flush
+    // merged in reach reads and observers whether or not anything observes the store.
+    backend.startWatching { [weak self] keys in self?.externalChange(keys) }
   }
+
+  deinit { backend.stopWatching() }
 
   // MARK: Typed reads
 
@@ -68,11 +75,18 @@ public final class PreferenceStore: Sendable {
     state.withLock { state in value(forKey: key, in: &state, default: defaultValue) }
   }
 
-  /// The value of `key` and the store's change count, read together.
-  func versionedValue<Value: PreferenceValue>(forKey key: String, default defaultValue: () -> Value) -> (
-    Value, UInt64
+  /// The typed value of `key`, its stored-or-registered value, and the store's change count, read
+  /// together.
+  func snapshot<Value: PreferenceValue>(_ key: String, default defaultValue: () -> Value) -> (
+    Value, PropertyListValue?, UInt64
   ) {
-    state.withLock { state in (value(forKey: key, in: &state, default: defaultValue), state.version) }
+    state.withLock { state in
+      (
+        value(forKey: key, in: &state, default: defaultValue),
+        backend.value(forKey: key) ?? state.registered[key],
+        state.version
+      )
+    }
   }
 
   /// The value for `key`, binding cache slot `slot` (from a generated registry) to it.
@@ -82,15 +96,17 @@ public final class PreferenceStore: Sendable {
   /// unless a default for `key` already is.
   @usableFromInline
   func value<Value: PreferenceValue>(forKey key: String, slot: Int, default defaultValue: Value) -> Value {
-    state.withLock { state in
-      if state.registered[key] == nil, let encoded = try? defaultValue.propertyListValue() {
-        state.registered[key] = encoded
+    let needsRegistration = state.withLock { $0.registered[key] == nil }
+    if needsRegistration, let encoded = try? defaultValue.propertyListValue() {
+      state.withLock { state in
+        if state.registered[key] == nil { state.registered[key] = encoded }
       }
-      return value(forKey: key, slot: slot, in: &state, default: { defaultValue })
+      backend.register(defaults: [key: encoded])
     }
+    return state.withLock { state in value(forKey: key, slot: slot, in: &state, default: { defaultValue }) }
   }
 
-  private func value<Value: PreferenceValue>(
+  func value<Value: PreferenceValue>(
     forKey key: String, slot: Int = -1, in state: inout State, default defaultValue: () -> Value
   )
     -> Value
@@ -99,7 +115,19 @@ public final class PreferenceStore: Sendable {
       state.cache.bind(slot: slot, toKey: key)
       return cached
     }
-    let value = resolve(key, registered: state.registered[key], default: defaultValue)
+    if state.cache[key] is UndecodableBox<Value> { return defaultValue() }
+    let value: Value
+    switch resolve(key, registered: state.registered[key]) as Resolution<Value> {
+    case .value(let resolved):
+      value = resolved
+    case .undecodable:
+      // Reported once; until the value changes, reads return the default quietly.
+      state.cache[key] = UndecodableBox<Value>()
+      return defaultValue()
+    case .none:
+      // The caller's own default is not cached: another caller may pass another one.
+      return defaultValue()
+    }
     state.cache[key] = ValueBox(value)
     state.cache.bind(slot: slot, toKey: key)
     return value
@@ -117,23 +145,34 @@ public final class PreferenceStore: Sendable {
     state.withLock { state in ValueBox<Value>.unbox(state.cache.box(inSlot: slot)) }
   }
 
-  private func resolve<Value: PreferenceValue>(
-    _ key: String, registered: PropertyListValue?, default defaultValue: () -> Value
-  ) -> Value {
+  private enum Resolution<Value> {
+    case value(Value)
+    /// A stored value or override exists but is not a `Value` (reported).
+    case undecodable
+    case none
+  }
+
+  /// The launch-argument override, else the stored value, else the registered default.
+  private func resolve<Value: PreferenceValue>(_ key: String, registered: PropertyListValue?) -> Resolution<
+    Value
+  > {
+    var undecodable = false
     if let text = overrides[key] {
-      if let value = Value(launchArgument: text) { return value }
+      if let value = Value(launchArgument: text) { return .value(value) }
       PreferenceDiagnostics.report(
         .typeMismatch(key: key, expected: String(describing: Value.self), found: "launch argument '\(text)'"))
+      undecodable = true
     }
     if let stored = backend.value(forKey: key) {
       do {
-        return try Value(propertyListValue: stored)
+        return .value(try Value(propertyListValue: stored))
       } catch {
         PreferenceDiagnostics.report(Self.decodingError(error, key: key, type: Value.self))
+        undecodable = true
       }
     }
-    if let registered, let value = try? Value(propertyListValue: registered) { return value }
-    return defaultValue()
+    if let registered, let value = try? Value(propertyListValue: registered) { return .value(value) }
+    return undecodable ? .undecodable : .none
   }
 
   static func decodingError(_ error: any Error, key: String, type: Any.Type) -> PreferenceError {
@@ -156,34 +195,44 @@ public final class PreferenceStore: Sendable {
         .encodingFailed(key: key, type: String(describing: Value.self), reason: "\(error)"))
       return
     }
+    // Cache the written value only if reading it back would give the same value: otherwise the
+    // next read decodes what the backend holds, exactly as the next launch will.
+    let exact =
+      encoded.map { backend.storedForm(of: $0) == $0 && Value.self is any LosslessPreferenceValue.Type }
+      ?? false
     state.withLock { state in
-      backend.setValue(encoded, forKey: key)
-      state.cache[key] = (encoded == nil || overrides[key] != nil) ? nil : ValueBox(value)
-      state.version &+= 1
+      write(encoded, forKey: key, in: &state)
+      state.cache[key] = (exact && overrides[key] == nil) ? ValueBox(value) : nil
     }
-    notifyIfChanged([key])
+    notify([key])
   }
 
   /// Removes the stored value for `key`, so that reads return the registered default again.
   public func removeValue(forKey key: String) {
-    state.withLock { state in
-      backend.setValue(nil, forKey: key)
-      state.cache[key] = nil
-      state.version &+= 1
+    state.withLock { state in write(nil, forKey: key, in: &state) }
+    notify([key])
+  }
+
+  /// Writes `value` to the backend under the lock: the one place a stored value changes, so
+  /// that every write of a synced key records its modification time in the same step.
+  func write(_ value: PropertyListValue?, forKey key: String, in state: inout State, modified: Date? = nil) {
+    backend.setValue(value, forKey: key)
+    state.cache[key] = nil
+    state.version &+= 1
+    if state.syncedKeys.contains(key) {
+      SyncMetadata.setModified(modified ?? state.syncClock(), for: key, in: backend)
     }
-    notifyIfChanged([key])
   }
 
   /// Removes every value this store's backend holds. Registered defaults stay registered.
   public func removeAllValues() {
     let keys = state.withLock { state in
-      let keys = Set(backend.allValues().keys)
-      backend.removeAll()
+      let keys = Set(backend.allValues().keys).subtracting(SyncMetadata.keys)
+      for key in keys { write(nil, forKey: key, in: &state) }
       state.cache.removeAll()
-      state.version &+= 1
       return keys
     }
-    notifyIfChanged(keys)
+    notify(keys)
   }
 
   /// Whether a value is explicitly stored for `key` (as opposed to a default being used).
@@ -227,6 +276,13 @@ public final class PreferenceStore: Sendable {
           .encodingFailed(key: key, type: String(describing: type(of: value)), reason: "\(error)"))
       }
     }
+    register(encoded: encoded)
+  }
+
+  /// Registers defaults already in stored form; also with the backend, so that code reading
+  /// `UserDefaults` directly sees them.
+  func register(encoded: [String: PropertyListValue]) {
+    guard !encoded.isEmpty else { return }
     state.withLock { state in
       for (key, value) in encoded {
         state.registered[key] = value
@@ -234,7 +290,8 @@ public final class PreferenceStore: Sendable {
       }
       state.version &+= 1
     }
-    notifyIfChanged(Set(encoded.keys))
+    backend.register(defaults: encoded)
+    notify(Set(encoded.keys))
   }
 
   /// The registered default for `key`, if any.
@@ -271,16 +328,13 @@ public final class PreferenceStore: Sendable {
       }
       for oldKey in oldKeys where oldKey != newKey {
         guard let old = backend.value(forKey: oldKey) else { continue }
-        backend.setValue(old, forKey: newKey)
-        backend.setValue(nil, forKey: oldKey)
-        state.cache[oldKey] = nil
-        state.cache[newKey] = nil
-        state.version &+= 1
+        write(old, forKey: newKey, in: &state)
+        write(nil, forKey: oldKey, in: &state)
         return (.moved, [oldKey, newKey])
       }
       return (.nothingToMigrate, [])
     }
-    notifyIfChanged(changed)
+    notify(changed)
     return result
   }
 
@@ -315,17 +369,17 @@ public final class PreferenceStore: Sendable {
       guard oldKey != newKey, let old = backend.value(forKey: oldKey) else { return .nothingToMigrate }
       if backend.value(forKey: newKey) != nil { return .keptExistingValue }
       guard let new = transform(old) else { return .nothingToMigrate }
-      backend.setValue(new, forKey: newKey)
-      backend.setValue(nil, forKey: oldKey)
-      state.cache[oldKey] = nil
-      state.cache[newKey] = nil
-      state.version &+= 1
+      write(new, forKey: newKey, in: &state)
+      write(nil, forKey: oldKey, in: &state)
       return .moved
     }
-    if result == .moved { notifyIfChanged([oldKey, newKey]) }
+    if result == .moved { notify([oldKey, newKey]) }
     return result
   }
 }
+
+/// Marks a key whose stored value does not decode as `Value`, so that it is reported once.
+final class UndecodableBox<Value>: Sendable {}
 
 /// Holds a decoded value in the cache; a class so that a cache hit is a pointer check.
 @usableFromInline

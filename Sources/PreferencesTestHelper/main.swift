@@ -1,6 +1,14 @@
 // A child process for the tests: they run it to check behaviour across processes and at exit.
+//
+// TARGET is a property-list file path, or `suite:NAME` for a UserDefaults suite.
 import Foundation
 import Preferences
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
@@ -8,32 +16,76 @@ func fail(_ message: String) -> Never {
   exit(2)
 }
 
+func store(_ target: String) -> PreferenceStore {
+  target.hasPrefix("suite:")
+    ? PreferenceStore(backend: UserDefaultsBackend(suiteName: String(target.dropFirst(6))), arguments: [])
+    : PreferenceStore(backend: PropertyListFileBackend(url: URL(fileURLWithPath: target)), arguments: [])
+}
+
 switch arguments.dropFirst().first {
 case "write-loop":
-  // write-loop FILE PREFIX COUNT: writes PREFIX-i = i for i in 0..<COUNT, flushing after each.
+  // write-loop TARGET PREFIX COUNT: writes PREFIX-i = i for i in 0..<COUNT, flushing after each.
   guard arguments.count == 5, let count = Int(arguments[4]) else {
-    fail("usage: write-loop FILE PREFIX COUNT")
+    fail("usage: write-loop TARGET PREFIX COUNT")
   }
-  let store = PreferenceStore.propertyList(at: URL(fileURLWithPath: arguments[2]))
+  let store = store(arguments[2])
   for index in 0..<count {
     store.set(index, forKey: "\(arguments[3])-\(index)")
     try store.flush()
   }
 case "set-and-exit":
-  // set-and-exit FILE|suite:NAME KEY VALUE: sets a string and exits normally without flushing.
+  // set-and-exit TARGET KEY VALUE: sets a string and exits normally without flushing.
   guard arguments.count == 5 else { fail("usage: set-and-exit TARGET KEY VALUE") }
-  let target = arguments[2]
-  let store =
-    target.hasPrefix("suite:")
-    ? PreferenceStore.suite(String(target.dropFirst(6)))
-    : PreferenceStore.propertyList(at: URL(fileURLWithPath: target))
+  store(arguments[2]).set(arguments[4], forKey: arguments[3])
+case "exit-after":
+  // exit-after TARGET KEY VALUE MICROSECONDS return|exit|thread: sets a string, waits, then ends
+  // normally: by returning from main, by exit(0), or by exit(0) on another thread while this one
+  // keeps writing another key.
+  guard arguments.count == 7, let delay = UInt32(arguments[5]) else {
+    fail("usage: exit-after TARGET KEY VALUE MICROSECONDS return|exit|thread")
+  }
+  let store = store(arguments[2])
   store.set(arguments[4], forKey: arguments[3])
+  switch arguments[6] {
+  case "return":
+    usleep(delay)
+  case "exit":
+    usleep(delay)
+    exit(0)
+  case "thread":
+    Thread.detachNewThread {
+      usleep(delay)
+      exit(0)
+    }
+    var counter = 0
+    while true {
+      counter += 1
+      store.set(counter, forKey: "busy")
+    }
+  default:
+    fail("unknown ending \(arguments[6])")
+  }
+case "recover-and-exit":
+  // recover-and-exit FILE KEY VALUE: FILE's folder is blocked by a plain file of that name, so
+  // the first flushes fail; the helper then removes the blocker and exits normally.
+  guard arguments.count == 5 else { fail("usage: recover-and-exit FILE KEY VALUE") }
+  let url = URL(fileURLWithPath: arguments[2])
+  let store = store(arguments[2])
+  store.set(arguments[4], forKey: arguments[3])
+  usleep(200_000)  // the coalesced flush fails meanwhile
+  try FileManager.default.removeItem(at: url.deletingLastPathComponent())
+case "read-as-nobody":
+  // read-as-nobody TARGET KEY: drops root privileges (if any), then prints the value of KEY.
+  guard arguments.count == 4 else { fail("usage: read-as-nobody TARGET KEY") }
+  if getuid() == 0 {
+    guard setgid(65534) == 0, setuid(65534) == 0 else { fail("could not drop privileges") }
+  }
+  print(store(arguments[2]).propertyListValue(forKey: arguments[3]).map { "\($0)" } ?? "none")
 case "kill-loop":
-  // kill-loop FILE: forever writes k0…k9 = n for n = 1, 2, … (continuing from the file), flushing
-  // after each round, until killed.
-  guard arguments.count == 3 else { fail("usage: kill-loop FILE") }
-  let store = PreferenceStore(
-    backend: PropertyListFileBackend(url: URL(fileURLWithPath: arguments[2])), arguments: [])
+  // kill-loop TARGET: forever writes k0…k9 = n for n = 1, 2, … (continuing from the stored
+  // value), flushing after each round, until killed.
+  guard arguments.count == 3 else { fail("usage: kill-loop TARGET") }
+  let store = store(arguments[2])
   var round = store.value(forKey: "k9", default: 0)
   while true {
     round += 1
@@ -41,18 +93,20 @@ case "kill-loop":
     try store.flush()
   }
 case "disjoint-writes":
-  // disjoint-writes FILE PREFIX COUNT: like write-loop, but flushing only at exit.
+  // disjoint-writes TARGET PREFIX COUNT: like write-loop, but flushing only at exit.
   guard arguments.count == 5, let count = Int(arguments[4]) else {
-    fail("usage: disjoint-writes FILE PREFIX COUNT")
+    fail("usage: disjoint-writes TARGET PREFIX COUNT")
   }
-  let store = PreferenceStore.propertyList(at: URL(fileURLWithPath: arguments[2]))
+  let store = store(arguments[2])
   for index in 0..<count { store.set(index, forKey: "\(arguments[3])-\(index)") }
 case "file-value":
-  // file-value FILE KEY: prints the value a fresh process reads for KEY from the file, or "none".
-  guard arguments.count == 4 else { fail("usage: file-value FILE KEY") }
-  let store = PreferenceStore(
-    backend: PropertyListFileBackend(url: URL(fileURLWithPath: arguments[2])), arguments: [])
-  print(store.propertyListValue(forKey: arguments[3]).map { "\($0)" } ?? "none")
+  // file-value TARGET KEY: prints the value a fresh process reads for KEY, or "none".
+  guard arguments.count == 4 else { fail("usage: file-value TARGET KEY") }
+  print(store(arguments[2]).propertyListValue(forKey: arguments[3]).map { "\($0)" } ?? "none")
+case "raw-value":
+  // raw-value SUITE KEY: prints what plain UserDefaults in a fresh process reads for KEY.
+  guard arguments.count == 4 else { fail("usage: raw-value SUITE KEY") }
+  print(UserDefaults(suiteName: arguments[2])!.object(forKey: arguments[3]).map { "\($0)" } ?? "none")
 case "read":
   // read KIND KEY [-Key value …]: prints the value of KEY read as KIND from an in-memory store
   // that honours launch arguments.

@@ -7,14 +7,17 @@ import Testing
 final class TestClock: Sendable {
   private let now = Locked(Date(timeIntervalSince1970: 1_000_000))
   func advance(_ seconds: TimeInterval = 1) { now.withLock { $0 += seconds } }
+  func set(_ seconds: TimeInterval) { now.withLock { $0 = Date(timeIntervalSince1970: seconds) } }
   var date: Date { now.withLock { $0 } }
 }
 
 /// One simulated device: its own local store and sync engine over the shared remote store.
 struct Device {
-  let store = PreferenceStore.inMemory()
+  let backend = InMemoryBackend()
+  let store: PreferenceStore
   let sync: PreferenceSync
   init(remote: InMemoryRemoteStore, keys: Set<String>, clock: TestClock) {
+    store = PreferenceStore(backend: backend, arguments: [])
     sync = PreferenceSync(local: store, remote: remote, keys: keys, clock: { clock.date })
   }
 }
@@ -46,6 +49,102 @@ struct Device {
     withExtendedLifetime(observation) {}
   }
 
+  /// An observer on A writes the key on B while A applies B's earlier value: A must not send
+  /// the value it just applied back over B's newer write.
+  @Test func applyingARemoteValueNeverEchoesItOverANewerRemoteWrite() {
+    let remote = InMemoryRemoteStore(delivery: .manual)
+    let clock = TestClock()
+    let a = Device(remote: remote, keys: ["n"], clock: clock)
+    let b = Device(remote: remote, keys: ["n"], clock: clock)
+    a.sync.start()
+    b.sync.start()
+    let observation = a.store.observe("n", default: 0) { value in
+      if value == 1 {
+        clock.advance()
+        b.store.set(2, forKey: "n")
+      }
+    }
+    clock.advance()
+    b.store.set(1, forKey: "n")
+    remote.deliverAll()
+    #expect(a.store.value(forKey: "n", default: 0) == 2)
+    #expect(b.store.value(forKey: "n", default: 0) == 2)
+    #expect(remote.value(forKey: "n").flatMap { PreferenceSync.Entry($0)?.value } == .integer(2))
+    withExtendedLifetime(observation) {}
+  }
+
+  @Test func aBurstOfRemoteWritesEndsAtTheLastOneWithoutEcho() {
+    let remote = InMemoryRemoteStore(delivery: .manual)
+    let clock = TestClock()
+    let a = Device(remote: remote, keys: ["n"], clock: clock)
+    let b = Device(remote: remote, keys: ["n"], clock: clock)
+    a.sync.start()
+    b.sync.start()
+    for value in 1...20 {
+      clock.advance()
+      b.store.set(value, forKey: "n")
+      // Deliver some notifications in the middle of the burst.
+      if value.isMultiple(of: 3) { remote.deliverNext() }
+    }
+    remote.deliverAll()
+    #expect(remote.writeCount == 20, "only B's 20 writes reach the remote store")
+    #expect(a.store.value(forKey: "n", default: 0) == 20)
+  }
+
+  /// Offline and never-started writes carry the time they were made: the newest write wins when
+  /// the devices meet again, whichever side it was on.
+  @Test func writesMadeWhileNotSyncingKeepTheirTime() {
+    let remote = InMemoryRemoteStore(delivery: .manual)
+    let clock = TestClock()
+    let a = Device(remote: remote, keys: ["n"], clock: clock)
+    let b = Device(remote: remote, keys: ["n"], clock: clock)
+    a.sync.start()
+    b.sync.start()
+    b.sync.stop()
+    clock.set(4000)
+    a.store.set("A", forKey: "n")
+    clock.set(4100)
+    b.store.set("B", forKey: "n")  // offline, later
+    remote.deliverAll()
+    b.sync.start()
+    remote.deliverAll()
+    #expect(a.store.value(forKey: "n", default: "") == "B")
+    #expect(b.store.value(forKey: "n", default: "") == "B")
+    // And the other way round: the offline write is older, the remote one wins.
+    b.sync.stop()
+    clock.set(4200)
+    b.store.set("old offline", forKey: "n")
+    clock.set(4300)
+    a.store.set("newer online", forKey: "n")
+    remote.deliverAll()
+    b.sync.start()
+    remote.deliverAll()
+    #expect(b.store.value(forKey: "n", default: "") == "newer online")
+    #expect(a.store.value(forKey: "n", default: "") == "newer online")
+  }
+
+  /// An app extension writes the shared store (another store over the same storage) while the
+  /// app's engine is not running: the write keeps its time and wins over an older remote value.
+  @Test func anExtensionsWriteToTheSharedStoreKeepsItsTime() {
+    let remote = InMemoryRemoteStore(delivery: .manual)
+    let clock = TestClock()
+    let phone = Device(remote: remote, keys: ["n"], clock: clock)
+    let watch = Device(remote: remote, keys: ["n"], clock: clock)
+    phone.sync.start()
+    watch.sync.start()
+    phone.sync.stop()
+    clock.set(5000)
+    watch.store.set("watch", forKey: "n")
+    remote.deliverAll()
+    let widget = PreferenceStore(backend: phone.backend, arguments: [])
+    widget.trackModifications(of: ["n"], clock: { clock.date })
+    clock.set(5100)
+    widget.set("widget", forKey: "n")
+    phone.sync.start()
+    remote.deliverAll()
+    #expect(watch.store.value(forKey: "n", default: "") == "widget")
+  }
+
   @Test func conflictsAreResolvedPerKeyByTheNewestWrite() {
     let remote = InMemoryRemoteStore()
     let clock = TestClock()
@@ -56,42 +155,18 @@ struct Device {
     phone.store.set("Paul", forKey: "name")
     phone.store.set(0.5, forKey: "volume")
     remote.waitUntilDelivered()
-    // The tablet goes offline and edits the volume; the phone then edits the name.
     tablet.sync.stop()
     clock.advance()
     tablet.store.set(0.9, forKey: "volume")
     clock.advance()
     phone.store.set("Paula", forKey: "name")
     remote.waitUntilDelivered()
-    // Back online: each key keeps its newest value on both devices.
     tablet.sync.start()
     remote.waitUntilDelivered()
     for device in [phone, tablet] {
       #expect(device.store.value(forKey: "name", default: "") == "Paula")
       #expect(device.store.value(forKey: "volume", default: 0.0) == 0.9)
     }
-  }
-
-  @Test func aStaleDeviceDoesNotOverwriteNewerValues() {
-    let remote = InMemoryRemoteStore()
-    let clock = TestClock()
-    let stale = Device(remote: remote, keys: keys, clock: clock)
-    stale.sync.start()
-    stale.store.set("Old", forKey: "name")
-    stale.store.set("light", forKey: "theme")
-    remote.waitUntilDelivered()
-    stale.sync.stop()
-    clock.advance(100)
-    let current = Device(remote: remote, keys: keys, clock: clock)
-    current.sync.start()
-    current.store.set("New", forKey: "name")
-    current.store.set("dark", forKey: "theme")
-    remote.waitUntilDelivered()
-    stale.sync.start()
-    remote.waitUntilDelivered()
-    #expect(stale.store.value(forKey: "name", default: "") == "New")
-    #expect(stale.store.value(forKey: "theme", default: "") == "dark")
-    #expect(current.store.value(forKey: "name", default: "") == "New")
   }
 
   @Test func aFreshInstallTakesRemoteValuesAndNeverPushesDefaults() {
@@ -109,7 +184,21 @@ struct Device {
     remote.waitUntilDelivered()
     #expect(fresh.store.value(forKey: "name", default: "") == "Paul")
     #expect(remote.allValues() == snapshot, "registered defaults are never pushed")
-    #expect(old.store.value(forKey: "name", default: "") == "Paul")
+  }
+
+  @Test func aValueStoredBeforeSyncingDoesNotOverrideTheRemoteOne() {
+    let remote = InMemoryRemoteStore()
+    let clock = TestClock()
+    let old = Device(remote: remote, keys: ["name"], clock: clock)
+    old.sync.start()
+    old.store.set("Paul", forKey: "name")
+    remote.waitUntilDelivered()
+    let backend = InMemoryBackend(["name": .string("from before sync")])
+    let upgraded = PreferenceStore(backend: backend, arguments: [])
+    let sync = PreferenceSync(local: upgraded, remote: remote, keys: ["name"], clock: { clock.date })
+    sync.start()
+    remote.waitUntilDelivered()
+    #expect(upgraded.value(forKey: "name", default: "") == "Paul")
   }
 
   @Test func remoteLimitsAreRespectedAndReported() {
@@ -152,5 +241,110 @@ struct Device {
       #expect(phone.store.value(forKey: "k\(index)", default: -1) == index)
       #expect(tablet.store.value(forKey: "k\(index)", default: -1) == index)
     }
+  }
+}
+
+/// Two devices driven through seeded random interleavings of local writes and removals, remote
+/// deliveries in any order, and engines stopping and starting. Every action advances a shared
+/// clock, so each write has a distinct time. After each program, with both engines running and
+/// every notification delivered, both devices and the remote store must hold, for each key, the
+/// value of the write made last; and the remote store must have been written at most once per
+/// local write plus once per key and start (no echo).
+@Suite struct SyncInterleavingTests {
+  struct Random: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  @Test func everyInterleavingConvergesToTheLastWrite() {
+    let programs = Intensity.rounds(quick: 300, long: 3000)
+    var failures: [String] = []
+    for seed in 0..<programs {
+      if let failure = run(seed: UInt64(seed)) { failures.append(failure) }
+      if failures.count > 3 { break }
+    }
+    #expect(failures.isEmpty, "\(failures)")
+  }
+
+  func run(seed: UInt64) -> String? {
+    var random = Random(state: seed)
+    let keys = ["x", "y"]
+    let remote = InMemoryRemoteStore(delivery: .manual)
+    let clock = TestClock()
+    let devices = [
+      Device(remote: remote, keys: Set(keys), clock: clock),
+      Device(remote: remote, keys: Set(keys), clock: clock),
+    ]
+    var running = [false, false]
+    var lastWrite: [String: (time: Date, value: Int?)] = [:]
+    var localWrites = 0
+    var starts = 0
+    var log: [String] = []
+    for _ in 0..<Int.random(in: 8...30, using: &random) {
+      clock.advance()
+      let device = Int.random(in: 0...1, using: &random)
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0..<4:
+        let key = keys.randomElement(using: &random)!
+        let value = Int.random(in: 0..<4, using: &random)
+        devices[device].store.set(value, forKey: key)
+        lastWrite[key] = (clock.date, value)
+        localWrites += 1
+        log.append("\(device) set \(key)=\(value)")
+      case 4:
+        let key = keys.randomElement(using: &random)!
+        devices[device].store.removeValue(forKey: key)
+        lastWrite[key] = (clock.date, nil)
+        localWrites += 1
+        log.append("\(device) remove \(key)")
+      case 5..<8:
+        if remote.deliverNext() { log.append("deliver") }
+      case 8:
+        if running[device] {
+          devices[device].sync.stop()
+          log.append("\(device) stop")
+        } else {
+          devices[device].sync.start()
+          starts += 1
+          log.append("\(device) start")
+        }
+        running[device].toggle()
+      default:
+        if !running[device] {
+          devices[device].sync.start()
+          running[device] = true
+          starts += 1
+          log.append("\(device) start")
+        }
+      }
+    }
+    for device in 0...1 where !running[device] {
+      clock.advance()
+      devices[device].sync.start()
+      starts += 1
+    }
+    remote.deliverAll()
+    for key in keys {
+      let expected = lastWrite[key]?.value
+      for (index, device) in devices.enumerated() {
+        let stored = device.store.backend.value(forKey: key)
+        if stored != expected.map({ .integer(Int64($0)) }) {
+          return
+            "seed \(seed): device \(index) holds \(String(describing: stored)) for \(key), expected \(String(describing: expected)); \(log)"
+        }
+      }
+    }
+    let bound = localWrites + starts * keys.count
+    if remote.writeCount > bound {
+      return
+        "seed \(seed): \(remote.writeCount) remote writes for \(localWrites) local writes and \(starts) starts; \(log)"
+    }
+    return nil
   }
 }

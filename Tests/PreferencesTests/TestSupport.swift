@@ -117,3 +117,44 @@ let helperURL: URL = {
   }
   return URL(fileURLWithPath: "PreferencesTestHelper")
 }()
+
+/// How hard the reliability tests push: a quick pass by default (`swift test`), and the long runs
+/// when `PREFERENCES_LONG_TESTS=1` (`.ci/run` does both).
+enum Intensity {
+  static let isLong = ProcessInfo.processInfo.environment["PREFERENCES_LONG_TESTS"] == "1"
+  static func rounds(quick: Int, long: Int) -> Int { isLong ? long : quick }
+}
+
+/// Waits, without blocking a Swift concurrency thread's progress for long, until `condition`
+/// holds or `timeout` seconds pass; returns whether it held.
+@discardableResult
+func waitUntil(timeout: Double = 2, _ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(timeout)
+  while !condition() {
+    if Date() > deadline { return false }
+    usleep(5_000)
+  }
+  return true
+}
+
+/// A UserDefaults suite of its own for one test, whose file is removed at the end.
+final class TemporarySuite: Sendable {
+  let name = "swift-preferences-tests-\(UUID().uuidString)"
+  var file: URL { UserDefaultsBackend.domainFileURL(domain: name) }
+  var target: String { "suite:\(name)" }
+  deinit {
+    try? FileManager.default.removeItem(at: file)
+    try? FileManager.default.removeItem(at: file.appendingPathExtension("lock"))
+  }
+  /// The suite's file as a fresh process would read it.
+  func storedValues() -> [String: PropertyListValue]? {
+    guard case .values(let values)? = try? PropertyListFile(url: file, format: .xml).read() else {
+      return nil
+    }
+    return values
+  }
+}
+
+/// Runs the helper with `arguments` and returns its status, without blocking a Swift concurrency
+/// thread (there are only as many as cores, and other tests need them to resume).
+func runHelperStatus(_ arguments: [String]) async throws -> Int32 { try await runHelperAsync(arguments) }

@@ -21,10 +21,13 @@ public final class PreferenceObservation: Sendable {
 extension PreferenceStore {
   /// Calls `handler` with the new value each time the value of `key` changes: through this
   /// store (any API, a reset, a migration, a registration that changes the effective value), or
-  /// outside the process (another process writing the same file or suite).
+  /// outside it (another process writing the same file or suite, other code writing the same
+  /// `UserDefaults`).
   ///
-  /// A write of an equal value notifies nobody. The handler runs on the writing thread for
-  /// changes made in this process, and on a background queue for outside changes.
+  /// The handler is called once per actual change: a write of an equal value, or a registered
+  /// default equal to `defaultValue` while nothing is stored, notifies nobody. It runs on the
+  /// writing thread for changes made through this store, and on a background queue for outside
+  /// changes; values arrive in order, and the last one is the store's final value.
   ///
   /// ```swift
   /// let observation = store.observe("Volume", default: 0.5) { volume in player.volume = volume }
@@ -35,19 +38,15 @@ extension PreferenceStore {
     _ key: String, default defaultValue: @autoclosure @escaping @Sendable () -> Value,
     _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
-    let gate = ObserverGate()
-    return addListener(for: [key]) { [weak self] _ in
+    let gate = ChangeGate(fallback: try? defaultValue().propertyListValue())
+    return addListener(for: [key], starting: gate.start) { [weak self] _ in
       guard let self else { return }
-      gate.deliver { lastVersion in
-        let (value, version) = self.versionedValue(forKey: key, default: defaultValue)
-        guard version > lastVersion else { return lastVersion }
-        handler(value)
-        return version
-      }
+      gate.deliverIfChanged({ self.snapshot(key, default: defaultValue) }, to: handler)
     }
   }
 
-  /// The value of `key` now and after every change, as an async sequence.
+  /// The value of `key` now and after every change, as an async sequence. A value is yielded only
+  /// when it differs from the one yielded before it.
   ///
   /// ```swift
   /// for await name in store.values(forKey: "ContentView.username", default: "Anonymous") { … }
@@ -56,96 +55,151 @@ extension PreferenceStore {
     forKey key: String, default defaultValue: @autoclosure @escaping @Sendable () -> Value
   ) -> AsyncStream<Value> {
     AsyncStream { continuation in
-      let observation = observe(key, default: defaultValue()) { continuation.yield($0) }
-      continuation.yield(value(forKey: key, default: defaultValue()))
+      let gate = ChangeGate(fallback: try? defaultValue().propertyListValue())
+      let read: @Sendable () -> (Value, PropertyListValue?, UInt64) = { [weak self] in
+        guard let self else { return (defaultValue(), nil, 0) }
+        return self.snapshot(key, default: defaultValue)
+      }
+      // Listen first, then yield the current value through the same gate: a change racing with
+      // the start is yielded once, after it, never twice.
+      let observation = addListener(for: [key]) { _ in
+        gate.deliverIfChanged(read) { continuation.yield($0) }
+      }
+      gate.deliverFirst(read) { continuation.yield($0) }
       continuation.onTermination = { _ in observation.cancel() }
     }
   }
 
-  /// The keys among `keys` that change, as an async sequence, one element per change.
+  /// The keys among `keys` whose values change, as an async sequence, one element per change.
   public func changes(forKeys keys: [String]) -> AsyncStream<String> {
     AsyncStream { continuation in
-      let observation = addListener(for: Set(keys)) { continuation.yield($0) }
+      let gates = Dictionary(uniqueKeysWithValues: Set(keys).map { ($0, ChangeGate(fallback: nil)) })
+      let observation = addListener(
+        for: Set(keys), starting: { key, value in gates[key]?.start(with: value) }
+      ) {
+        [weak self] key in
+        guard let self, let gate = gates[key] else { return }
+        gate.deliverIfChanged({
+          let (effective, version) = self.versionedEffectiveValue(forKey: key)
+          return (key, effective, version)
+        }) { continuation.yield($0) }
+      }
       continuation.onTermination = { _ in observation.cancel() }
     }
   }
 
-  /// Registers `listener` for `keys`; it receives the changed key.
-  func addListener(for keys: Set<String>, _ listener: @escaping @Sendable (String) -> Void)
-    -> PreferenceObservation
-  {
-    let (id, startWatching) = state.withLock { state -> (Int, Bool) in
+  /// The value a reader sees for `key` with no default of its own: a launch-argument override
+  /// never changes, so it is not considered.
+  func effectiveValue(forKey key: String) -> PropertyListValue? {
+    state.withLock { state in backend.value(forKey: key) ?? state.registered[key] }
+  }
+
+  /// The stored-or-registered value of `key` and the change count, read together.
+  func versionedEffectiveValue(forKey key: String) -> (PropertyListValue?, UInt64) {
+    state.withLock { state in (backend.value(forKey: key) ?? state.registered[key], state.version) }
+  }
+
+  /// Registers `listener` for `keys`; it is called with a key each time that key may have
+  /// changed, outside any lock. Listeners decide themselves whether anything changed.
+  ///
+  /// - Parameter starting: Called for each key with its stored-or-registered value, under the
+  ///   same lock that registers the listener, so that no change falls between the two.
+  func addListener(
+    for keys: Set<String>, starting: ((String, PropertyListValue?) -> Void)? = nil,
+    _ listener: @escaping @Sendable (String) -> Void
+  ) -> PreferenceObservation {
+    let id = state.withLock { state -> Int in
       let id = state.nextListener
       state.nextListener += 1
-      let wasEmpty = state.listeners.isEmpty
       for key in keys {
-        state.listeners[key, default: [:]][id] = { listener(key) }
-        if state.lastNotified[key] == nil {
-          state.lastNotified[key] = .some(backend.value(forKey: key) ?? state.registered[key])
-        }
+        state.listeners[key, default: [:]][id] = listener
+        starting?(key, backend.value(forKey: key) ?? state.registered[key])
       }
-      return (id, wasEmpty)
-    }
-    if startWatching {
-      backend.startWatching { [weak self] keys in self?.externalChange(keys) }
+      return id
     }
     return PreferenceObservation { [weak self] in
-      guard let self else { return }
-      let stopWatching = self.state.withLock { state -> Bool in
+      self?.state.withLock { state in
         for key in keys {
           state.listeners[key]?[id] = nil
-          if state.listeners[key]?.isEmpty == true {
-            state.listeners[key] = nil
-            state.lastNotified[key] = nil
-          }
+          if state.listeners[key]?.isEmpty == true { state.listeners[key] = nil }
         }
-        return state.listeners.isEmpty
       }
-      if stopWatching { self.backend.stopWatching() }
     }
   }
 
-  /// Values changed outside the process: drop them from the cache, then notify.
+  /// Values changed outside the store (another process, other code, a merge): drop them from the
+  /// cache, then notify.
   func externalChange(_ keys: Set<String>) {
     state.withLock { state in
       for key in keys { state.cache[key] = nil }
       state.version &+= 1
     }
-    notifyIfChanged(keys)
+    notify(keys)
   }
 
-  /// Notifies the observers of each key in `keys` whose effective value differs from the one
-  /// they last heard about. Listeners run outside the lock.
-  func notifyIfChanged(_ keys: Set<String>) {
-    let listeners = state.withLock { state -> [@Sendable () -> Void] in
+  /// Calls the listeners of `keys`, in registration order, outside the lock.
+  func notify(_ keys: Set<String>) {
+    let due = state.withLock { state -> [(String, @Sendable (String) -> Void)] in
       guard !state.listeners.isEmpty else { return [] }
-      var due: [@Sendable () -> Void] = []
-      for key in keys {
-        guard let listeners = state.listeners[key], overrides[key] == nil else { continue }
-        let current = backend.value(forKey: key) ?? state.registered[key]
-        if let last = state.lastNotified[key], last == current { continue }
-        state.lastNotified[key] = .some(current)
-        due += listeners.sorted { $0.key < $1.key }.map(\.value)
+      var due: [(String, @Sendable (String) -> Void)] = []
+      for key in keys.sorted() where overrides[key] == nil {
+        guard let listeners = state.listeners[key] else { continue }
+        due += listeners.sorted { $0.key < $1.key }.map { (key, $0.value) }
       }
       return due
     }
-    for listener in listeners { listener() }
+    for (key, listener) in due { listener(key) }
   }
 }
 
-/// Delivers one observer's values one at a time and in store order, so that under concurrent
-/// writes the last value an observer receives is the store's final value.
+/// Delivers one observer's values one at a time, in store order, and only when the value
+/// actually changed from the last one delivered, so that under concurrent writes the observer
+/// hears each change once and its last value is the store's final value.
 ///
 /// Recursive, so that a handler may write the preference it observes. `@unchecked Sendable` is
-/// safe: `lastVersion` is only touched while `lock` is held.
-final class ObserverGate: @unchecked Sendable {
+/// safe: `last` and `lastVersion` are only touched while `lock` is held.
+final class ChangeGate: @unchecked Sendable {
   private let lock = NSRecursiveLock()
+  private var last: PropertyListValue??
   private var lastVersion: UInt64 = 0
+  /// The observer's own default, encoded: what it sees while nothing is stored or registered.
+  private let fallback: PropertyListValue?
 
-  func deliver(_ body: (UInt64) -> UInt64) {
+  init(fallback: PropertyListValue?) { self.fallback = fallback }
+
+  /// Sets the value the observer already knows.
+  func start(_ key: String, with effective: PropertyListValue?) { start(with: effective) }
+
+  func start(with effective: PropertyListValue?) {
     lock.lock()
     defer { lock.unlock() }
-    lastVersion = body(lastVersion)
+    last = .some(effective ?? fallback)
+  }
+
+  /// Delivers the current value unconditionally, as the first one.
+  func deliverFirst<Value>(_ read: () -> (Value, PropertyListValue?, UInt64), _ deliver: (Value) -> Void) {
+    lock.lock()
+    defer { lock.unlock() }
+    let (value, effective, version) = read()
+    if version < lastVersion { return }
+    last = .some(effective ?? fallback)
+    lastVersion = version
+    deliver(value)
+  }
+
+  /// Reads the current value and delivers it if it is newer than, and different from, the last
+  /// one delivered.
+  func deliverIfChanged<Value>(_ read: () -> (Value, PropertyListValue?, UInt64), to deliver: (Value) -> Void)
+  {
+    lock.lock()
+    defer { lock.unlock() }
+    let (value, effective, version) = read()
+    guard version >= lastVersion else { return }
+    lastVersion = version
+    let current = effective ?? fallback
+    if let last, last == current { return }
+    last = .some(current)
+    deliver(value)
   }
 }
 
@@ -174,11 +228,10 @@ extension KeyedPreferences {
   public func values<Value: PreferenceValue>(for key: Keys, as type: Value.Type = Value.self) -> AsyncStream<
     Value
   > {
-    AsyncStream { continuation in
-      let observation = observe(key, as: Value.self) { continuation.yield($0) }
-      continuation.yield(value(for: key))
-      continuation.onTermination = { _ in observation.cancel() }
+    guard let defaultValue = Self.declaredDefault(of: key, as: Value.self) else {
+      preconditionFailure(Self.mismatchMessage(key, Value.self))
     }
+    return store.values(forKey: key.rawValue, default: defaultValue)
   }
 
   /// The keys that change, one element per change.

@@ -9,14 +9,18 @@ import Foundation
 /// sync.start()
 /// ```
 ///
-/// - Conflicts are resolved per key: the newest write wins. Each key's modification time is kept
-///   locally (under `_PreferenceSync.modified`, never synced as a key of its own) and travels to
-///   the remote store inside the key's value (`{"value": …, "modified": …}`), so one stale device
-///   cannot overwrite everything.
+/// - Conflicts are resolved per key: the newest write wins. The local store records when each
+///   synced key last changed on every write, whether or not an engine is running (before
+///   ``start()``, after ``stop()``, in an app extension writing the same suite), under
+///   `_PreferenceSync.modified`; that time travels to the remote store inside the key's value
+///   (`{"value": …, "modified": …}`), so one stale device cannot overwrite everything, and a
+///   change made offline wins over an older change made elsewhere.
+/// - No echo: for each key the engine remembers the value and time both sides last agreed on
+///   (`_PreferenceSync.synced`). A local change equal to that value is the echo of a change the
+///   engine applied, and is not sent back, whatever the remote store holds by then.
 /// - A fresh install takes the remote values: only values explicitly stored on this device are
-///   pushed, never registered defaults.
-/// - A change applied from the remote store is not sent back (no echo loops): local changes are
-///   pushed only when they differ from what the remote store holds.
+///   pushed, never registered defaults, and a value stored before anything recorded its time
+///   (before the app synced that key at all) does not override the remote one.
 /// - Writes that would exceed the remote store's quotas (keys, total size, key length) are
 ///   refused and reported through ``PreferenceDiagnostics``.
 public final class PreferenceSync: Sendable {
@@ -26,8 +30,6 @@ public final class PreferenceSync: Sendable {
   public let remote: any RemoteKeyValueStore
   /// The keys mirrored.
   public let keys: Set<String>
-
-  static let metadataKey = "_PreferenceSync.modified"
 
   private struct State {
     var localObservation: PreferenceObservation?
@@ -42,7 +44,8 @@ public final class PreferenceSync: Sendable {
   /// among them) run on the same thread.
   private let serial = NSRecursiveLock()
 
-  /// Creates an engine; call ``start()`` to begin.
+  /// Creates an engine; call ``start()`` to begin. From now on the local store records a
+  /// modification time on every write of `keys`.
   ///
   /// - Parameters:
   ///   - keys: The keys to mirror, for example the keys of `@Preference(sync: true)`
@@ -56,6 +59,7 @@ public final class PreferenceSync: Sendable {
     self.remote = remote
     self.keys = keys
     self.clock = clock
+    local.trackModifications(of: keys, clock: clock)
   }
 
   deinit { stop() }
@@ -63,24 +67,32 @@ public final class PreferenceSync: Sendable {
   /// Reconciles every key once (newest wins; remote values win over a fresh install's
   /// defaults), then mirrors changes in both directions until ``stop()``.
   public func start() {
-    let localObservation = local.addListener(for: keys) { [weak self] key in self?.localChanged(key) }
-    let handler: @Sendable (Set<String>) -> Void = { [weak self] keys in self?.remoteChanged(keys) }
-    let remoteObservation: PreferenceObservation
-    var writerID: Int?
-    if let memory = remote as? InMemoryRemoteStore {
-      let (id, observation) = memory.register(handler)
-      writerID = id
-      remoteObservation = observation
-    } else {
-      remoteObservation = remote.observeExternalChanges(handler)
+    serial.withLock {
+      let localObservation = local.addListener(for: keys) { [weak self] key in self?.localChanged(key) }
+      let handler: @Sendable (Set<String>) -> Void = { [weak self] keys in self?.remoteChanged(keys) }
+      let remoteObservation: PreferenceObservation
+      var writerID: Int?
+      if let memory = remote as? InMemoryRemoteStore {
+        let (id, observation) = memory.register(handler)
+        writerID = id
+        remoteObservation = observation
+      } else {
+        remoteObservation = remote.observeExternalChanges(handler)
+      }
+      let previous = state.withLock { state in
+        defer {
+          state = State(
+            localObservation: localObservation, remoteObservation: remoteObservation, writerID: writerID)
+        }
+        return [state.localObservation, state.remoteObservation]
+      }
+      previous.forEach { $0?.cancel() }
+      for key in keys.sorted() { reconcile(key) }
     }
-    state.withLock {
-      $0 = State(localObservation: localObservation, remoteObservation: remoteObservation, writerID: writerID)
-    }
-    for key in keys.sorted() { reconcile(key) }
   }
 
-  /// Stops mirroring.
+  /// Stops mirroring. Local writes keep their modification times, so they are reconciled
+  /// correctly at the next ``start()``.
   public func stop() {
     let observations = state.withLock { state in
       defer { state = State() }
@@ -89,69 +101,112 @@ public final class PreferenceSync: Sendable {
     observations.forEach { $0?.cancel() }
   }
 
+  private var isRunning: Bool { state.withLock { $0.localObservation != nil } }
+
   // MARK: Changes
 
   private func localChanged(_ key: String) {
     serial.withLock {
-      let stored = local.backend.value(forKey: key)
-      let remoteEntry = Entry(remote.value(forKey: key))
-      // An equal value is the echo of a change this engine applied from the remote store.
-      if let remoteEntry, remoteEntry.value == stored { return }
-      if remoteEntry == nil && stored == nil { return }
-      // Strictly newer than what it replaces, even if clocks disagree.
-      var now = clock()
-      if let remoteEntry, now <= remoteEntry.modified { now = remoteEntry.modified.addingTimeInterval(0.001) }
-      setModified(now, for: key)
-      push(Entry(value: stored, modified: now), for: key)
+      guard isRunning else { return }
+      let (stored, modified, agreed) = local.withSyncMetadata { backend in
+        (
+          backend.value(forKey: key), SyncMetadata.modified(for: key, in: backend),
+          SyncMetadata.agreement(for: key, in: backend)
+        )
+      }
+      // The value and time both sides last agreed on: the echo of a change this engine applied.
+      if let agreed, !Self.changedLocally(stored, modified, since: agreed) { return }
+      reconcile(key)
     }
   }
 
   private func remoteChanged(_ keys: Set<String>) {
-    for key in keys.intersection(self.keys).sorted() { reconcile(key) }
-  }
-
-  /// Makes `key` agree on both sides: the strictly newer side wins; on a tie, the remote value.
-  private func reconcile(_ key: String) {
     serial.withLock {
-      let remoteEntry = Entry(remote.value(forKey: key))
-      let stored = local.backend.value(forKey: key)
-      var localModified = modified(for: key)
-      guard let entry = remoteEntry else {
-        // Only this device has it: send values stored here, never registered defaults.
-        guard let stored else { return }
-        let modified = localModified ?? clock()
-        setModified(modified, for: key)
-        push(Entry(value: stored, modified: modified), for: key)
-        return
-      }
-      if entry.value == stored {
-        setModified(entry.modified, for: key)
-        return
-      }
-      if localModified == entry.modified {
-        // The two agreed when last synced, so this device changed the value while not syncing.
-        let now = clock()
-        localModified = now > entry.modified ? now : entry.modified.addingTimeInterval(0.001)
-        setModified(localModified!, for: key)
-      }
-      if let localModified, localModified > entry.modified {
-        push(Entry(value: stored, modified: localModified), for: key)
-      } else {
-        setModified(entry.modified, for: key)
-        apply(entry.value, for: key)
-      }
+      guard isRunning else { return }
+      for key in keys.intersection(self.keys).sorted() { reconcile(key) }
     }
   }
 
-  private func apply(_ value: PropertyListValue?, for key: String) {
-    if let value {
-      local.set(value, forKey: key)
+  /// The time of a local change: its recorded modification time if it is newer than the last
+  /// agreement (a change made without a recorded time, by code that bypassed the library, is
+  /// dated now), and strictly newer than the remote value it replaces, whatever the clocks say.
+  private func localTime(_ modified: Date?, agreed: SyncMetadata.Agreement?, remote: Entry?) -> Date {
+    var time = modified ?? clock()
+    if let agreed, time <= agreed.modified { time = clock() }
+    if let remote, time <= remote.modified { time = remote.modified.addingTimeInterval(0.001) }
+    return time
+  }
+
+  /// Makes `key` agree on both sides: the side that changed since the last agreement wins; if
+  /// both changed, the newer change wins (the remote one on a tie).
+  private func reconcile(_ key: String) {
+    let (stored, modified, agreed) = local.withSyncMetadata { backend in
+      (
+        backend.value(forKey: key), SyncMetadata.modified(for: key, in: backend),
+        SyncMetadata.agreement(for: key, in: backend)
+      )
+    }
+    let localDigest = SyncMetadata.digest(stored)
+    // Changed here since the last agreement; before any agreement, any value (or removal) whose
+    // time was recorded counts.
+    let localChanged =
+      agreed.map { Self.changedLocally(stored, modified, since: $0) } ?? (stored != nil || modified != nil)
+    guard let entry = Entry(remote.value(forKey: key)) else {
+      // Only this device has it: send values stored here, never registered defaults.
+      if stored != nil && (localChanged || agreed != nil) {
+        push(stored, modified: localTime(modified, agreed: agreed, remote: nil), for: key)
+      }
+      return
+    }
+    if SyncMetadata.digest(entry.value) == localDigest {
+      agree(localDigest, entry.modified, key)
+      return
+    }
+    let remoteChanged =
+      agreed.map { $0.modified != entry.modified || $0.digest != SyncMetadata.digest(entry.value) } ?? true
+    let localWins: Bool
+    switch (localChanged, remoteChanged) {
+    case (true, false): localWins = true
+    case (false, _): localWins = false
+    case (true, true):
+      // Both changed: the newer change wins. A value stored before anything recorded its time
+      // (before the app synced this key at all) does not override the remote one.
+      guard let modified else {
+        localWins = false
+        break
+      }
+      localWins = modified > entry.modified
+    }
+    if localWins {
+      push(stored, modified: localTime(modified, agreed: agreed, remote: entry), for: key)
     } else {
-      local.removeValue(forKey: key)
+      apply(entry, for: key)
     }
   }
 
-  private func push(_ entry: Entry, for key: String) {
+  /// Whether the local value was written since `agreement`: it differs, or it was written again
+  /// (equal, but later) while the remote value may have changed.
+  private static func changedLocally(
+    _ stored: PropertyListValue?, _ modified: Date?, since agreement: SyncMetadata.Agreement
+  ) -> Bool {
+    agreement.digest != SyncMetadata.digest(stored) || (modified.map { $0 > agreement.modified } ?? false)
+  }
+
+  private func agree(_ digest: Int64, _ modified: Date, _ key: String) {
+    local.withSyncMetadata { backend in
+      SyncMetadata.setAgreement(.init(digest: digest, modified: modified), for: key, in: backend)
+    }
+  }
+
+  /// Stores the remote value locally; the agreement is recorded first, so the local change it
+  /// causes is recognised as an echo.
+  private func apply(_ entry: Entry, for key: String) {
+    agree(SyncMetadata.digest(entry.value), entry.modified, key)
+    local.applyRemote(entry.value, forKey: key, modified: entry.modified)
+  }
+
+  private func push(_ value: PropertyListValue?, modified: Date, for key: String) {
+    let entry = Entry(value: value, modified: modified)
     let encoded = entry.encoded
     let limits = remote.limits
     let usage = remote.usage()
@@ -171,25 +226,14 @@ public final class PreferenceSync: Sendable {
       PreferenceDiagnostics.report(.syncLimitExceeded(key: key, reason: problem))
       return
     }
+    local.withSyncMetadata { backend in
+      SyncMetadata.setModified(modified, for: key, in: backend)
+      SyncMetadata.setAgreement(
+        .init(digest: SyncMetadata.digest(value), modified: modified), for: key, in: backend)
+    }
     RemoteWriter.$current.withValue(state.withLock { $0.writerID }) {
       remote.setValue(encoded, forKey: key)
     }
-  }
-
-  // MARK: Modification times (local only)
-
-  private func modified(for key: String) -> Date? {
-    guard case .dictionary(let times)? = local.backend.value(forKey: Self.metadataKey),
-      case .date(let date)? = times[key]
-    else { return nil }
-    return date
-  }
-
-  private func setModified(_ date: Date, for key: String) {
-    var times: [String: PropertyListValue] = [:]
-    if case .dictionary(let existing)? = local.backend.value(forKey: Self.metadataKey) { times = existing }
-    times[key] = .date(date)
-    local.backend.setValue(.dictionary(times), forKey: Self.metadataKey)
   }
 
   /// A value with its modification time, as stored remotely. A `nil` value is a deletion.

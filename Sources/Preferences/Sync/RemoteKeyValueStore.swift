@@ -41,22 +41,43 @@ public struct RemoteStoreLimits: Sendable, Equatable {
 }
 
 /// A remote store in memory, shared by several ``PreferenceSync`` engines to simulate devices in
-/// tests. Each engine is one device; a write is delivered, asynchronously and in order as iCloud
-/// does, to every other device's observer. ``waitUntilDelivered()`` waits for delivery.
+/// tests. Each engine is one device; a write is delivered, in order as iCloud does, to every
+/// other device's observer: asynchronously (``Delivery/automatic``, then
+/// ``waitUntilDelivered()``), or one notification at a time when the test says so
+/// (``Delivery/manual``, then ``deliverNext()``), to explore interleavings deterministically.
 public final class InMemoryRemoteStore: RemoteKeyValueStore {
+  /// How notifications reach observers.
+  public enum Delivery: Sendable {
+    /// On a background queue, in order.
+    case automatic
+    /// Queued until the test calls ``InMemoryRemoteStore/deliverNext()``.
+    case manual
+  }
+
+  private struct Notification {
+    var observer: Int
+    var keys: Set<String>
+  }
+
   private struct State {
     var values: [String: PropertyListValue] = [:]
     var observers: [Int: @Sendable (Set<String>) -> Void] = [:]
     var next = 0
     var pending = 0
+    var queued: [Notification] = []
     var writes = 0
   }
 
   private let state = Locked(State())
   private let delivery = DispatchQueue(label: "swift-preferences.remote-delivery")
   public let limits: RemoteStoreLimits
+  /// How notifications are delivered.
+  public let deliveryMode: Delivery
 
-  public init(limits: RemoteStoreLimits = .ubiquitousKeyValueStore) { self.limits = limits }
+  public init(limits: RemoteStoreLimits = .ubiquitousKeyValueStore, delivery: Delivery = .automatic) {
+    self.limits = limits
+    self.deliveryMode = delivery
+  }
 
   public func value(forKey key: String) -> PropertyListValue? { state.withLock { $0.values[key] } }
 
@@ -67,14 +88,18 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
 
   /// Stores a value written by another device (or a test), notifying every observer but `writer`'s.
   public func setValue(_ value: PropertyListValue?, forKey key: String, from writer: Int?) {
-    let observers = state.withLock { state -> [@Sendable (Set<String>) -> Void] in
+    let observers = state.withLock { state -> [(Int, @Sendable (Set<String>) -> Void)] in
       state.values[key] = value
       state.writes += 1
-      let observers = state.observers.filter { $0.key != writer }.sorted { $0.key < $1.key }.map(\.value)
+      let observers = state.observers.filter { $0.key != writer }.sorted { $0.key < $1.key }
+      if deliveryMode == .manual {
+        state.queued += observers.map { Notification(observer: $0.key, keys: [key]) }
+        return []
+      }
       state.pending += observers.count
-      return observers
+      return observers.map { ($0.key, $0.value) }
     }
-    for observer in observers {
+    for (_, observer) in observers {
       delivery.async {
         observer([key])
         self.state.withLock { $0.pending -= 1 }
@@ -83,10 +108,32 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   }
 
   /// Waits until every change written so far, and every change those deliveries caused, has
-  /// been delivered.
+  /// been delivered (automatic delivery).
   public func waitUntilDelivered() {
     while state.withLock({ $0.pending }) > 0 { delivery.sync {} }
   }
+
+  /// The observers with queued notifications, in queue order (manual delivery).
+  public var queuedObservers: [Int] { state.withLock { $0.queued.map(\.observer) } }
+
+  /// Delivers the oldest queued notification for `observer` (any observer if `nil`), on this
+  /// thread; returns `false` if there was none. Notifications for cancelled observers are dropped.
+  @discardableResult
+  public func deliverNext(to observer: Int? = nil) -> Bool {
+    let due = state.withLock { state -> (@Sendable (Set<String>) -> Void, Set<String>)? in
+      while let index = state.queued.firstIndex(where: { observer == nil || $0.observer == observer }) {
+        let notification = state.queued.remove(at: index)
+        if let handler = state.observers[notification.observer] { return (handler, notification.keys) }
+      }
+      return nil
+    }
+    guard let (handler, keys) = due else { return false }
+    handler(keys)
+    return true
+  }
+
+  /// Delivers queued notifications until none is left (manual delivery).
+  public func deliverAll() { while deliverNext() {} }
 
   public func observeExternalChanges(_ handler: @escaping @Sendable (Set<String>) -> Void)
     -> PreferenceObservation
@@ -103,7 +150,11 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     }
     return (
       id,
-      PreferenceObservation { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
+      PreferenceObservation { [weak self] in
+        self?.state.withLock { state in
+          state.observers[id] = nil
+          state.queued.removeAll { $0.observer == id }
+        }
       }
     )
   }

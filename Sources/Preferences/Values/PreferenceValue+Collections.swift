@@ -31,10 +31,11 @@ extension Array: PreferenceValue where Element: PreferenceValue {
   }
 }
 
-/// Stored as a property-list set-like array (in no particular order).
+/// Stored as a property-list array in a canonical order, so that equal sets are stored (and
+/// compared) as equal arrays however they were built.
 extension Set: PreferenceValue where Element: PreferenceValue {
   public func propertyListValue() throws -> PropertyListValue? {
-    .array(try compactMap { try $0.propertyListValue() })
+    .array(try compactMap { try $0.propertyListValue() }.sorted(by: PropertyListValue.canonicalOrder))
   }
 
   public init(propertyListValue value: PropertyListValue) throws {

@@ -70,6 +70,34 @@ extension PreferenceValue {
   }
 }
 
+/// Types whose stored form reads back as an equal value, so that a store may cache a written
+/// value instead of decoding it again. (`Codable` values, whose encoding is the type's own, are
+/// decoded from what was stored, exactly as the next launch will.)
+protocol LosslessPreferenceValue {}
+
+extension Bool: LosslessPreferenceValue {}
+extension Int: LosslessPreferenceValue {}
+extension Int8: LosslessPreferenceValue {}
+extension Int16: LosslessPreferenceValue {}
+extension Int32: LosslessPreferenceValue {}
+extension Int64: LosslessPreferenceValue {}
+extension UInt: LosslessPreferenceValue {}
+extension UInt8: LosslessPreferenceValue {}
+extension UInt16: LosslessPreferenceValue {}
+extension UInt32: LosslessPreferenceValue {}
+extension UInt64: LosslessPreferenceValue {}
+extension Double: LosslessPreferenceValue {}
+extension Float: LosslessPreferenceValue {}
+extension String: LosslessPreferenceValue {}
+extension Data: LosslessPreferenceValue {}
+extension Date: LosslessPreferenceValue {}
+extension UUID: LosslessPreferenceValue {}
+extension PropertyListValue: LosslessPreferenceValue {}
+extension Optional: LosslessPreferenceValue where Wrapped: LosslessPreferenceValue {}
+extension Array: LosslessPreferenceValue where Element: LosslessPreferenceValue {}
+extension Set: LosslessPreferenceValue where Element: LosslessPreferenceValue {}
+extension Dictionary: LosslessPreferenceValue where Key == String, Value: LosslessPreferenceValue {}
+
 // MARK: - Scalars
 
 extension Bool: PreferenceValue {

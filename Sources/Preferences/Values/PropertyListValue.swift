@@ -104,3 +104,42 @@ extension PropertyListValue {
     }
   }
 }
+
+extension PropertyListValue {
+  /// A total order on values: by kind, then by content. Used to store sets in a canonical order.
+  static func canonicalOrder(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
+    switch (a, b) {
+    case (.bool(let x), .bool(let y)): return !x && y
+    case (.integer(let x), .integer(let y)): return x < y
+    case (.unsignedInteger(let x), .unsignedInteger(let y)): return x < y
+    case (.double(let x), .double(let y)): return x < y || (x.isNaN && !y.isNaN)
+    case (.string(let x), .string(let y)): return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars)
+    case (.data(let x), .data(let y)): return x.lexicographicallyPrecedes(y)
+    case (.date(let x), .date(let y)): return x < y
+    case (.array(let x), .array(let y)): return x.lexicographicallyPrecedes(y, by: canonicalOrder)
+    case (.dictionary(let x), .dictionary(let y)):
+      let left = x.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
+      let right = y.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
+      return left.lexicographicallyPrecedes(right) { l, r in
+        l.key != r.key
+          ? l.key.unicodeScalars.lexicographicallyPrecedes(r.key.unicodeScalars)
+          : canonicalOrder(l.value, r.value)
+      }
+    default: return a.kindRank < b.kindRank
+    }
+  }
+
+  private var kindRank: Int {
+    switch self {
+    case .bool: 0
+    case .integer: 1
+    case .unsignedInteger: 2
+    case .double: 3
+    case .string: 4
+    case .data: 5
+    case .date: 6
+    case .array: 7
+    case .dictionary: 8
+    }
+  }
+}

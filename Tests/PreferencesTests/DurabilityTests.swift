@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+@testable import Preferences
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes acknowledged before a normal exit are on disk after it, whatever the delay, and failed
+/// writes are retried, never silently dropped.
+@Suite struct DurabilityTests {
+  enum Target: String, CaseIterable, CustomTestStringConvertible {
+    case file, suite
+    var testDescription: String { rawValue }
+  }
+
+  /// Exits 0–150 ms after a write, around the 50 ms coalescing window and the flush it starts,
+  /// by returning from main, by `exit(0)`, and by `exit(0)` from another thread while the main
+  /// thread keeps writing. Every run must leave a file that parses and holds the value.
+  @Test(arguments: Target.allCases)
+  func aWriteSurvivesANormalExitAtAnyDelay(target: Target) async throws {
+    let directory = TemporaryDirectory()
+    let rounds = Intensity.rounds(quick: 24, long: 300)
+    var failures: [String] = []
+    try await withThrowingTaskGroup(of: String?.self) { group in
+      var running = 0
+      for round in 0..<rounds {
+        if running == 3 {
+          if let failure = try await group.next()! { failures.append(failure) }
+          running -= 1
+        }
+        let suite = TemporarySuite()
+        let file = directory.file("exit-\(round).plist")
+        let delay = (round * 150_000 / max(1, rounds - 1)) + Int.random(in: 0...2_000)
+        let ending = ["return", "exit", "thread"][round % 3]
+        let value = "v\(round)"
+        group.addTask {
+          let where_ = target == .file ? file.path : suite.target
+          let status = try await runHelperStatus(["exit-after", where_, "key", value, "\(delay)", ending])
+          let stored =
+            target == .file
+            ? { () -> [String: PropertyListValue]? in
+              guard case .values(let values)? = try? PropertyListFile(url: file, format: .binary).read()
+              else {
+                return nil
+              }
+              return values
+            }() : suite.storedValues()
+          if status != 0 { return "round \(round) (\(ending), \(delay) µs): exit status \(status)" }
+          guard let stored else {
+            return "round \(round) (\(ending), \(delay) µs): the file is missing or corrupt"
+          }
+          if stored["key"] != .string(value) {
+            return "round \(round) (\(ending), \(delay) µs): key is \(String(describing: stored["key"]))"
+          }
+          return nil
+        }
+        running += 1
+      }
+      for try await failure in group { if let failure { failures.append(failure) } }
+    }
+    #expect(failures.isEmpty, "\(failures.count) of \(rounds) exits lost the write: \(failures.prefix(5))")
+  }
+
+  /// The folder is blocked while the first flushes run, then freed: the value is on disk after a
+  /// normal exit, and the failure was reported with the key that stayed pending.
+  @Test func aFailedWriteStaysPendingAndReachesDiskAtExit() throws {
+    let directory = TemporaryDirectory()
+    let blocker = directory.file("blocked")
+    try Data("not a folder".utf8).write(to: blocker)
+    let file = blocker.appendingPathComponent("prefs.plist")
+    try runHelper(["recover-and-exit", file.path, "kept", "yes"])
+    #expect(PropertyListFileBackend(url: file).value(forKey: "kept") == .string("yes"))
+  }
+
+  @Test func aFailedFlushKeepsTheValuesTheFileAndRetriesOnTheNextFlush() throws {
+    Diagnostics.start()
+    let directory = TemporaryDirectory()
+    let blocker = directory.file("not-a-directory-\(UUID().uuidString)")
+    try Data("x".utf8).write(to: blocker)
+    let url = blocker.appendingPathComponent("prefs.plist")
+    let store = PreferenceStore(backend: PropertyListFileBackend(url: url), arguments: [])
+    store.set("kept", forKey: "k")
+    #expect {
+      try store.flush()
+    } throws: { error in
+      guard case .writeFailed(_, _, let keys) = error as? PreferenceError else { return false }
+      return keys == ["k"]
+    }
+    #expect(store.value(forKey: "k", default: "") == "kept", "the value stays in memory, pending")
+    #expect(try Data(contentsOf: blocker) == Data("x".utf8), "nothing was written over the blocker")
+    try FileManager.default.removeItem(at: blocker)
+    try store.flush()
+    #expect(PropertyListFileBackend(url: url).value(forKey: "k") == .string("kept"))
+  }
+
+  /// Reading needs no write access: not to the file, its folder or a lock file.
+  @Test func aFileOnReadOnlyStorageIsRead() throws {
+    let directory = TemporaryDirectory()
+    let folder = directory.file("read-only")
+    let url = folder.appendingPathComponent("prefs.plist")
+    let writer = PropertyListFileBackend(url: url)
+    writer.setValue(.string("shipped"), forKey: "k")
+    try writer.flush()
+    try FileManager.default.removeItem(at: url.appendingPathExtension("lock"))
+    try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
+    defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+    // As root, the helper drops to `nobody`, for whom the folder is read-only.
+    #expect(try runHelper(["read-as-nobody", url.path, "k"]) == #"string("shipped")"#)
+    #expect(!FileManager.default.fileExists(atPath: url.appendingPathExtension("lock").path))
+  }
+
+  @Test func cleaningUpTemporaryFilesTouchesOnlyThisStoresFiles() throws {
+    let directory = TemporaryDirectory()
+    // Another store's flush in progress, and this store's own orphan from a killed writer.
+    let othersTemporary = directory.file(".settings.plist.4242.17.tmp")
+    let ownOrphan = directory.file(".settings.99999.5.tmp")
+    try Data("in progress".utf8).write(to: othersTemporary)
+    try Data("orphan".utf8).write(to: ownOrphan)
+    let store = PreferenceStore(
+      backend: PropertyListFileBackend(url: directory.file("settings")), arguments: [])
+    store.set(1, forKey: "k")
+    try store.flush()
+    #expect(FileManager.default.fileExists(atPath: othersTemporary.path))
+    #expect(!FileManager.default.fileExists(atPath: ownOrphan.path))
+  }
+
+  @Test func writingThroughASymlinkKeepsTheLinkTheModeAndTheOwner() throws {
+    let directory = TemporaryDirectory()
+    let target = directory.file("real.plist")
+    let writer = PropertyListFileBackend(url: target)
+    writer.setValue(.integer(1), forKey: "a")
+    try writer.flush()
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
+    let isRoot = getuid() == 0
+    if isRoot { _ = chown(target.path, 65534, 65534) }
+    let link = directory.file("link.plist")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    let store = PreferenceStore(backend: PropertyListFileBackend(url: link), arguments: [])
+    store.set(2, forKey: "b")
+    try store.flush()
+    let linkAttributes = try FileManager.default.attributesOfItem(atPath: link.path)
+    #expect(linkAttributes[.type] as? FileAttributeType == .typeSymbolicLink, "the link is kept")
+    #expect(PropertyListFileBackend(url: target).allValues() == ["a": .integer(1), "b": .integer(2)])
+    let attributes = try FileManager.default.attributesOfItem(atPath: target.path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o644)
+    if isRoot { #expect((attributes[.ownerAccountID] as? NSNumber)?.intValue == 65534) }
+  }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import Preferences
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The UserDefaults store shares its values with plain `UserDefaults`, in this process and
+/// others, and on Linux has the file store's guarantees.
+@Suite struct UserDefaultsBackendTests {
+  @Test func plainUserDefaultsInThisProcessSeesValuesAndRegisteredDefaults() {
+    let suite = TemporarySuite()
+    let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
+    store.register(defaults: ["Inner.depth": 2])
+    let plain = UserDefaults(suiteName: suite.name)!
+    #expect(plain.integer(forKey: "Inner.depth") == 2)
+    #expect(!store.hasStoredValue(forKey: "Inner.depth"), "a registered default is not a stored value")
+    store.set("Paul", forKey: "name")
+    #expect(plain.string(forKey: "name") == "Paul")
+    try? store.flush()
+    #expect(suite.storedValues()?["Inner.depth"] == nil, "registered defaults are never written")
+  }
+
+  @Test func plainUserDefaultsInAnotherProcessReadsTheWrites() throws {
+    let suite = TemporarySuite()
+    let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
+    store.set("from the library", forKey: "shared")
+    try store.flush()
+    #expect(try runHelper(["raw-value", suite.name, "shared"]) == "from the library")
+  }
+
+  /// `@AppStorage`, a Settings bundle and legacy code write UserDefaults directly.
+  @Test func writesByOtherCodeToTheSameUserDefaultsReachReadsAndObservers() throws {
+    let suite = TemporarySuite()
+    let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
+    #expect(store.value(forKey: "legacy", default: "A") == "A")
+    let heard = Recorder<String>()
+    let observation = store.observe("legacy", default: "A") { heard.record($0) }
+    UserDefaults(suiteName: suite.name)!.set("B", forKey: "legacy")
+    #expect(waitUntil { store.value(forKey: "legacy", default: "") == "B" })
+    #expect(waitUntil { heard.all == ["B"] })
+    // The library persists it, though plain UserDefaults on Linux would not.
+    try store.flush()
+    #expect(suite.storedValues()?["legacy"] == .string("B"))
+    UserDefaults(suiteName: suite.name)!.removeObject(forKey: "legacy")
+    #expect(waitUntil { store.value(forKey: "legacy", default: "none") == "none" })
+    #expect(waitUntil { heard.all == ["B", "A"] })
+    withExtendedLifetime(observation) {}
+  }
+
+  /// Another process changes a value nobody here observes; reads see it, and an observer added
+  /// later hears the next change (and a change back), which comparing against a stale value
+  /// would swallow.
+  @Test func anotherProcessesChangeReachesReadsWithoutObserversAndLaterObserversHearTheNext() throws {
+    let suite = TemporarySuite()
+    let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
+    store.set("A", forKey: "k")
+    try store.flush()
+    #expect(store.value(forKey: "k", default: "") == "A")
+    try runHelper(["set-and-exit", suite.target, "k", "B"])
+    #expect(
+      waitUntil { store.value(forKey: "k", default: "") == "B" }, "reads see B within the polling bound")
+    let heard = Recorder<String>()
+    let observation = store.observe("k", default: "") { heard.record($0) }
+    try runHelper(["set-and-exit", suite.target, "k", "A"])
+    #expect(waitUntil { heard.all == ["A"] })
+    try runHelper(["set-and-exit", suite.target, "k", "C"])
+    #expect(waitUntil { heard.all == ["A", "C"] })
+    withExtendedLifetime(observation) {}
+  }
+
+  @Test(arguments: [
+    ("garbage", Data("this is not a plist {".utf8)),
+    ("empty", Data()),
+    (
+      "truncated",
+      Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>a</key><integer>1"#.utf8)
+    ),
+    (
+      "arrayRoot",
+      try! PropertyListSerialization.data(fromPropertyList: ["an", "array"], format: .xml, options: 0)
+    ),
+  ])
+  func aCorruptSuiteFileIsPreservedAndReported(name: String, contents: Data) throws {
+    Diagnostics.start()
+    let suite = TemporarySuite()
+    try FileManager.default.createDirectory(
+      at: suite.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try contents.write(to: suite.file)
+    let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
+    #expect(store.value(forKey: "a", default: 5) == 5)
+    let reports = Diagnostics.reported(mentioning: suite.file.path)
+    guard case .corruptFile(_, _, let preservedAt?)? = reports.first else {
+      Issue.record("expected a corruptFile diagnostic with the preserved path, got \(reports)")
+      return
+    }
+    defer { try? FileManager.default.removeItem(atPath: preservedAt) }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: preservedAt)) == contents, "kept byte for byte")
+    store.set(1, forKey: "a")
+    try store.flush()
+    #expect(suite.storedValues()?["a"] == .integer(1))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: preservedAt)) == contents)
+  }
+
+  /// A writer killed with SIGKILL at random moments never leaves an empty or partial suite file.
+  @Test func sigkillDuringSuiteWritesNeverDamagesTheFile() throws {
+    let suite = TemporarySuite()
+    var previous = 0
+    for _ in 0..<Intensity.rounds(quick: 25, long: 200) {
+      let process = Process()
+      process.executableURL = helperURL
+      process.arguments = ["kill-loop", suite.target]
+      try process.run()
+      usleep(UInt32.random(in: 5_000...40_000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      guard FileManager.default.fileExists(atPath: suite.file.path) else { continue }
+      let values = try #require(suite.storedValues(), "the file parses")
+      let rounds = (0..<10).compactMap { key -> Int64? in
+        if case .integer(let n)? = values["k\(key)"] { return n }
+        return nil
+      }
+      #expect(rounds.count == 10)
+      #expect((rounds.max() ?? 0) - (rounds.min() ?? 0) <= 1)
+      #expect((rounds.min() ?? 0) >= Int64(previous))
+      previous = Int(rounds.min() ?? 0)
+    }
+  }
+
+  @Test func threeProcessesWritingDisjointKeysToOneSuiteLoseNothing() async throws {
+    let suite = TemporarySuite()
+    let prefixes = ["p0", "p1", "p2"]
+    let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+      for prefix in prefixes {
+        group.addTask { try await runHelperStatus(["disjoint-writes", suite.target, prefix, "300"]) }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(statuses == [0, 0, 0])
+    let values = try #require(suite.storedValues())
+    #expect(values.count == 900)
+  }
+}
