@@ -38,6 +38,17 @@ public final class UserDefaultsBackend: PreferenceBackend {
     var known: Set<String> = []
     var onChange: (@Sendable (Set<String>) -> Void)?
     var poller: ChangePoller?
+    /// Counts this backend's own changes; `changedAt` holds the count at each key's last one. A
+    /// check that read UserDefaults before a key's last change skips it: what it read is older.
+    var version: UInt64 = 0
+    var changedAt: [String: UInt64] = [:]
+
+    mutating func expect(_ value: PropertyListValue?, forKey key: String) {
+      version += 1
+      changedAt[key] = version
+      known.insert(key)
+      expected[key] = value
+    }
   }
   private let mirror = Locked(Mirror())
   /// Keys given on the command line (`-Key value`): UserDefaults shows the argument there, which
@@ -153,8 +164,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
     #endif
     mirror.withLock { mirror in
       mirrorIntoDefaults(value, forKey: key)
-      mirror.known.insert(key)
-      mirror.expected[key] = value ?? mirror.registered[key]
+      mirror.expect(value ?? mirror.registered[key], forKey: key)
     }
   }
 
@@ -185,8 +195,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
       for (key, value) in values {
         mirror.registered[key] = value
         #if !canImport(Darwin)
-          mirror.known.insert(key)
-          mirror.expected[key] = domainFile.value(forKey: key) ?? value
+          mirror.expect(domainFile.value(forKey: key) ?? value, forKey: key)
         #endif
       }
     }
@@ -247,8 +256,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
         for key in keys {
           let value = domainFile.value(forKey: key)
           mirrorIntoDefaults(value, forKey: key)
-          mirror.known.insert(key)
-          mirror.expected[key] = value ?? mirror.registered[key]
+          mirror.expect(value ?? mirror.registered[key], forKey: key)
         }
         return mirror.onChange
       }
@@ -260,19 +268,24 @@ public final class UserDefaultsBackend: PreferenceBackend {
   /// each difference as a write by other code (on Linux, a value equal to the default this
   /// backend registered counts as a removal).
   func adoptOutsideWrites() {
+    // UserDefaults is read without holding the lock, so this backend may change keys meanwhile;
+    // those are skipped (what was read predates them) and compared at the next check.
+    let (known, version) = mirror.withLock { ($0.known, $0.version) }
     #if canImport(Darwin)
       let shown = shownValues(keys: nil)
     #else
-      let shown = shownValues(keys: mirror.withLock { $0.known })
+      let shown = shownValues(keys: known)
     #endif
     let (changed, onChange) = mirror.withLock { mirror -> (Set<String>, (@Sendable (Set<String>) -> Void)?) in
       var changed: Set<String> = []
       for key in Set(shown.keys).union(mirror.expected.keys) where shown[key] != mirror.expected[key] {
-        mirror.expected[key] = shown[key]
+        guard mirror.changedAt[key, default: 0] <= version else { continue }
         #if canImport(Darwin)
+          mirror.expected[key] = shown[key]
           changed.insert(key)
         #else
-          guard mirror.known.contains(key) else { continue }
+          guard known.contains(key) else { continue }
+          mirror.expected[key] = shown[key]
           let stored = shown[key] == mirror.registered[key] ? nil : shown[key]
           if stored != domainFile.value(forKey: key) {
             domainFile.setValue(stored, forKey: key)
