@@ -20,7 +20,8 @@ let benchmarkDirectory = FileManager.default.temporaryDirectory
 
 /// Written through `@Preference` in the property-list file store.
 struct FileWriter {
-  static let store = PreferenceStore.propertyList(at: benchmarkDirectory.appendingPathComponent("bench.plist"))
+  nonisolated static let store = PreferenceStore.propertyList(
+    at: benchmarkDirectory.appendingPathComponent("bench.plist"))
   @Preference(store: FileWriter.store) var count = 0
   @Preference(store: FileWriter.store) var name = "Anonymous"
   @Preference(store: FileWriter.store) var profile = Profile(name: "P", age: 1, tags: ["a", "b"])

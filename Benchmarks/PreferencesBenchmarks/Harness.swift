@@ -68,7 +68,9 @@ struct Harness {
         samples[index].append(Double(end - start) / Double(count))
       }
     }
-    return zip(cases, samples).map { Measurement(name: $0.name, samples: $1, group: cases.count > 1 ? group : nil) }
+    return zip(cases, samples).map {
+      Measurement(name: $0.name, samples: $1, group: cases.count > 1 ? group : nil)
+    }
   }
 }
 
@@ -85,4 +87,3 @@ func format(_ nanoseconds: Double) -> String {
   if nanoseconds >= 1_000 { return String(format: "%.2f µs", nanoseconds / 1_000) }
   return String(format: "%.1f ns", nanoseconds)
 }
-

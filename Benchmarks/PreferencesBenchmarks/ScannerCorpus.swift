@@ -76,10 +76,12 @@ enum ScannerCorpus {
   /// Writes the corpus to a temporary directory, runs the `preferences-scanner` built beside this
   /// benchmark on it, and returns the child's peak resident memory in megabytes.
   static func peakMemoryOfScannerProcess(_ corpus: Corpus) -> Double? {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanner-corpus-\(getpid())")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "scanner-corpus-\(getpid())")
     defer { try? FileManager.default.removeItem(at: directory) }
     do {
-      try FileManager.default.createDirectory(at: directory.appendingPathComponent("Corpus"), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: directory.appendingPathComponent("Corpus"), withIntermediateDirectories: true)
       for file in corpus.files {
         try Data(file.contents).write(to: directory.appendingPathComponent(file.path))
       }

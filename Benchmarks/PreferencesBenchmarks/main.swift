@@ -16,7 +16,10 @@ let quick = CommandLine.arguments.contains("--quick")
 let harness = Harness(rounds: quick ? 3 : 9, scale: quick ? 0.01 : 1)
 var rows: [(String, String, String, String)] = []
 
-@MainActor func row(_ title: String, _ value: Harness.Measurement, against baseline: Harness.Measurement? = nil, target: String = "") {
+@MainActor func row(
+  _ title: String, _ value: Harness.Measurement, against baseline: Harness.Measurement? = nil,
+  target: String = ""
+) {
   let spread = "\(format(value.median)) (\(format(value.low))–\(format(value.high)))"
   let ratio = baseline.map { String(format: "%.2f×", value.ratio(to: $0)) } ?? ""
   rows.append((title, spread, ratio, target))
@@ -95,7 +98,9 @@ let readCodable = harness.compare([
   ("enum Codable", readIterations, { blackHole(keyed.value(for: .profile, as: Profile.self)) }),
   (
     "UserDefaults Codable", readIterations / 100,
-    { blackHole(defaults.data(forKey: "profileData").flatMap { try? decoder.decode(Profile.self, from: $0) }) }
+    {
+      blackHole(defaults.data(forKey: "profileData").flatMap { try? decoder.decode(Profile.self, from: $0) })
+    }
   ),
 ])
 row("read Codable: [String: Any] + as? Profile", readCodable[0])
@@ -152,7 +157,9 @@ writeRows(
   fileKeyed: { fileKeyed.set(String(next()), for: .name) })
 writeRows(
   "Codable", iterations: writeIterations / 5,
-  raw: { defaults.set(try! JSONEncoder().encode(Profile(name: "P", age: next(), tags: [])), forKey: "raw.profile") },
+  raw: {
+    defaults.set(try! JSONEncoder().encode(Profile(name: "P", age: next(), tags: [])), forKey: "raw.profile")
+  },
   wrapper: { reader.profile = Profile(name: "P", age: next(), tags: []) },
   keyed: { keyed.set(Profile(name: "P", age: next(), tags: []), for: .profile) },
   fileWrapper: { fileWriter.profile = Profile(name: "P", age: next(), tags: []) },
@@ -180,24 +187,34 @@ let corpus = ScannerCorpus.generate(lines: corpusLines)
 let scanner = PreferenceScanner(module: "Corpus")
 var declarations = 0
 let scanMeasurement = Harness(rounds: quick ? 1 : 5, scale: 1).measure("scanner", iterations: 1) {
-  declarations = scanner.scan(files: corpus.files).preferences.count
+  declarations = scanner.scan(files: corpus.files).plans.count
 }
 let linesPerSecond = Double(corpus.lineCount) / (scanMeasurement.median / 1e9)
-rows.append((
-  "scanner: \(corpus.lineCount) lines, \(corpus.files.count) files, \(declarations) declarations",
-  format(scanMeasurement.median), String(format: "%.2fM lines/s", linesPerSecond / 1e6), "≥ 1M lines/s",
-))
+rows.append(
+  (
+    "scanner: \(corpus.lineCount) lines, \(corpus.files.count) files, \(declarations) declarations",
+    format(scanMeasurement.median), String(format: "%.2fM lines/s", linesPerSecond / 1e6), "≥ 1M lines/s",
+  ))
 let peak = ScannerCorpus.peakMemoryOfScannerProcess(corpus)
-rows.append(("scanner: peak memory of `preferences-scanner scan` on the corpus", peak.map { String(format: "%.1f MB", $0) } ?? "n/a", "", "< 100 MB"))
+rows.append(
+  (
+    "scanner: peak memory of `preferences-scanner scan` on the corpus",
+    peak.map { String(format: "%.1f MB", $0) } ?? "n/a", "", "< 100 MB"
+  ))
 
 // MARK: Table
 
-print("swift-preferences benchmarks (\(quick ? "quick" : "full") run, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n")
+print(
+  "swift-preferences benchmarks (\(quick ? "quick" : "full") run, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n"
+)
 let widths = [
-  rows.map(\.0.count).max()!, rows.map(\.1.count).max()!, max(5, rows.map(\.2.count).max()!), rows.map(\.3.count).max()!,
+  rows.map(\.0.count).max()!, rows.map(\.1.count).max()!, max(5, rows.map(\.2.count).max()!),
+  rows.map(\.3.count).max()!,
 ]
 func line(_ cells: [String]) -> String {
-  "| " + zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
+  "| "
+    + zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(
+      separator: " | ") + " |"
 }
 print(line(["operation", "median (min–max)", "ratio", "target"]))
 print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")

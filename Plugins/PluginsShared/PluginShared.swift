@@ -1,30 +1,57 @@
-// Shared by both plugins (symlinked into each plugin's folder), so they cannot drift.
+// Shared by both plugins and the scanner (symlinked into each), so that file names and the
+// scanner's arguments are spelled once and cannot drift.
 import Foundation
 
 enum PluginShared {
-  /// The generated registry's file name.
-  static let outputFileName = "PreferenceRegistry.generated.swift"
+  /// The module index: `Preference`, `PreferenceRegistry` and the list of file tables.
+  static let indexFileName = "PreferenceRegistry.generated.swift"
+  /// Tables of files that gained their first `@Preference` since the plugin last planned outputs.
+  static let unplannedFileName = "PreferenceRegistry+Unplanned.generated.swift"
   /// The per-target configuration file's name.
   static let configFileName = "preferences-config.json"
   /// The per-target manifest of shipped keys.
   static let lockFileName = "Preferences.lock"
 
-  /// The scanner's options for a target in `directory`: its configuration and manifest, if any.
+  /// The generated file that holds the table of the source file named `name` (`File.swift`).
+  static func outputFileName(forSource name: String) -> String {
+    (name.hasSuffix(".swift") ? String(name.dropLast(6)) : name) + "+Preferences.generated.swift"
+  }
+
+  /// The source files that get a generated file of their own: those that mention `@Preference`
+  /// now. (SwiftPM plans outputs again only when the target's files change, so a file that gains
+  /// its first declaration later goes to the unplanned file until then.)
+  static func plannedSources(_ sources: [URL]) -> [URL] {
+    let marker = Data("@Preference".utf8)
+    return sources.filter { (try? Data(contentsOf: $0))?.range(of: marker) != nil }
+  }
+
+  /// Every file the generate command writes, for a target with `planned` sources.
+  static func outputs(in directory: URL, planned: [URL]) -> [URL] {
+    [directory.appendingPathComponent(indexFileName), directory.appendingPathComponent(unplannedFileName)]
+      + planned.map { directory.appendingPathComponent(outputFileName(forSource: $0.lastPathComponent)) }
+  }
+
+  /// The scanner's options for a target in `directory`: its configuration and lock, if any, and
+  /// where its lock belongs.
   static func targetOptions(in directory: URL) -> [String] {
     var arguments: [String] = []
     if let config = existingFile(configFileName, in: directory) { arguments += ["--config", config.path] }
     if let lock = existingFile(lockFileName, in: directory) { arguments += ["--lock", lock.path] }
+    arguments += ["--expected-lock", directory.appendingPathComponent(lockFileName).path]
     return arguments
   }
 
-  /// The files besides sources that the registry depends on.
+  /// The files besides sources that the generated code depends on.
   static func extraInputs(in directory: URL) -> [URL] {
     [configFileName, lockFileName].compactMap { existingFile($0, in: directory) }
   }
 
   /// The scanner's arguments to generate the registry of one module.
-  static func generateArguments(module: String, output: URL, directory: URL, sources: [URL]) -> [String] {
-    ["generate", "--module", module, "--output", output.path] + targetOptions(in: directory) + ["--"]
+  static func generateArguments(
+    module: String, outputDirectory: URL, directory: URL, sources: [URL], planned: [URL]
+  ) -> [String] {
+    ["generate", "--module", module, "--output-directory", outputDirectory.path]
+      + planned.flatMap { ["--planned", $0.path] } + targetOptions(in: directory) + ["--"]
       + sources.map(\.path)
   }
 

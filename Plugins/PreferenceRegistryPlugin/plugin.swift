@@ -2,11 +2,14 @@ import Foundation
 import PackagePlugin
 
 /// Generates the preference registry of a target: scans its `.swift` files for `@Preference`
-/// declarations and writes `PreferenceRegistry.generated.swift`, which gives every declaration
-/// its key and registers every default.
+/// declarations and writes, in the plugin's work directory, the module index
+/// (`PreferenceRegistry.generated.swift`), a table for each source file that declares
+/// preferences (`File+Preferences.generated.swift`), and one for files that gained their first
+/// declaration since outputs were planned.
 ///
-/// A `.buildCommand`: it reruns only when a source file or the configuration file changed, and
-/// the scanner rewrites the output only when its bytes change.
+/// A `.buildCommand`: it reruns only when a source file, the configuration or the lock changed,
+/// and the scanner rewrites only the outputs whose bytes change, so an edit that shifts one
+/// file's declarations recompiles that file's table and nothing else.
 @main
 struct PreferenceRegistryPlugin: BuildToolPlugin {
   func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -23,14 +26,16 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
   static func command(
     tool: URL, workDirectory: URL, module: String, targetName: String, directory: URL, sources: [URL]
   ) -> Command {
-    let output = workDirectory.appendingPathComponent(PluginShared.outputFileName)
+    let outputDirectory = workDirectory.appendingPathComponent("GeneratedPreferences")
+    let planned = PluginShared.plannedSources(sources)
     return .buildCommand(
       displayName: "Generating the preference registry of \(targetName)",
       executable: tool,
       arguments: PluginShared.generateArguments(
-        module: module, output: output, directory: directory, sources: sources),
+        module: module, outputDirectory: outputDirectory, directory: directory, sources: sources,
+        planned: planned),
       inputFiles: sources + PluginShared.extraInputs(in: directory),
-      outputFiles: [output])
+      outputFiles: PluginShared.outputs(in: outputDirectory, planned: planned))
   }
 }
 

@@ -4,8 +4,9 @@ import PackagePlugin
 /// `swift package preferences`:
 ///
 /// - `list [--target T] [--format text|json|markdown]` prints every `@Preference`.
-/// - `lock [--target T] [--retire KEY]... [--drop KEY]...` writes or updates each target's
-///   `Preferences.lock`, the manifest of shipped keys the build checks renames against.
+/// - `lock [--target T] [--retire KEY]... [--drop KEY]... [--accept-retype KEY]... [--accept-move KEY]...`
+///   writes or updates each target's `Preferences.lock`, the keys the build checks renames,
+///   retypes and store moves against.
 /// - `export [--target T] --format json|markdown|settings-plist [--output PATH]` describes the
 ///   preferences for documentation, or as a `Settings.bundle` `Root.plist`.
 ///
@@ -14,7 +15,7 @@ import PackagePlugin
 @main
 struct PreferencesCommand: CommandPlugin {
   static let usage =
-    "usage: swift package preferences list|lock|export [--target T] [--format F] [--retire KEY] [--drop KEY] [--output PATH]"
+    "usage: swift package preferences list|lock|export [--target T] [--format F] [--retire KEY] [--drop KEY] [--accept-retype KEY] [--accept-move KEY] [--output PATH]"
 
   func performCommand(context: PluginContext, arguments: [String]) async throws {
     var extractor = ArgumentExtractor(arguments)
@@ -22,6 +23,8 @@ struct PreferencesCommand: CommandPlugin {
     let format = extractor.extractOption(named: "format").last
     let retire = extractor.extractOption(named: "retire")
     let drop = extractor.extractOption(named: "drop")
+    let acceptRetype = extractor.extractOption(named: "accept-retype")
+    let acceptMove = extractor.extractOption(named: "accept-move")
     let output = extractor.extractOption(named: "output").last
     let verb = extractor.remainingArguments.first ?? "list"
     let targets = context.package.targets.compactMap { $0 as? SourceModuleTarget }
@@ -47,7 +50,8 @@ struct PreferencesCommand: CommandPlugin {
         let scanFormat = format == "markdown" ? "markdown" : format
         let command =
           scanFormat == "markdown" ? ["export", "--format", "markdown"] : ["scan", "--format", scanFormat]
-        let text = try run(scanner, scannerArguments(command, for: target))
+        let text = try run(
+          scanner, workDirectory: context.pluginWorkDirectoryURL, scannerArguments(command, for: target))
         if text.isEmpty || text.contains("\"preferences\": []") { continue }
         print(
           format == "json"
@@ -58,11 +62,15 @@ struct PreferencesCommand: CommandPlugin {
     case "lock":
       for target in targets {
         let lock = target.directoryURL.appendingPathComponent(PluginShared.lockFileName)
+        var command = ["lock", "--lock", lock.path]
+        for (flag, keys) in [
+          ("--retire", retire), ("--drop", drop), ("--accept-retype", acceptRetype),
+          ("--accept-move", acceptMove),
+        ] {
+          for key in keys { command += [flag, key] }
+        }
         let text = try run(
-          scanner,
-          scannerArguments(
-            ["lock", "--lock", lock.path] + retire.flatMap { ["--retire", $0] }
-              + drop.flatMap { ["--drop", $0] }, for: target))
+          scanner, workDirectory: context.pluginWorkDirectoryURL, scannerArguments(command, for: target))
         print(text, terminator: "")
       }
     case "export":
@@ -75,25 +83,39 @@ struct PreferencesCommand: CommandPlugin {
             ? output : (output as NSString).appendingPathComponent("\(target.name)-\(format)")
           command += ["--output", URL(fileURLWithPath: path, relativeTo: context.package.directoryURL).path]
         }
-        print(try run(scanner, scannerArguments(command, for: target)), terminator: "")
+        print(
+          try run(
+            scanner, workDirectory: context.pluginWorkDirectoryURL, scannerArguments(command, for: target)),
+          terminator: "")
       }
     default:
       throw CommandError("unknown subcommand '\(verb)'; \(Self.usage)")
     }
   }
 
-  /// Runs the scanner; its diagnostics go straight to standard error.
-  private func run(_ tool: URL, _ arguments: [String]) throws -> String {
+  /// Runs the scanner; its diagnostics (collected in a file, so that no pipe can fill up) are
+  /// printed before anything else is said about them.
+  private func run(_ tool: URL, workDirectory: URL, _ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = tool
     process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
+    let output = Pipe()
+    let errorsURL = workDirectory.appendingPathComponent("scanner-diagnostics.txt")
+    try? FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+    let errors = try FileHandle(forWritingTo: errorsURL)
+    process.standardOutput = output
+    process.standardError = errors
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    try? errors.close()
+    let diagnostics = (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? ""
+    if !diagnostics.isEmpty { FileHandle.standardError.write(Data(diagnostics.utf8)) }
     guard process.terminationStatus == 0 else {
-      throw CommandError("preferences-scanner reported errors (see above)")
+      throw CommandError(
+        "preferences-scanner reported \(diagnostics.contains(": error: ") ? "the errors" : "the problems") printed above"
+      )
     }
     return String(decoding: data, as: UTF8.self)
   }

@@ -54,7 +54,7 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
   /// Registers every key's default with the store. Runs once per store and key type; called by
   /// ``init(store:)``.
   public func registerDefaults() {
-    store.registerOnce(ObjectIdentifier(Keys.self)) {
+    store.registerOnce(keys: ObjectIdentifier(Keys.self)) {
       Dictionary(Keys.allCases.map { ($0.rawValue, $0.defaultValue) }, uniquingKeysWith: { _, last in last })
     }
   }

@@ -46,8 +46,6 @@ extension PreferenceStore {
     return store
   }
 
-  @usableFromInline static let defaultStore = Locked<PreferenceStore?>(nil)
-
   /// The store that `@Preference` declarations without an explicit store use:
   /// ``standard`` unless you set another one.
   ///
@@ -57,7 +55,15 @@ extension PreferenceStore {
   /// PreferenceStore.default = .suite("group.com.example.app")
   /// ```
   public static var `default`: PreferenceStore {
-    @inlinable get { defaultStore.withLock { $0 } ?? standard }
-    set { defaultStore.withLock { $0 = newValue } }
+    get {
+      if let store = DeclarationTable.state.withLock({ $0.defaultStore }) { return store }
+      let standard = Self.standard
+      return DeclarationTable.state.withLock { state in
+        if let store = state.defaultStore { return store }
+        state.defaultStore = standard
+        return standard
+      }
+    }
+    set { DeclarationTable.state.withLock { $0.defaultStore = newValue } }
   }
 }

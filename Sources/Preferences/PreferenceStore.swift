@@ -5,7 +5,11 @@ import Foundation
 ///
 /// A read looks, in order, at a launch-argument override (`-Key value`), the stored value, the
 /// registered default, and finally the default passed to the read. Decoded values are cached, so
-/// a repeated read costs a dictionary lookup, not a decode.
+/// a repeated read costs a lock and an array load, not a decode.
+///
+/// Every read is tracked by the Observation framework: a SwiftUI `body`, an `@Observable`
+/// model's computed property or `withObservationTracking` that reads a preference is invalidated
+/// once when its value changes, whatever changed it.
 ///
 /// ```swift
 /// let store = PreferenceStore.standard
@@ -27,15 +31,17 @@ public final class PreferenceStore: Sendable {
   struct State {
     var registered: [String: PropertyListValue] = [:]
     @usableFromInline var cache = ValueCache()
-    var registries: Set<ObjectIdentifier> = []
-    /// Keys mirrored by ``PreferenceSync``: every write of one records its modification time.
-    var syncedKeys: Set<String> = []
-    var syncClock: @Sendable () -> Date = { Date() }
+    /// Which generated registries (by ``RegistryCatalog`` number) registered their defaults here.
+    @usableFromInline var registeredRegistries: ContiguousArray<Bool> = []
+    var registeredKeyTypes: Set<ObjectIdentifier> = []
     /// Observers by key.
     var listeners: [String: [Int: @Sendable (String) -> Void]] = [:]
     var nextListener = 0
     /// Incremented by every change; observers use it to deliver values in order.
     var version: UInt64 = 0
+    /// Keys mirrored by ``PreferenceSync``: every write of one records its modification time.
+    var syncedKeys: Set<String> = []
+    var syncClock: @Sendable () -> Date = { Date() }
     @usableFromInline init() {}
   }
 
@@ -72,7 +78,82 @@ public final class PreferenceStore: Sendable {
   public func value<Value: PreferenceValue>(
     forKey key: String, default defaultValue: @autoclosure () -> Value
   ) -> Value {
-    state.withLock { state in value(forKey: key, in: &state, default: defaultValue) }
+    let (value, cell) = state.withLock { state in
+      let number = state.cache.number(of: key)
+      return read(number, key, in: &state, default: defaultValue)
+    }
+    cell.track()
+    return value
+  }
+
+  /// The value of `key` if it is cached as a `Value`: the enum-keyed read path. Tracked by
+  /// Observation.
+  @inlinable @inline(__always)
+  func cachedValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
+    let (box, cell) = state.withLock { state -> (AnyObject?, PreferenceCell?) in
+      guard let number = state.cache.numbers[key] else { return (nil, nil) }
+      return (state.cache.box(number), state.cache.cell(number))
+    }
+    guard let cell, let value = ValueBox<Value>.unbox(box) else { return nil }
+    cell.track()
+    return value
+  }
+
+  /// The value of key `number` if it is cached as a `Value` and registry `registry` registered
+  /// its defaults here: the `@Preference` read path, with no hashing. Tracked by Observation.
+  @inlinable @inline(__always)
+  func cachedValue<Value>(number: Int, registry: Int, as type: Value.Type) -> Value? {
+    let (box, cell) = state.withLock { state -> (AnyObject?, PreferenceCell?) in
+      guard registry < state.registeredRegistries.count, state.registeredRegistries[registry] else {
+        return (nil, nil)
+      }
+      return (state.cache.box(number), state.cache.cell(number))
+    }
+    guard let cell, let value = ValueBox<Value>.unbox(box) else { return nil }
+    cell.track()
+    return value
+  }
+
+  /// The value of key `number` (`key`), reading and caching it; the wrapper's slow path.
+  /// `defaultValue` is registered as the key's default if none is (a declaration whose default
+  /// the registry could not evaluate registers it at its first read).
+  func value<Value: PreferenceValue>(number: Int, key: String, default defaultValue: Value) -> Value {
+    if state.withLock({ $0.registered[key] == nil }), let encoded = try? defaultValue.propertyListValue() {
+      let added = state.withLock { state -> Bool in
+        guard state.registered[key] == nil else { return false }
+        state.registered[key] = encoded
+        return true
+      }
+      if added { backend.register(defaults: [key: encoded]) }
+    }
+    let (value, cell) = state.withLock { state in read(number, key, in: &state, default: { defaultValue }) }
+    cell.track()
+    return value
+  }
+
+  /// Reads key `number` under the lock: the cached value, else resolved and cached. Creates the
+  /// key's Observation cell, which remembers the value its reader sees.
+  func read<Value: PreferenceValue>(
+    _ number: Int, _ key: String, in state: inout State, default defaultValue: () -> Value
+  ) -> (Value, PreferenceCell) {
+    let cell = state.cache.cell(
+      creating: number, key: key, seeing: backend.value(forKey: key) ?? state.registered[key],
+      fallback: (try? defaultValue().propertyListValue()) ?? nil)
+    let box = state.cache.box(number)
+    if let cached = ValueBox<Value>.unbox(box) { return (cached, cell) }
+    if box is UndecodableBox<Value> { return (defaultValue(), cell) }
+    switch resolve(key, registered: state.registered[key]) as Resolution<Value> {
+    case .value(let value):
+      state.cache.setBox(ValueBox(value), number)
+      return (value, cell)
+    case .undecodable:
+      // Reported once; until the value changes, reads return the default quietly.
+      state.cache.setBox(UndecodableBox<Value>(), number)
+      return (defaultValue(), cell)
+    case .none:
+      // The caller's own default is not cached: another caller may pass another one.
+      return (defaultValue(), cell)
+    }
   }
 
   /// The typed value of `key`, its stored-or-registered value, and the store's change count, read
@@ -81,68 +162,9 @@ public final class PreferenceStore: Sendable {
     Value, PropertyListValue?, UInt64
   ) {
     state.withLock { state in
-      (
-        value(forKey: key, in: &state, default: defaultValue),
-        backend.value(forKey: key) ?? state.registered[key],
-        state.version
-      )
+      let (value, _) = read(state.cache.number(of: key), key, in: &state, default: defaultValue)
+      return (value, backend.value(forKey: key) ?? state.registered[key], state.version)
     }
-  }
-
-  /// The value for `key`, binding cache slot `slot` (from a generated registry) to it.
-  ///
-  /// A declaration whose default the registry could not evaluate (see the scanner's
-  /// registration blockers) registers it here, on its first read: `defaultValue` is registered
-  /// unless a default for `key` already is.
-  @usableFromInline
-  func value<Value: PreferenceValue>(forKey key: String, slot: Int, default defaultValue: Value) -> Value {
-    let needsRegistration = state.withLock { $0.registered[key] == nil }
-    if needsRegistration, let encoded = try? defaultValue.propertyListValue() {
-      state.withLock { state in
-        if state.registered[key] == nil { state.registered[key] = encoded }
-      }
-      backend.register(defaults: [key: encoded])
-    }
-    return state.withLock { state in value(forKey: key, slot: slot, in: &state, default: { defaultValue }) }
-  }
-
-  func value<Value: PreferenceValue>(
-    forKey key: String, slot: Int = -1, in state: inout State, default defaultValue: () -> Value
-  )
-    -> Value
-  {
-    if let cached = ValueBox<Value>.unbox(state.cache[key]) {
-      state.cache.bind(slot: slot, toKey: key)
-      return cached
-    }
-    if state.cache[key] is UndecodableBox<Value> { return defaultValue() }
-    let value: Value
-    switch resolve(key, registered: state.registered[key]) as Resolution<Value> {
-    case .value(let resolved):
-      value = resolved
-    case .undecodable:
-      // Reported once; until the value changes, reads return the default quietly.
-      state.cache[key] = UndecodableBox<Value>()
-      return defaultValue()
-    case .none:
-      // The caller's own default is not cached: another caller may pass another one.
-      return defaultValue()
-    }
-    state.cache[key] = ValueBox(value)
-    state.cache.bind(slot: slot, toKey: key)
-    return value
-  }
-
-  /// The cached value for `key` if there is one of type `Value`; never touches the backend.
-  @inlinable @inline(__always)
-  func cachedValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
-    state.withLock { state in ValueBox<Value>.unbox(state.cache[key]) }
-  }
-
-  /// The cached value of the key bound to `slot` if there is one of type `Value`: no hashing.
-  @inlinable @inline(__always)
-  func cachedValue<Value>(inSlot slot: Int, as type: Value.Type) -> Value? {
-    state.withLock { state in ValueBox<Value>.unbox(state.cache.box(inSlot: slot)) }
   }
 
   private enum Resolution<Value> {
@@ -201,27 +223,32 @@ public final class PreferenceStore: Sendable {
       encoded.map { backend.storedForm(of: $0) == $0 && Value.self is any LosslessPreferenceValue.Type }
       ?? false
     state.withLock { state in
-      write(encoded, forKey: key, in: &state)
-      state.cache[key] = (exact && overrides[key] == nil) ? ValueBox(value) : nil
+      let number = write(encoded, forKey: key, in: &state)
+      if exact && overrides[key] == nil { state.cache.setBox(ValueBox(value), number) }
     }
     notify([key])
   }
 
   /// Removes the stored value for `key`, so that reads return the registered default again.
   public func removeValue(forKey key: String) {
-    state.withLock { state in write(nil, forKey: key, in: &state) }
+    state.withLock { state in _ = write(nil, forKey: key, in: &state) }
     notify([key])
   }
 
   /// Writes `value` to the backend under the lock: the one place a stored value changes, so
   /// that every write of a synced key records its modification time in the same step.
-  func write(_ value: PropertyListValue?, forKey key: String, in state: inout State, modified: Date? = nil) {
+  @discardableResult
+  func write(_ value: PropertyListValue?, forKey key: String, in state: inout State, modified: Date? = nil)
+    -> Int
+  {
     backend.setValue(value, forKey: key)
-    state.cache[key] = nil
+    let number = state.cache.number(of: key)
+    state.cache.setBox(nil, number)
     state.version &+= 1
     if state.syncedKeys.contains(key) {
       SyncMetadata.setModified(modified ?? state.syncClock(), for: key, in: backend)
     }
+    return number
   }
 
   /// Removes every value this store's backend holds. Registered defaults stay registered.
@@ -247,7 +274,9 @@ public final class PreferenceStore: Sendable {
 
   /// Every stored value, with registered defaults for keys that have no stored value.
   public func dictionaryRepresentation() -> [String: PropertyListValue] {
-    state.withLock { state in state.registered.merging(backend.allValues()) { _, stored in stored } }
+    state.withLock { state in
+      state.registered.merging(backend.allValues().filter { !SyncMetadata.keys.contains($0.key) }) { $1 }
+    }
   }
 
   /// Writes pending changes to disk now.
@@ -261,7 +290,8 @@ public final class PreferenceStore: Sendable {
   ///
   /// Registered defaults live in memory only: they are never written to the backend and never
   /// override a stored value. Registering again adds to (and for the same key, replaces) what was
-  /// registered before. Register on every launch, before the first read.
+  /// registered before. Register on every launch, before the first read. A UserDefaults store
+  /// registers them with `UserDefaults` too, so that code reading it directly sees them.
   ///
   /// ```swift
   /// store.register(defaults: ["ReadingMode": "standard", "HighScore": 0])
@@ -279,8 +309,7 @@ public final class PreferenceStore: Sendable {
     register(encoded: encoded)
   }
 
-  /// Registers defaults already in stored form; also with the backend, so that code reading
-  /// `UserDefaults` directly sees them.
+  /// Registers defaults already in stored form.
   func register(encoded: [String: PropertyListValue]) {
     guard !encoded.isEmpty else { return }
     state.withLock { state in
@@ -302,13 +331,27 @@ public final class PreferenceStore: Sendable {
   /// Every registered default.
   public var registeredDefaults: [String: PropertyListValue] { state.withLock { $0.registered } }
 
-  /// Runs `register` once per registry type and store: used by generated registries.
-  func registerOnce(_ id: ObjectIdentifier, _ makeDefaults: () -> [String: any PreferenceValue]) {
-    guard state.withLock({ !$0.registries.contains(id) }) else { return }
+  /// Whether generated registry number `registry` registered its defaults with this store.
+  func hasRegistered(registry: Int) -> Bool {
+    state.withLock { registry < $0.registeredRegistries.count && $0.registeredRegistries[registry] }
+  }
+
+  func markRegistered(registry: Int) {
+    state.withLock { state in
+      if registry >= state.registeredRegistries.count {
+        state.registeredRegistries.append(
+          contentsOf: repeatElement(false, count: registry + 1 - state.registeredRegistries.count))
+      }
+      state.registeredRegistries[registry] = true
+    }
+  }
+
+  /// Runs `register` once per key enumeration and store.
+  func registerOnce(keys: ObjectIdentifier, _ makeDefaults: () -> [String: any PreferenceValue]) {
+    guard state.withLock({ !$0.registeredKeyTypes.contains(keys) }) else { return }
     // Evaluate defaults outside the lock: a default may itself read preferences.
-    let defaults = makeDefaults()
-    register(defaults: defaults)
-    state.withLock { _ = $0.registries.insert(id) }
+    register(defaults: makeDefaults())
+    state.withLock { _ = $0.registeredKeyTypes.insert(keys) }
   }
 
   // MARK: Migration

@@ -19,14 +19,21 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 ///
 /// Strategies: random bytes; random Swift-ish token soup; invalid UTF-8 spliced into real
 /// sources; truncated sources; token deletion, duplication and swapping; unterminated comments
-/// and strings; nesting thousands deep; and an oracle that injects `@Preference` declarations
-/// inside comments and string literals of real sources and expects none of them back.
+/// and strings; nesting thousands deep of every bracketing construct (types, braces,
+/// parentheses, brackets, generics, interpolations, comments, `#if` with declarations at each
+/// level, `#elseif` chains, `nonisolated(`, `case a(`); valid Swift that has hidden declarations
+/// from scanners before (bare regex literals, `#sourceLocation`, a byte order mark, backticked
+/// type names, comments inside `#if` conditions), which must each be found with the right key;
+/// and an oracle that injects `@Preference` declarations inside comments, string and regex
+/// literals of real sources and expects none of them back. Every input's generated registry
+/// must stay within a constant factor of the input's size.
 public struct ScannerFuzzer: Sendable {
   public struct Report: Sendable, CustomStringConvertible {
     public var iterations = 0
     public var bytesScanned = 0
     public var injectionsChecked = 0
     public var malformedChecked = 0
+    public var trickyChecked = 0
     public var failures: [String] = []
     /// The inputs behind `failures`, to replay.
     public var failingInputs: [[UInt8]] = []
@@ -36,7 +43,7 @@ public struct ScannerFuzzer: Sendable {
       let strategies = byStrategy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
         separator: ", ")
       return
-        "\(iterations) inputs (\(bytesScanned) bytes): \(injectionsChecked) injection checks, \(malformedChecked) malformed-input checks, \(failures.count) failures [\(strategies)]"
+        "\(iterations) inputs (\(bytesScanned) bytes): \(injectionsChecked) injection checks, \(trickyChecked) valid-Swift checks, \(malformedChecked) malformed-input checks, \(failures.count) failures [\(strategies)]"
     }
   }
 
@@ -68,7 +75,29 @@ public struct ScannerFuzzer: Sendable {
 
   static let injections: [(prefix: String, suffix: String)] = [
     ("/* ", " */"), ("// ", "\n"), ("/// ", "\n"), ("/** ", " */"), ("/* /* nested */ ", " */"), ("\"", "\""),
-    ("#\"", "\"#"), ("\"\"\"\n", "\n\"\"\""), ("##\"", "\"##"), ("\"\\(\"", "\")\""),
+    ("#\"", "\"#"), ("\"\"\"\n", "\n\"\"\""), ("##\"", "\"##"), ("\"\\(\"", "\")\""), ("#/", "/#"),
+    ("_ = /x", "y/;"),
+  ]
+
+  /// Valid Swift shapes that hid declarations from the scanner before; each declares
+  /// `@Preference var found` that must be reported under `key`.
+  package static let tricky: [(source: String, key: String)] = [
+    (
+      "struct R { func f(_ s: String) -> Bool { s.contains(/\\/*/) }\n @Preference var found = 1 }", "R.found"
+    ),
+    ("struct R { let a = /\\//; let b = /\"/\n @Preference var found = 1 }", "R.found"),
+    ("struct R { let r = try? /[{(]+/.firstMatch(in: \"x\")\n @Preference var found = 1 }", "R.found"),
+    (
+      "struct R {\n#sourceLocation(file: \"Gen.gyb\", line: 40)\n @Preference var found = 1\n#sourceLocation()\n}",
+      "R.found"
+    ),
+    ("\u{FEFF}struct R { @Preference var found = 1 }", "R.found"),
+    ("enum `default` { enum Options { @Preference var found = 1 } }", "default.Options.found"),
+    (
+      "struct R {\n#if os(Linux) /* comment */ || os(macOS)\n @Preference var found = 1\n#endif\n}", "R.found"
+    ),
+    ("struct R {\n#if os(Linux) ||\n  os(macOS)\n @Preference var found = 1\n#endif\n}", "R.found"),
+    ("struct R { let x = 1 / 2 / 3\n @Preference var found = 1 }", "R.found"),
   ]
 
   /// Runs `iterations` inputs from `seed`.
@@ -77,10 +106,11 @@ public struct ScannerFuzzer: Sendable {
     var report = Report()
     let scanner = PreferenceScanner(module: "Fuzz")
     for iteration in 0..<iterations {
-      let strategy = Int(random.next() % 9)
+      let strategy = Int(random.next() % 10)
       var input: [UInt8]
       var injected: String?
       var expectProblem = false
+      var expectedKey: String?
       let base =
         corpus.isEmpty
         ? Array("struct A { @Preference var a = 1 }".utf8)
@@ -124,6 +154,11 @@ public struct ScannerFuzzer: Sendable {
       case 6:
         input = deepNesting(&random)
         report.byStrategy["deep nesting", default: 0] += 1
+      case 7:
+        let (source, key) = Self.tricky[Int(random.next() % UInt64(Self.tricky.count))]
+        input = Array(source.utf8)
+        expectedKey = key
+        report.byStrategy["tricky valid Swift", default: 0] += 1
       default:
         let name = "injected\(iteration)"
         input = inject(name, into: base, &random)
@@ -133,9 +168,25 @@ public struct ScannerFuzzer: Sendable {
       report.iterations += 1
       report.bytesScanned += input.count
       let result = scanner.scan(files: [("fuzz-\(iteration).swift", input)])
+      let generated = PreferenceScanner.renderAll(result, module: "Fuzz")
+      if generated.utf8.count > 64 * input.count + 16_384 {
+        report.failures.append(
+          "seed \(seed) input \(iteration): \(input.count) bytes of input generated \(generated.utf8.count) bytes of registry"
+        )
+        report.failingInputs.append(input)
+      }
+      if let expectedKey {
+        report.trickyChecked += 1
+        if !result.plans.contains(where: { $0.key == expectedKey }) || result.hasErrors {
+          report.failures.append(
+            "seed \(seed) input \(iteration): valid Swift lost '\(expectedKey)': \(result.plans.map(\.key)) \(result.diagnostics)"
+          )
+          report.failingInputs.append(input)
+        }
+      }
       if let injected {
         report.injectionsChecked += 1
-        if let found = result.preferences.first(where: { $0.property.hasPrefix(injected) }) {
+        if let found = result.plans.first(where: { $0.property.hasPrefix(injected) }) {
           report.failures.append(
             "seed \(seed) input \(iteration): reported \(found.property) from inside a comment or string")
           report.failingInputs.append(input)
@@ -175,11 +226,14 @@ public struct ScannerFuzzer: Sendable {
     let depth = 1 + Int(random.next() % UInt64(maximumNesting))
     let shapes: [(open: String, close: String)] = [
       ("struct N { ", "} "), ("{", "}"), ("(", ")"), ("[", "]"), ("\"\\(", ")\""), ("/*", "*/"),
-      ("#if X\n", "#endif\n"),
+      ("#if X\n", "#endif\n"), ("#if X\nstruct N { @Preference var p = 1\n", "}\n#endif\n"),
+      ("#if A\n#elseif B\nstruct E { @Preference var p = 1 }\n", ""), ("nonisolated(", ")"),
+      ("enum E { case a(", ") }"), ("Array<", ">"), ("struct G<T", "> {}"), ("x = { _ in ", "}"),
     ]
     let shape = shapes[Int(random.next() % UInt64(shapes.count))]
     var text = String(repeating: shape.open, count: depth) + "@Preference var deep = 1\n"
     if random.next() % 2 == 0 { text += String(repeating: shape.close, count: depth) }
+    if shape.open.hasPrefix("#if A") { text += "#endif\n" }
     return Array(text.utf8)
   }
 

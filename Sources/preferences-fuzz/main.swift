@@ -9,14 +9,40 @@ var seed = UInt64(Date().timeIntervalSince1970)
 var maximumSize = 16_384
 var paths: [String] = []
 var dump: String?
+let usage = """
+  USAGE: preferences-fuzz [--iterations N] [--seed S] [--max-size BYTES] [--dump DIR] [PATH...]
+
+  Feeds the scanner N hostile inputs (default 100000) from seed S (default: the time), built from
+  the .swift files under PATHs (default: Sources and Tests), and checks what it must always do.
+  --dump DIR writes failing inputs there. Exit status: 0 when every check passed, 1 otherwise,
+  2 for invalid arguments.
+
+  """
+func usageError(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("error: \(message)\n\n\(usage)".utf8))
+  exit(2)
+}
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
+  func number<T: FixedWidthInteger>(_: T.Type) -> T {
+    guard let text = arguments.popFirst(), let value = T(text) else {
+      usageError("\(argument) needs a number")
+    }
+    return value
+  }
   switch argument {
-  case "--iterations": iterations = Int(arguments.popFirst() ?? "") ?? iterations
-  case "--seed": seed = UInt64(arguments.popFirst() ?? "") ?? seed
-  case "--max-size": maximumSize = Int(arguments.popFirst() ?? "") ?? maximumSize
-  case "--dump": dump = arguments.popFirst()
-  default: paths.append(argument)
+  case "--help", "-h":
+    print(usage, terminator: "")
+    exit(0)
+  case "--iterations": iterations = number(Int.self)
+  case "--seed": seed = number(UInt64.self)
+  case "--max-size": maximumSize = number(Int.self)
+  case "--dump":
+    guard let directory = arguments.popFirst() else { usageError("--dump needs a directory") }
+    dump = directory
+  default:
+    if argument.hasPrefix("-") { usageError("unknown option '\(argument)'") }
+    paths.append(argument)
   }
 }
 let corpus = try ScannerFuzzer.loadCorpus(paths.isEmpty ? ["Sources", "Tests"] : paths)

@@ -3,8 +3,8 @@ import Testing
 
 @testable import PreferencesScannerCore
 
-/// The generated registry evaluates defaults and store expressions in a file of its own, so it
-/// repeats the imports of the files that declare preferences.
+/// Generated code evaluates defaults and stores in files of its own, so it repeats the imports
+/// of the files that declare preferences, and imports `Preferences` as the module does.
 @Suite struct ImportTests {
   @Test func importsAreReadWithAttributesAccessLevelsKindsAndConditions() {
     let result = scan(
@@ -24,7 +24,7 @@ import Testing
         func f() { let x = 1 }
       }
       """)
-    let imports = result.imports.map {
+    let imports = result.files[0].imports.map {
       [
         $0.attributes.joined(separator: " "), $0.accessLevel ?? "", $0.kind ?? "", $0.path,
         $0.condition ?? "",
@@ -40,94 +40,61 @@ import Testing
         ["", "", "", "UIKit", "(canImport(UIKit))"],
         ["", "", "", "Glibc", "!(canImport(UIKit)) && (os(Linux))"],
       ])
-    #expect(result.imports.first?.module == "Foundation")
-    #expect(result.imports[2].module == "Dates")
   }
 
-  @Test func theRegistryRepeatsTheImportsOfDeclaringFiles() {
-    let declaring = ScannedImport(path: "Foundation", file: "A.swift")
-    let elsewhere = ScannedImport(path: "Networking", file: "B.swift")
-    let lines = RegistryRenderer.importLines([declaring, elsewhere], declaringFiles: ["A.swift"])
-    #expect(lines == "import Preferences\nimport Foundation\n")
-  }
-
-  @Test func explicitAccessLevelsEverywhereMakeTheRegistryImportInternal() {
-    // Swift 6 rejects a module imported with an explicit level in one file and implicitly in
-    // another, so the registry follows what the module's files do.
-    let imports = [
-      ScannedImport(path: "Foundation", accessLevel: "internal", file: "A.swift"),
-      ScannedImport(path: "Foundation", accessLevel: "private", file: "B.swift"),
-      ScannedImport(path: "Preferences", accessLevel: "internal", file: "A.swift"),
-      ScannedImport(path: "Models", accessLevel: "public", file: "A.swift"),
-      ScannedImport(path: "Models", file: "C.swift"),
-    ]
-    let lines = RegistryRenderer.importLines(imports, declaringFiles: ["A.swift"])
-    #expect(lines == "internal import Preferences\ninternal import Foundation\nimport Models\n")
-  }
-
-  @Test func attributesMergeAndExportsAreNotRepeated() {
-    let imports = [
-      ScannedImport(path: "App", attributes: ["@testable"], file: "A.swift"),
-      ScannedImport(path: "App", file: "B.swift"),
-      ScannedImport(path: "Legacy", attributes: ["@_exported", "@preconcurrency"], file: "B.swift"),
-      ScannedImport(path: "Hidden", attributes: ["@_implementationOnly"], file: "A.swift"),
-      ScannedImport(path: "Shared", attributes: ["@_implementationOnly"], file: "A.swift"),
-      ScannedImport(path: "Shared", file: "C.swift"),
-    ]
-    let lines = RegistryRenderer.importLines(imports, declaringFiles: ["A.swift", "B.swift"])
+  @Test func aFilesTableRepeatsItsImportsWithConditionsButNotExports() {
+    let result = scan(
+      """
+      @_exported import Legacy
+      import Foundation
+      #if canImport(UIKit)
+      import UIKit
+      #endif
+      struct S { @Preference var when = Date() }
+      """)
+    let lines = RegistryRenderer.importLines(result.files, preferences: "@_spi(Generated) import Preferences")
     #expect(
       lines == """
-        import Preferences
-        @testable import App
-        @_implementationOnly import Hidden
-        @preconcurrency import Legacy
-        import Shared
-
-        """)
-  }
-
-  @Test func conditionalImportsKeepTheirConditionsUnlessAnyFileImportsUnconditionally() {
-    let imports = [
-      ScannedImport(path: "UIKit", condition: "(canImport(UIKit))", file: "A.swift"),
-      ScannedImport(path: "Glibc", condition: "(os(Linux))", file: "A.swift"),
-      ScannedImport(path: "Glibc", file: "B.swift"),
-      ScannedImport(path: "UIKit", condition: "(os(iOS))", file: "B.swift"),
-    ]
-    let lines = RegistryRenderer.importLines(imports, declaringFiles: ["A.swift", "B.swift"])
-    #expect(
-      lines == """
-        import Preferences
-        import Glibc
+        @_spi(Generated) import Preferences
+        import Legacy
+        import Foundation
         #if (canImport(UIKit))
         import UIKit
         #endif
-        #if (os(iOS))
-        import UIKit
-        #endif
 
         """)
   }
 
-  @Test func aDefaultFromAnotherModuleCompilesInTheRegistry() {
-    let result = scan(
-      """
-      import Foundation
-      import SharedModels
-
-      struct View {
-        @Preference var accent: Accent = .blue
-        @Preference var started = Date()
-      }
-      """)
-    let rendered = RegistryRenderer.render(result.preferences, module: "App", imports: result.imports)
-    #expect(rendered.contains("import Preferences\nimport Foundation\nimport SharedModels\n"))
+  /// Swift 6 rejects a module imported implicitly in one file and with an explicit level in
+  /// another; `public` preferences need a public import for the `@usableFromInline` alias.
+  @Test(
+    arguments: [
+      ([nil], "@_spi(Generated) public import Preferences", true, "@_spi(Generated) import Preferences"),
+      (
+        ["internal"], "@_spi(Generated) internal import Preferences", false,
+        "@_spi(Generated) internal import Preferences"
+      ),
+      (
+        ["public", "internal"], "@_spi(Generated) public import Preferences", true,
+        "@_spi(Generated) internal import Preferences"
+      ),
+      ([], "@_spi(Generated) public import Preferences", true, "@_spi(Generated) import Preferences"),
+    ] as [([String?], String, Bool, String)])
+  func preferencesIsImportedAsTheModuleImportsIt(
+    levels: [String?], index: String, usable: Bool, table: String
+  ) {
+    let imports = levels.map {
+      ImportSyntax(
+        path: "Preferences", kind: nil, attributes: [], accessLevel: $0, condition: nil, file: "A.swift")
+    }
+    let chosen = RegistryRenderer.PreferencesImport(imports)
+    #expect(chosen.index == index)
+    #expect(chosen.usableFromInline == usable)
+    #expect(chosen.table == table)
   }
-}
 
-extension ImportTests {
   @Test(arguments: ["testable import A", "import", "@import A", ") import A", "(x) import A", "@a(import A"])
   func truncatedImportsAtTheStartOfAFileAreSafe(source: String) {
-    let result = scan(source)
-    #expect(result.imports.count <= 1)
+    #expect(scan(source).files[0].imports.count <= 1)
   }
 }

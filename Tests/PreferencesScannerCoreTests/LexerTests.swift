@@ -4,6 +4,12 @@ import Testing
 
 @Suite struct LexerTests {
   func kinds(_ source: String) -> [Token.Kind] { Lexer.tokenize(Array(source.utf8)).tokens.map(\.kind) }
+  func texts(_ source: String) -> [String] {
+    let bytes = Array(source.utf8)
+    return Lexer.tokenize(bytes).tokens.map {
+      String(decoding: bytes[Int($0.start)..<Int($0.end)], as: UTF8.self)
+    }
+  }
 
   @Test func commentsProduceNoTokens() {
     #expect(kinds("// a { b\n/* c { /* nested } */ d */ /// doc\n/** block */").isEmpty)
@@ -18,13 +24,47 @@ import Testing
       ###"##"very "# raw"##"###,
       ##"#"raw \#(interp("}")) done"#"##,
     ]
-    for source in sources {
-      #expect(kinds(source) == [.string], "\(source)")
-    }
+    for source in sources { #expect(kinds(source) == [.string], "\(source)") }
   }
 
-  @Test func regexLiteralsAreSkipped() {
+  @Test func extendedRegexLiteralsAreSingleTokens() {
     #expect(kinds(##"#/a{2}"}/#"##) == [.regex])
+    #expect(kinds("#/\n  a { b\n/#") == [.regex])
+  }
+
+  /// Bare `/…/` literals follow the language's rule: a regex where an expression is expected,
+  /// a division where an operator is.
+  @Test(arguments: [
+    (#"x.contains(/\/*/)"#, ["x", ".", "contains", "(", #"/\/*/"#, ")"]),
+    (#"let a = /\//"#, ["let", "a", "=", #"/\//"#]),
+    (#"let b = /"/"#, ["let", "b", "=", #"/"/"#]),
+    ("let c = /{/ ; }", ["let", "c", "=", "/{/", ";", "}"]),
+    ("let d = 1 / 2 / 3", ["let", "d", "=", "1", "/", "2", "/", "3"]),
+    ("let e = a/b/c", ["let", "e", "=", "a", "/", "b", "/", "c"]),
+    ("let f = x / y", ["let", "f", "=", "x", "/", "y"]),
+    (
+      "let g = try? /x/.wholeMatch(in: s)",
+      ["let", "g", "=", "try", "?", "/x/", ".", "wholeMatch", "(", "in", ":", "s", ")"]
+    ),
+    ("f(/, x)", ["f", "(", "/", ",", "x", ")"]),
+    ("let h = !/x/.matches", ["let", "h", "=", "!", "/x/", ".", "matches"]),
+    ("return /a b/", ["return", "/a b/"]),
+    ("let i = [/x/, / y/]", ["let", "i", "=", "[", "/x/", ",", "/", "y", "/", "]"]),
+    (
+      "static func /(a: T, b: T) -> T",
+      ["static", "func", "/", "(", "a", ":", "T", ",", "b", ":", "T", ")", "->", "T"]
+    ),
+  ])
+  func bareRegexLiterals(source: String, expected: [String]) {
+    #expect(texts(source) == expected)
+  }
+
+  @Test func aByteOrderMarkIsSkippedButCountsTowardColumns() {
+    let lexed = Lexer.tokenize([0xEF, 0xBB, 0xBF] + Array("struct A { @Preference var x = 1 }".utf8))
+    #expect(lexed.tokens.first?.kind == .identifier)
+    #expect(lexed.tokens.first?.start == 3)
+    // The compiler's #column counts the three bytes of the mark: `@` is at column 12 without it.
+    #expect(lexed.tokens[3].column == 12 + 3)
   }
 
   @Test func positionsAreOneBasedBytesAndBackticksAreStripped() {
@@ -50,13 +90,14 @@ import Testing
     #expect(Lexer.tokenize(Array("/* never closed".utf8)).problems.count == 1)
     #expect(Lexer.tokenize(Array("let s = \"open\nnext".utf8)).problems.count == 1)
     #expect(Lexer.tokenize(Array("let s = \"\"\"\nnever".utf8)).problems.count == 1)
+    #expect(Lexer.tokenize(Array("let r = #/never".utf8)).problems.count == 1)
   }
 
-  @Test func directivesCarryTheirCondition() {
-    let lexed = Lexer.tokenize(
-      Array("#if os(iOS) && DEBUG // note\n#elseif canImport(AppKit)\n#else\n#endif".utf8))
-    #expect(lexed.tokens.map(\.kind) == [.directive, .directive, .directive, .directive])
-    #expect(lexed.directiveConditions[0] == "os(iOS) && DEBUG")
-    #expect(lexed.directiveConditions[1] == "canImport(AppKit)")
+  @Test func directivesAreTokensAndTheirConditionsOrdinaryOnes() {
+    #expect(
+      texts("#if os(iOS) && DEBUG // note\n#elseif canImport(AppKit)\n#else\n#endif") == [
+        "#if", "os", "(", "iOS", ")", "&&", "DEBUG", "#elseif", "canImport", "(", "AppKit", ")", "#else",
+        "#endif",
+      ])
   }
 }

@@ -3,32 +3,71 @@ import Testing
 
 @testable import PreferencesScannerCore
 
-/// The registry rendered from `Tests/RegistryIntegrationTests/Showcase.swift` must equal the
-/// checked-in `PreferenceRegistry.generated.swift`, which that test target compiles and runs.
-/// Re-record with `RECORD_SNAPSHOTS=1 swift test --filter RegistrySnapshotTests`.
+/// Generated code and diagnostics, compared with checked-in snapshots. Re-record with
+/// `RECORD_SNAPSHOTS=1 swift test --filter RegistrySnapshotTests`.
 @Suite struct RegistrySnapshotTests {
-  @Test func showcaseRegistryMatchesTheGoldenFile() throws {
-    let directory = packageRoot.appendingPathComponent("Tests/RegistryIntegrationTests")
-    let fixture = directory.appendingPathComponent("Showcase.swift")
-    let golden = directory.appendingPathComponent(RegistryRenderer.outputFileName)
-    let scanner = PreferenceScanner(module: "RegistryIntegrationTests")
-    let result = try scanner.scan(paths: [fixture.path])
-    #expect(!result.hasErrors, "\(result.diagnostics)")
-    let rendered = RegistryRenderer.render(
-      result.preferences, module: "RegistryIntegrationTests", imports: result.imports)
-    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
-      try Data(rendered.utf8).write(to: golden)
-    }
+  static let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
+
+  func compare(_ rendered: String, with golden: URL, sourceLocation: SourceLocation = #_sourceLocation) throws
+  {
+    if Self.record { try Data(rendered.utf8).write(to: golden) }
     let expected = try String(contentsOf: golden, encoding: .utf8)
     #expect(
-      rendered == expected, "the generated registry changed; re-record with RECORD_SNAPSHOTS=1 if intended")
+      rendered == expected,
+      "\(golden.lastPathComponent) changed; re-record with RECORD_SNAPSHOTS=1 if intended",
+      sourceLocation: sourceLocation)
+  }
+
+  /// The registry of `Tests/RegistryIntegrationTests/Showcase.swift`, which that test target
+  /// compiles (without the plugin) and exercises at run time.
+  @Test func showcaseRegistryMatchesTheGoldenFile() throws {
+    let directory = packageRoot.appendingPathComponent("Tests/RegistryIntegrationTests")
+    let result = try PreferenceScanner(module: "RegistryIntegrationTests").scan(
+      paths: [directory.appendingPathComponent("Showcase.swift").path])
+    #expect(!result.hasErrors, "\(result.diagnostics)")
+    try compare(
+      RegistryRenderer.singleFile(result, module: "RegistryIntegrationTests"),
+      with: directory.appendingPathComponent("PreferenceRegistry.generated.swift"))
+  }
+
+  @Test func diagnosticsMatchTheSnapshot() throws {
+    let directory = packageRoot.appendingPathComponent("Tests/PreferencesScannerCoreTests")
+    let fixture = "Tests/PreferencesScannerCoreTests/Fixtures/Diagnostics.swift"
+    let source = try Data(contentsOf: packageRoot.appendingPathComponent(fixture))
+    let result = PreferenceScanner(module: "App").scan(files: [(fixture, [UInt8](source))])
+    try compare(
+      result.diagnostics.map(\.description).joined(separator: "\n") + "\n",
+      with: directory.appendingPathComponent("Snapshots/Diagnostics.txt"))
   }
 
   @Test func anEmptyModuleStillGetsARegistry() {
-    let rendered = RegistryRenderer.render([], module: "Empty")
+    let rendered = RegistryRenderer.singleFile(
+      PreferenceScanner(module: "Empty").scan(files: []), module: "Empty")
     #expect(
       rendered.contains(
         "typealias Preference<Value: PreferenceValue> = DerivedPreference<Value, PreferenceRegistry>"))
     #expect(rendered.contains("enum PreferenceRegistry: GeneratedPreferenceRegistry"))
+  }
+
+  /// Everything taken from input is escaped for where it lands.
+  @Test func namesPathsAndTextFromInputCannotBreakTheGeneratedFile() {
+    let result = PreferenceScanner(module: "App").scan(files: [
+      (
+        "Sources/App/We\"ird\nName.swift",
+        Array(
+          """
+          enum `default` { enum `Theme Settings` { @Preference(key: "k") var `class` = Date() } }
+          /// Doc with \"quotes\" and */ and a \u{2028} separator.
+          struct S { @Preference var text = "*/ \\" \\n" }
+          """.utf8)
+      )
+    ])
+    #expect(!result.hasErrors, "\(result.diagnostics)")
+    let files = RegistryRenderer.files(result, module: "App") { _ in "Out.swift" }
+    let text = files.planned[0].text
+    #expect(text.contains("extension `default`.`Theme Settings` {"))
+    #expect(text.contains("_preferenceDefault_class()"))
+    #expect(
+      text.split(separator: "\n").allSatisfy { !$0.hasPrefix("Name.swift") }, "a file name cannot add a line")
   }
 }

@@ -6,7 +6,7 @@ import Testing
 /// Preferences read and written through the wrapper (the build plugin is applied to this test
 /// target), in a store of their own.
 struct Counters {
-  static let store = PreferenceStore.inMemory()
+  nonisolated static let store = PreferenceStore.inMemory()
   @Preference(store: Counters.store) var shared = 0
   @Preference(store: Counters.store) var a = 0
   @Preference(store: Counters.store) var b = 0

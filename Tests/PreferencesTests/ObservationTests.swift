@@ -77,19 +77,17 @@ final class Recorder<Value: Sendable>: Sendable {
     #expect(await iterator.next() == "b")
   }
 
-  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-  @Test func observablePreferenceWorksWithObservationTracking() {
+  @Test func storeReadsAreTrackedByObservation() {
     let store = PreferenceStore.inMemory()
-    let preference = ObservablePreference(key: "theme", store: store, default: Theme.light)
     let changes = Recorder<Bool>()
     withObservationTracking {
-      _ = preference.value
+      _ = store.value(forKey: "theme", default: Theme.light)
     } onChange: {
       changes.record(true)
     }
-    store.set(Theme.dark, forKey: "theme")  // written elsewhere, not through the object
+    store.set(Theme.dark, forKey: "theme")
     #expect(changes.all.count == 1)
-    #expect(preference.value == .dark)
+    #expect(store.value(forKey: "theme", default: Theme.light) == .dark)
   }
 
   /// Waits by polling on this thread rather than with `Task.sleep`: other tests may occupy every

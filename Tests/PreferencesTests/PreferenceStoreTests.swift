@@ -24,38 +24,58 @@ import Testing
     #expect(!fresh.hasStoredValue(forKey: "Volume"))
   }
 
-  @Test func slotReadsFollowEveryChangeToTheirKey() {
+  /// The `@Preference` read path: a key's process-wide number indexes every store's cache.
+  @Test func numberedReadsFollowEveryChangeToTheirKey() {
     let store = PreferenceStore.inMemory()
-    let slot = _reservePreferenceSlots(2)
-    #expect(store.cachedValue(inSlot: slot, as: Int.self) == nil)
-    #expect(store.value(forKey: "K", slot: slot, default: 1) == 1)
-    #expect(store.cachedValue(inSlot: slot, as: Int.self) == 1)
-    store.set(5, forKey: "K")
-    #expect(store.cachedValue(inSlot: slot, as: Int.self) == 5)
-    // Two declarations of one key share its value.
-    #expect(store.value(forKey: "K", slot: slot + 1, default: 1) == 5)
-    store.removeValue(forKey: "K")
-    #expect(store.cachedValue(inSlot: slot + 1, as: Int.self) == nil)
-    #expect(store.value(forKey: "K", slot: slot, default: 1) == 1)
-    store.backend.setValue(.integer(9), forKey: "K")
-    store.externalChange(["K"])
-    #expect(store.cachedValue(inSlot: slot, as: Int.self) == nil)
-    #expect(store.value(forKey: "K", slot: slot, default: 1) == 9)
-    // A slot read as another type misses instead of misreading.
-    #expect(store.cachedValue(inSlot: slot, as: String.self) == nil)
+    let key = "K-\(UUID().uuidString)"
+    let number = KeyNumbers.number(of: key)
+    let registry = 1_000
+    store.markRegistered(registry: registry)
+    // Nothing is cached before the first read, and nothing is served for a registry that has
+    // not registered its defaults in this store.
+    #expect(store.cachedValue(number: number, registry: registry, as: Int.self) == nil)
+    #expect(store.value(number: number, key: key, default: 1) == 1)
+    #expect(store.registeredDefault(forKey: key) == .integer(1), "the first read registers its default")
+    #expect(store.cachedValue(number: number, registry: registry, as: Int.self) == 1)
+    #expect(store.cachedValue(number: number, registry: registry + 1, as: Int.self) == nil)
+    store.set(5, forKey: key)
+    #expect(store.cachedValue(number: number, registry: registry, as: Int.self) == 5)
+    // Two declarations of one key share its number and its value.
+    #expect(KeyNumbers.number(of: key) == number)
+    #expect(store.value(number: number, key: key, default: 2) == 5)
+    store.removeValue(forKey: key)
+    #expect(store.cachedValue(number: number, registry: registry, as: Int.self) != 5)
+    #expect(store.value(number: number, key: key, default: 1) == 1)
+    store.backend.setValue(.integer(9), forKey: key)
+    store.externalChange([key])
+    #expect(store.cachedValue(number: number, registry: registry, as: Int.self) != 1)
+    #expect(store.value(number: number, key: key, default: 1) == 9)
+    // A value read as another type misses instead of misreading.
+    #expect(store.cachedValue(number: number, registry: registry, as: String.self) == nil)
     store.removeAllValues()
-    #expect(store.cachedValue(inSlot: slot, as: Int.self) == nil)
-    #expect(store.value(forKey: "K", slot: slot, default: 1) == 1)
-    // Slots are bound per store.
-    #expect(PreferenceStore.inMemory(["K": 3]).cachedValue(inSlot: slot, as: Int.self) == nil)
+    #expect(store.cachedValue(number: number, registry: registry, as: Int.self) != 9)
+    #expect(store.value(number: number, key: key, default: 1) == 1)
+    // Caches are per store.
+    let other = PreferenceStore.inMemory([key: 3])
+    other.markRegistered(registry: registry)
+    #expect(other.cachedValue(number: number, registry: registry, as: Int.self) == nil)
+    #expect(other.value(number: number, key: key, default: 1) == 3)
   }
 
-  @Test func slotReservationsNeverOverlap() {
-    let first = _reservePreferenceSlots(3)
-    let second = _reservePreferenceSlots(1)
-    let third = _reservePreferenceSlots(0)
-    #expect(second >= first + 3)
-    #expect(third >= second + 1)
+  @Test func keyNumbersAreStableAndDistinctUnderConcurrency() {
+    let keys = (0..<200).map { "Numbered-\($0)-\(UUID().uuidString)" }
+    let numbers = Locked([String: Int]())
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for key in keys.shuffled() {
+        let number = KeyNumbers.number(of: key)
+        numbers.withLock { numbers in
+          if let known = numbers[key] { #expect(known == number) }
+          numbers[key] = number
+        }
+      }
+    }
+    let assigned = numbers.withLock { $0 }
+    #expect(Set(assigned.values).count == keys.count)
   }
 
   @Test func registeredDefaultsNeverReachTheFile() throws {
@@ -170,8 +190,8 @@ import Testing
     let directory = TemporaryDirectory()
     let url = directory.file("shared.plist")
     #expect(PreferenceStore.propertyList(at: url) === PreferenceStore.propertyList(at: url))
-    let suite = "swift-preferences-tests-\(UUID().uuidString)"
-    #expect(PreferenceStore.suite(suite) === PreferenceStore.suite(suite))
+    let suite = TemporarySuite()
+    #expect(PreferenceStore.suite(suite.name) === PreferenceStore.suite(suite.name))
     #expect(PreferenceStore.inMemory() !== PreferenceStore.inMemory())
   }
 

@@ -44,11 +44,9 @@ import Testing
   }
 
   @Test func userDefaultsWritesSurviveANormalExit() throws {
-    let suite = "swift-preferences-tests-\(UUID().uuidString)"
-    try runHelper(["set-and-exit", "suite:\(suite)", "key", "value"])
-    let defaults = UserDefaults(suiteName: suite)!
-    #expect(defaults.string(forKey: "key") == "value")
-    defaults.removePersistentDomain(forName: suite)
+    let suite = TemporarySuite()
+    try runHelper(["set-and-exit", suite.target, "key", "value"])
+    #expect(UserDefaults(suiteName: suite.name)!.string(forKey: "key") == "value")
   }
 
   @Test func flushMergesKeysWrittenByAnotherWriter() throws {

@@ -1,68 +1,184 @@
 import Foundation
 import Testing
 
-@testable import Preferences
+@_spi(Generated) @testable import Preferences
 
-/// A hand-written registry, shaped like a generated one, for runtime behaviour that does not
+/// Hand-written file tables, shaped like generated ones, for runtime behaviour that does not
 /// depend on the scanner.
-enum FakeRegistry: GeneratedPreferenceRegistry {
+enum FakeTables {
+  /// The store the tables name (`store(_:)`), set by each test before its catalog first needs it.
   static let store = Locked<PreferenceStore?>(nil)
-  static var preferences: [PreferenceDescriptor] {
+  static let evaluations = Locked(0)
+
+  static func record(
+    key: String, index: Int, line: Int, fileID: String = "Tests/Fake.swift", store: String? = nil,
+    syncs: Bool = false, renamedFrom: [String] = [], registration: String = "registry",
+    registeredValue: String? = nil
+  ) -> String {
+    let renamed = renamedFrom.map { "\"\($0)\"" }.joined(separator: ",")
+    let storeText = store.map { "\"\($0)\"" } ?? "null"
+    return """
+      {"key":"\(key)","property":"p\(index)","declaringType":"Profile","valueType":"String",\
+      "defaultValue":"\\"\\"","documentation":null,"fileID":"\(fileID)","line":\(line),"column":3,\
+      "condition":null,"syncs":\(syncs),"inSettings":false,"store":\(storeText),"format":"propertyList",\
+      "renamedFrom":[\(renamed)],"registration":"\(registration)","registrationNote":null,"index":\(index)\
+      \(registeredValue.map { ",\"registeredValue\":\($0)" } ?? "")}
+      """
+  }
+}
+
+/// One declaration in an explicit store, renamed twice and synced; its default is encoded.
+enum ProfileTable: PreferenceFileTable {
+  static let fileID: StaticString = "Tests/Fake.swift"
+  static func records() -> [String] {
     [
-      PreferenceDescriptor(
-        index: 0, key: "Profile.name", property: "name", declaringType: "Profile", valueType: "String",
-        defaultValue: "\"\"", documentation: nil, fileID: "Tests/Fake.swift", line: 1, column: 1, syncs: true)
+      "["
+        + FakeTables.record(
+          key: "Profile.name", index: 0, line: 1, store: "Self.store", syncs: true,
+          renamedFrom: ["User.name", "name"], registeredValue: #"{"string":"Anonymous"}"#) + "]"
     ]
   }
-  static func index(fileID: UnsafeRawPointer, location: UInt64) -> Int { 0 }
-  static let slotBase = _reservePreferenceSlots(1)
-  static func key(at index: Int) -> String { "Profile.name" }
-  static func store(at index: Int) -> PreferenceStore { store.withLock { $0! } }
-  static func defaults(for store: PreferenceStore) -> [String: any PreferenceValue] {
-    registrations.withLock { $0 += 1 }
-    return ["Profile.name": "Anonymous"]
+  static func store(_ index: Int) -> PreferenceStore? { FakeTables.store.withLock { $0 } }
+}
+
+/// Defaults the registry evaluates: one anywhere, one only on the main actor; and a declaration
+/// whose `#sourceLocation` names another file.
+enum EvaluatedTable: PreferenceFileTable {
+  static let fileID: StaticString = "Tests/Evaluated.swift"
+  static func records() -> [String] {
+    [
+      "["
+        + [
+          FakeTables.record(
+            key: "Evaluated.anywhere", index: 0, line: 1, fileID: "Tests/Evaluated.swift", store: "s",
+            registration: "registry"),
+          FakeTables.record(
+            key: "Evaluated.onMain", index: 1, line: 2, fileID: "Tests/Evaluated.swift", store: "s",
+            registration: "mainActor"),
+          FakeTables.record(
+            key: "Evaluated.mapped", index: 2, line: 900, fileID: "Tests/Template.stencil", store: "s"),
+        ].joined(separator: ",") + "]"
+    ]
   }
-  static func renames(for store: PreferenceStore) -> [String: [String]] {
-    ["Profile.name": ["User.name", "name"]]
+  static func registration(_ index: Int) -> PreferenceRegistration {
+    switch index {
+    case 0:
+      return .nonisolated {
+        FakeTables.evaluations.withLock { $0 += 1 }
+        return .integer(1)
+      }
+    case 1: return .mainActor { .integer(2) }
+    default: return .none
+    }
   }
-  static let retiredKeys = ["Old.flag", "Old.count"]
-  static let registrations = Locked(0)
+  static func store(_ index: Int) -> PreferenceStore? { FakeTables.store.withLock { $0 } }
+}
+
+/// Generated records that do not decode (a registry from another version of the library).
+enum BrokenTable: PreferenceFileTable {
+  static let fileID: StaticString = "Tests/Broken.swift"
+  static func records() -> [String] { [#"[{"key": 42}]"#] }
+}
+
+enum FakeRegistry: GeneratedPreferenceRegistry {
+  static func _preferenceFiles() -> [Any.Type] { [ProfileTable.self, EvaluatedTable.self] }
+  static func _retiredKeys() -> [String] { ["Old.flag", "Old.count", "Profile.name"] }
 }
 
 @Suite(.serialized) struct RegistryRuntimeTests {
+  /// A catalog of its own, in a store of its own, so that each test registers from scratch.
+  func catalog(_ tables: [any PreferenceFileTable.Type], store: PreferenceStore) -> RegistryCatalog {
+    FakeTables.store.withLock { $0 = store }
+    return RegistryCatalog(tables: tables)
+  }
+
   @Test func concurrentRegistrationMigratesOnceAndRegistersDefaults() {
-    for _ in 0..<20 {
+    for _ in 0..<Intensity.rounds(quick: 20, long: 500) {
       let store = PreferenceStore.inMemory(["User.name": "Newer", "name": "Oldest"])
-      DispatchQueue.concurrentPerform(iterations: 8) { _ in FakeRegistry.ensureRegistered(in: store) }
+      let catalog = catalog([ProfileTable.self], store: store)
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in catalog.ensureRegistered(in: store) }
       #expect(store.backend.value(forKey: "Profile.name") == .string("Newer"))
       #expect(!store.hasStoredValue(forKey: "User.name"))
-      #expect(store.value(forKey: "name", default: "") == "Oldest")
+      #expect(store.value(forKey: "name", default: "") == "Oldest", "older leftovers are kept, never lost")
       #expect(store.registeredDefault(forKey: "Profile.name") == .string("Anonymous"))
+      #expect(store.hasRegistered(registry: catalog.number))
     }
   }
 
-  @Test func retiredValuesAreRemovedOnlyWhenAsked() {
-    let store = PreferenceStore.inMemory(["Old.flag": true, "Kept": 1])
-    FakeRegistry.ensureRegistered(in: store)
+  @Test func defaultsAreEvaluatedOncePerStoreAndMainActorOnesOnTheMainActor() async {
+    // On the main actor: every default is registered at once.
+    let mainStore = PreferenceStore.inMemory()
+    let mainCatalog = catalog([EvaluatedTable.self], store: mainStore)
+    await MainActor.run {
+      mainCatalog.ensureRegistered(in: mainStore)
+      #expect(mainStore.registeredDefault(forKey: "Evaluated.onMain") == .integer(2))
+    }
+
+    // Elsewhere: the main-actor default follows on the main actor's next turn.
+    let store = PreferenceStore.inMemory()
+    let catalog = catalog([EvaluatedTable.self], store: store)
+    let before = FakeTables.evaluations.withLock { $0 }
+    await Task.detached { catalog.ensureRegistered(in: store) }.value
+    catalog.ensureRegistered(in: store)
+    #expect(FakeTables.evaluations.withLock { $0 } == before + 1, "evaluated once per store")
+    #expect(store.registeredDefault(forKey: "Evaluated.anywhere") == .integer(1))
+    await MainActor.run {}
+    #expect(store.registeredDefault(forKey: "Evaluated.onMain") == .integer(2))
+  }
+
+  @Test func declarationsAreFoundWhereTheCompilerReportsThem() {
+    let catalog = catalog([EvaluatedTable.self], store: .inMemory())
+    let onMain = catalog.entry(
+      fileID: "Tests/Evaluated.swift", location: preferenceLocation(line: 2, column: 3))
+    #expect(onMain?.descriptor.key == "Evaluated.onMain")
+    // A `#sourceLocation` directive reports another file, which has no table of its own.
+    let mapped = catalog.entry(
+      fileID: "Tests/Template.stencil", location: preferenceLocation(line: 900, column: 3))
+    #expect(mapped?.descriptor.key == "Evaluated.mapped")
+    #expect(
+      catalog.entry(fileID: "Tests/Evaluated.swift", location: preferenceLocation(line: 2, column: 4)) == nil)
+    #expect(
+      catalog.entry(fileID: "Tests/Nowhere.swift", location: preferenceLocation(line: 1, column: 3)) == nil)
+  }
+
+  @Test func recordsThatDoNotDecodeAreReportedNotFatal() {
+    Diagnostics.start()
+    let catalog = catalog([BrokenTable.self, ProfileTable.self], store: .inMemory())
+    #expect(catalog.allEntries().map(\.descriptor.key) == ["Profile.name"])
+    #expect(!Diagnostics.reported(mentioning: "Tests/Broken.swift").isEmpty)
+  }
+
+  @Test func retiredValuesAreRemovedOnlyWhenAskedAndNeverFromDeclaredKeys() {
+    let store = PreferenceStore.inMemory(["Old.flag": true, "Kept": 1, "Profile.name": "Paul"])
+    FakeTables.store.withLock { $0 = store }
+    FakeRegistry.registerDefaults(in: store)
     #expect(store.hasStoredValue(forKey: "Old.flag"))
+    #expect(FakeRegistry.retiredKeys == ["Old.flag", "Old.count", "Profile.name"])
     #expect(FakeRegistry.removeRetiredValues(from: store) == ["Old.flag"])
     #expect(!store.hasStoredValue(forKey: "Old.flag"))
     #expect(store.hasStoredValue(forKey: "Kept"))
+    #expect(store.hasStoredValue(forKey: "Profile.name"), "a declared key is never purged")
   }
 
-  @Test func syncedKeysComeFromTheRegistry() {
+  @Test func theRegistryListsItsPreferences() throws {
     #expect(FakeRegistry.syncedKeys == ["Profile.name"])
+    #expect(
+      FakeRegistry.preferences.map(\.key) == [
+        "Evaluated.anywhere", "Evaluated.onMain", "Evaluated.mapped", "Profile.name",
+      ])
+    let name = try #require(FakeRegistry.preference(forKey: "Profile.name"))
+    #expect(name.renamedFrom == ["User.name", "name"])
+    #expect(name.store == "Self.store")
+    #expect(FakeRegistry.preference(forKey: "Old.flag") == nil)
   }
 
   @Test func anotherProcessWritingTheSuiteReachesObservers() throws {
-    let suite = "swift-preferences-tests-\(UUID().uuidString)"
-    let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite), arguments: [])
-    defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+    let suite = TemporarySuite()
+    let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
     let heard = Recorder<String>()
     let observation = store.observe("shared", default: "") { heard.record($0) }
-    try runHelper(["set-and-exit", "suite:\(suite)", "shared", "from child"])
-    let started = Date()
-    while heard.all.isEmpty && Date().timeIntervalSince(started) < 2 { usleep(10_000) }
+    try runHelper(["set-and-exit", "suite:\(suite.name)", "shared", "from child"])
+    #expect(waitUntil { !heard.all.isEmpty })
     #expect(heard.all == ["from child"])
     withExtendedLifetime(observation) {}
   }

@@ -59,13 +59,14 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
       )
     case .userDefaults:
-      let suite = "swift-preferences-tests-\(UUID().uuidString)"
-      let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite), arguments: [])
+      // The suite's files are removed when the last reference to `reopen` goes.
+      let suite = TemporarySuite()
+      let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
       return (
         store,
         {
           try! store.flush()
-          return PreferenceStore(backend: UserDefaultsBackend(suiteName: suite), arguments: [])
+          return PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
         }
       )
     }
@@ -143,9 +144,24 @@ final class TemporarySuite: Sendable {
   var file: URL { UserDefaultsBackend.domainFileURL(domain: name) }
   var target: String { "suite:\(name)" }
   deinit {
+    let file = self.file
+    Self.remove(file)
+    // A write still pending (flushed about 50 ms after it is made) would recreate the file: look
+    // again once it has landed, without blocking this thread.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 2) { Self.remove(file) }
+  }
+
+  private static func remove(_ file: URL) {
     try? FileManager.default.removeItem(at: file)
     try? FileManager.default.removeItem(at: file.appendingPathExtension("lock"))
+    // Temporary files of helpers killed mid-write (a later write by anyone would remove them).
+    let directory = file.deletingLastPathComponent()
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    for name in names where name.hasPrefix(".\(file.lastPathComponent).") && name.hasSuffix(".tmp") {
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+    }
   }
+
   /// The suite's file as a fresh process would read it.
   func storedValues() -> [String: PropertyListValue]? {
     guard case .values(let values)? = try? PropertyListFile(url: file, format: .xml).read() else {

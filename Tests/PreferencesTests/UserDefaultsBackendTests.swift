@@ -144,4 +144,33 @@ import Testing
     let values = try #require(suite.storedValues())
     #expect(values.count == 900)
   }
+
+  /// The check for other code's writes reads UserDefaults without holding the backend's lock; a
+  /// write made while it reads must not be taken for a removal. A large value slows each check
+  /// (to about a quarter of a second here), so that writes land during one.
+  @Test func writesRacingTheCheckForOtherCodesWritesAreNeverUndone() {
+    let suite = TemporarySuite()
+    let backend = UserDefaultsBackend(suiteName: suite.name)
+    backend.setValue(.data(Data(count: 4_000_000)), forKey: "big")
+    let checks = Locked(0)
+    let done = Locked(false)
+    let checking = DispatchGroup()
+    DispatchQueue.global().async(group: checking) {
+      while !done.withLock({ $0 }) {
+        checks.withLock { $0 += 1 }
+        backend.adoptOutsideWrites()
+      }
+    }
+    #expect(waitUntil { checks.withLock { $0 } > 0 })
+    let count = Intensity.rounds(quick: 200, long: 2_000)
+    for index in 0..<count {
+      backend.setValue(.integer(Int64(index)), forKey: "k\(index)")
+      usleep(2_000)
+    }
+    done.withLock { $0 = true }
+    checking.wait()
+    #expect(checks.withLock { $0 } > 1, "writes overlapped checks")
+    let lost = (0..<count).filter { backend.value(forKey: "k\($0)") != .integer(Int64($0)) }
+    #expect(lost.isEmpty, "\(lost.count) writes undone")
+  }
 }

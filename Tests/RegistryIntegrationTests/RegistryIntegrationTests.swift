@@ -30,7 +30,8 @@ enum TestStore {
     #expect(readHidden().key == "Hidden.secret")
   }
 
-  @Test func readsReturnDefaultsAndRegisterEveryDefaultCentrally() {
+  /// On the main actor, as an app's first read is: defaults that need it are registered too.
+  @Test @MainActor func readsReturnDefaultsAndRegisterEveryDefaultCentrally() {
     let showcase = Showcase()
     #expect(showcase.username == "Anonymous")
     let store = TestStore.shared

@@ -23,8 +23,10 @@ struct Showcase {
   @Preference(store: Self.renameStore, renamedFrom: "Showcase.userName", "userName") var displayName = ""
 
   static let defaultVolume = 0.8
-  static let separateStore = PreferenceStore.inMemory()
-  static let renameStore = PreferenceStore.inMemory(["userName": "Oldest", "Showcase.userName": "Newer"])
+  nonisolated static let separateStore = PreferenceStore.inMemory()
+  nonisolated static let renameStore = PreferenceStore.inMemory([
+    "userName": "Oldest", "Showcase.userName": "Newer",
+  ])
 
   struct Inner {
     enum Deepest {

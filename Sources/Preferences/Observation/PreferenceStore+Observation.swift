@@ -137,17 +137,25 @@ extension PreferenceStore {
     notify(keys)
   }
 
-  /// Calls the listeners of `keys`, in registration order, outside the lock.
+  /// Invalidates the Observation cells of `keys` whose value actually changed, then calls their
+  /// listeners in registration order, outside the lock.
   func notify(_ keys: Set<String>) {
-    let due = state.withLock { state -> [(String, @Sendable (String) -> Void)] in
-      guard !state.listeners.isEmpty else { return [] }
+    let (cells, due) = state.withLock { state -> ([PreferenceCell], [(String, @Sendable (String) -> Void)]) in
+      var cells: [PreferenceCell] = []
       var due: [(String, @Sendable (String) -> Void)] = []
       for key in keys.sorted() where overrides[key] == nil {
+        let number = state.cache.number(of: key)
+        if let cell = state.cache.cellToInvalidate(
+          number, effective: backend.value(forKey: key) ?? state.registered[key])
+        {
+          cells.append(cell)
+        }
         guard let listeners = state.listeners[key] else { continue }
         due += listeners.sorted { $0.key < $1.key }.map { (key, $0.value) }
       }
-      return due
+      return (cells, due)
     }
+    for cell in cells { cell.changed() }
     for (key, listener) in due { listener(key) }
   }
 }

@@ -143,3 +143,56 @@ extension PropertyListValue {
     }
   }
 }
+
+/// A value as JSON: an object with one member naming its kind, as `preferences-scanner` writes
+/// registered defaults into generated registries (`{"integer": 42}`, `{"string": "Paul"}`,
+/// `{"array": [{"bool": true}]}`; dates as ISO 8601 text, data as Base64).
+extension PropertyListValue: Codable {
+  private enum Kind: String, CodingKey {
+    case bool, integer, unsignedInteger, double, string, data, date, array, dictionary
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Kind.self)
+    guard let kind = container.allKeys.first, container.allKeys.count == 1 else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "expected an object with one member naming the kind"))
+    }
+    switch kind {
+    case .bool: self = .bool(try container.decode(Bool.self, forKey: kind))
+    case .integer: self = .integer(try container.decode(Int64.self, forKey: kind))
+    case .unsignedInteger: self = .unsignedInteger(try container.decode(UInt64.self, forKey: kind))
+    case .double: self = .double(try container.decode(Double.self, forKey: kind))
+    case .string: self = .string(try container.decode(String.self, forKey: kind))
+    case .data:
+      guard let data = Data(base64Encoded: try container.decode(String.self, forKey: kind)) else {
+        throw DecodingError.dataCorruptedError(forKey: kind, in: container, debugDescription: "not Base64")
+      }
+      self = .data(data)
+    case .date:
+      guard let date = ISO8601.parse(try container.decode(String.self, forKey: kind)) else {
+        throw DecodingError.dataCorruptedError(forKey: kind, in: container, debugDescription: "not ISO 8601")
+      }
+      self = .date(date)
+    case .array: self = .array(try container.decode([PropertyListValue].self, forKey: kind))
+    case .dictionary: self = .dictionary(try container.decode([String: PropertyListValue].self, forKey: kind))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Kind.self)
+    switch self {
+    case .bool(let value): try container.encode(value, forKey: .bool)
+    case .integer(let value): try container.encode(value, forKey: .integer)
+    case .unsignedInteger(let value): try container.encode(value, forKey: .unsignedInteger)
+    case .double(let value): try container.encode(value, forKey: .double)
+    case .string(let value): try container.encode(value, forKey: .string)
+    case .data(let value): try container.encode(value.base64EncodedString(), forKey: .data)
+    case .date(let value): try container.encode(ISO8601.format(value), forKey: .date)
+    case .array(let value): try container.encode(value, forKey: .array)
+    case .dictionary(let value): try container.encode(value, forKey: .dictionary)
+    }
+  }
+}

@@ -3,27 +3,30 @@ import Foundation
 /// The property wrapper behind `@Preference`: a value stored under a key that the build plugin
 /// derived from the enclosing type and property names.
 ///
-/// You write `@Preference`; the registry file that `PreferenceRegistryPlugin` generates declares
+/// You write `@Preference`; the registry that `PreferenceRegistryPlugin` generates declares
 /// `typealias Preference<Value> = DerivedPreference<Value, PreferenceRegistry>` in your module.
 ///
 /// ```swift
-/// struct ContentView {
+/// struct ContentView: View {
 ///   @Preference var username = "Anonymous"               // key "ContentView.username"
-///   @Preference(key: "HighScore") var highScore = 0       // an explicit key for legacy data
+///   @Preference(key: "HighScore") var highScore = 0       // an explicit key for existing data
 ///   @Preference(store: .suite("group.com.example")) var shared = false
+///
+///   var body: some View {
+///     TextField("Name", text: $username.binding)         // refreshes when the value changes
+///   }
 /// }
 /// ```
 ///
 /// Creating the wrapper does no work beyond evaluating the default, exactly as a plain stored
 /// property would: it records where it was declared and keeps the default value. The first read
 /// registers every default of the module with the store; later reads come from the store's
-/// cache without hashing the key.
+/// cache. Every read is tracked by the Observation framework, so a SwiftUI view (or an
+/// `@Observable` model) that reads a preference is updated when it changes, from any source.
 @propertyWrapper
 public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPreferenceRegistry>: Sendable {
   // Only the declaration's location and default: creating a wrapper (which happens every time
   // its enclosing value is created) stores two words beside the default, and does nothing else.
-  // The default is kept as a value, not a closure: a closure costs two more words and a release
-  // per wrapper, and a plain stored property evaluates its initial value on every init too.
   // The address of the `#fileID` literal: immortal, immutable text, so sharing it is safe.
   @usableFromInline let fileIDAddress: UInt
   @usableFromInline let location: UInt64
@@ -34,22 +37,25 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// - Parameters:
   ///   - wrappedValue: The default value, used until a value is stored. Like a stored property's
   ///     initial value, it is evaluated each time the enclosing value is created; the generated
-  ///     registry evaluates it once more to register it with the store.
+  ///     registry evaluates it once more to register it.
   ///   - key: An explicit key, for data stored under a name that does not follow the
   ///     `Type.property` scheme. Must be a string literal; the build plugin reads it.
   ///   - store: The store for this preference; ``PreferenceStore/default`` if omitted. The build
   ///     plugin evaluates this expression in the generated registry.
+  ///   - format: How the value is stored: ``PreferenceFormat/propertyList`` (the default) or
+  ///     ``PreferenceFormat/json``, for data that other code stored as JSON text. A literal.
   ///   - sync: Whether ``PreferenceSync`` mirrors this preference to the user's other devices
-  ///     (listed in `PreferenceRegistry.syncedKeys`). Must be a literal; the build plugin reads it.
+  ///     (listed in `PreferenceRegistry.syncedKeys`). Must be a literal.
   ///   - settings: Whether `swift package preferences export --format settings-plist` lists this
   ///     preference in the iOS Settings app's `Root.plist`. Must be a literal.
   ///   - renamedFrom: Keys this preference was stored under before a rename, newest first. Must
-  ///     be string literals; the build plugin reads them.
+  ///     be string literals.
   @inlinable
   public init(
     wrappedValue: Value,
     key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default,
+    format: PreferenceFormat = .propertyList,
     sync: Bool = false,
     settings: Bool = false,
     renamedFrom: StaticString...,
@@ -61,12 +67,14 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// Declares an optional preference without a default: `@Preference var lastSearch: String?`
   /// reads `nil` until a value is stored, like a plain optional property.
   ///
-  /// The parameters are those of ``init(wrappedValue:key:store:sync:settings:renamedFrom:fileID:line:column:)``.
-  /// (Without `renamedFrom:`, so that a type holding such a property keeps its `init()`.)
+  /// The parameters are those of
+  /// ``init(wrappedValue:key:store:format:sync:settings:renamedFrom:fileID:line:column:)``,
+  /// without `renamedFrom:`, so that a type holding such a property keeps its `init()`.
   @inlinable
   public init(
     key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default,
+    format: PreferenceFormat = .propertyList,
     sync: Bool = false,
     settings: Bool = false,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
@@ -80,6 +88,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   public init(
     key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default,
+    format: PreferenceFormat = .propertyList,
     sync: Bool = false,
     settings: Bool = false,
     renamedFrom: StaticString...,
@@ -93,75 +102,88 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   @inlinable
   init(default defaultValue: Value, fileID: StaticString, line: UInt, column: UInt) {
     self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
-    self.location = _preferenceLocation(line: line, column: column)
+    self.location = preferenceLocation(line: Int(line), column: Int(column))
     self.defaultValue = defaultValue
-  }
-
-  @inlinable @inline(__always) var fileID: UnsafeRawPointer { UnsafeRawPointer(bitPattern: fileIDAddress)! }
-  @inlinable @inline(__always) var index: Int { Registry.index(fileID: fileID, location: location) }
-
-  /// The key this preference is stored under.
-  public var key: String { resolved.key }
-
-  /// The store this preference lives in.
-  public var store: PreferenceStore { resolved.store }
-
-  /// The key and store, from one registry lookup.
-  var resolved: (key: String, store: PreferenceStore) {
-    let index = self.index
-    guard index >= 0 else {
-      return (Self.unresolvedKey(fileID, location), Self.unresolvedStore(fileID, location))
-    }
-    return (Registry.key(at: index), Registry.store(at: index))
   }
 
   /// The stored value, or the default.
   public var wrappedValue: Value {
     @inlinable get {
-      let index = self.index
-      guard index >= 0 else {
-        return Self.unresolvedStore(fileID, location).value(
-          forKey: Self.unresolvedKey(fileID, location), default: defaultValue)
+      if let (number, registry, store) = DeclarationTable.lookup(fileIDAddress, location),
+        let value = store.cachedValue(number: number, registry: registry, as: Value.self)
+      {
+        return value
       }
-      let store = Registry.store(at: index)
-      let slot = Registry.slotBase &+ index
-      if let cached = store.cachedValue(inSlot: slot, as: Value.self) { return cached }
-      Registry.ensureRegistered(in: store)
-      return store.value(forKey: Registry.key(at: index), slot: slot, default: defaultValue)
+      return read()
     }
     nonmutating set {
-      let (key, store) = resolved
-      store.set(newValue, forKey: key)
+      let (resolution, store) = resolve()
+      store.set(newValue, forKey: resolution.key)
     }
   }
 
-  /// Access to the key, the stored state and reset: `$username.key`, `$username.reset()`.
+  /// Access to the key, the stored state, observation and reset: `$username.key`,
+  /// `$username.reset()`, `$username.binding` (SwiftUI).
   public var projectedValue: PreferenceProjection<Value> {
-    let (key, store) = resolved
-    return PreferenceProjection(key: key, store: store, defaultValue: defaultValue)
+    let (resolution, store) = resolve()
+    return PreferenceProjection(key: resolution.key, store: store, defaultValue: defaultValue)
   }
 
-  @usableFromInline static func unresolvedKey(_ fileID: UnsafeRawPointer, _ location: UInt64) -> String {
-    "\(String(cString: fileID.assumingMemoryBound(to: CChar.self))):\(location >> 32):\(location & 0xFFFF_FFFF)"
+  /// The key this preference is stored under.
+  public var key: String { resolve().resolution.key }
+
+  /// The store this preference lives in.
+  public var store: PreferenceStore { resolve().store }
+
+  /// The read when the value is not cached, or the declaration not resolved yet.
+  @usableFromInline
+  func read() -> Value {
+    let (resolution, store) = resolve()
+    return store.value(number: resolution.number, key: resolution.key, default: defaultValue)
   }
 
-  @usableFromInline static func unresolvedStore(_ fileID: UnsafeRawPointer, _ location: UInt64)
-    -> PreferenceStore
-  {
-    // The scanner did not see this declaration: keep its values in memory rather than persist
-    // them under a made-up key, and say so.
-    PreferenceDiagnostics.report(
-      .unresolvedDeclaration(location: unresolvedKey(fileID, location)))
-    return UnresolvedStore.shared
+  /// This declaration's key and store, resolved through the registry once; registers the
+  /// module's defaults with the store on its first use.
+  func resolve() -> (resolution: DeclarationTable.Resolution, store: PreferenceStore) {
+    let resolution =
+      DeclarationTable.resolution(fileIDAddress, location)
+      ?? DeclarationResolver.resolve(Registry.self, fileIDAddress: fileIDAddress, location: location)
+    let store = resolution.store ?? PreferenceStore.default
+    if !store.hasRegistered(registry: resolution.registry) {
+      RegistryCatalog.of(Registry.self).ensureRegistered(in: store)
+    }
+    return (resolution, store)
   }
 }
 
-/// Packs a declaration's line and column into one integer, as generated registries switch on.
-@inlinable
-public func _preferenceLocation(line: UInt, column: UInt) -> UInt64 {
-  UInt64(truncatingIfNeeded: line) << 32 | UInt64(truncatingIfNeeded: column) & 0xFFFF_FFFF
+/// Resolves declarations through their registry, and says so loudly when a declaration has no
+/// entry (a stale build, or a declaration the scanner could not read).
+enum DeclarationResolver {
+  static func resolve<Registry: GeneratedPreferenceRegistry>(
+    _ registry: Registry.Type, fileIDAddress: UInt, location: UInt64
+  ) -> DeclarationTable.Resolution {
+    let fileID = String(cString: UnsafePointer<CChar>(bitPattern: fileIDAddress)!)
+    let catalog = RegistryCatalog.of(registry)
+    let resolution: DeclarationTable.Resolution
+    if let entry = catalog.entry(fileID: fileID, location: location) {
+      resolution = DeclarationTable.Resolution(
+        number: KeyNumbers.number(of: entry.descriptor.key), registry: catalog.number,
+        store: catalog.store(of: entry), key: entry.descriptor.key, format: entry.descriptor.format)
+    } else {
+      let place = "\(fileID):\(location >> 32):\(location & 0xFFFF_FFFF)"
+      PreferenceDiagnostics.report(.unresolvedDeclaration(location: place))
+      resolution = DeclarationTable.Resolution(
+        number: KeyNumbers.number(of: place), registry: catalog.number, store: UnresolvedStore.shared,
+        key: place,
+        format: .propertyList)
+    }
+    DeclarationTable.insert(resolution, fileIDAddress, location)
+    return resolution
+  }
 }
 
+/// Where values of declarations without a registry entry are kept: memory only, so that a
+/// made-up key never reaches the user's stored data. Reaching it is reported loudly.
 private enum UnresolvedStore {
   static let shared = PreferenceStore.inMemory()
 }
@@ -181,7 +203,7 @@ public struct PreferenceProjection<Value: PreferenceValue>: Sendable {
     self.defaultValue = defaultValue
   }
 
-  /// The current value.
+  /// The current value; reading it is tracked by the Observation framework.
   public var value: Value {
     get { store.value(forKey: key, default: defaultValue) }
     nonmutating set { store.set(newValue, forKey: key) }

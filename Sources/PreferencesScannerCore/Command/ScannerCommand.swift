@@ -1,39 +1,39 @@
 import Foundation
 
 /// The `preferences-scanner` command line, parsed by hand.
-///
-/// ```
-/// preferences-scanner scan [--module NAME] [--format json|text] [--config FILE] PATH…
-/// preferences-scanner generate --module NAME --output FILE [--config FILE] PATH…
-/// ```
-public struct ScannerCommand {
-  public static let usage = """
+package struct ScannerCommand {
+  package static let usage = """
     USAGE: preferences-scanner scan [--module NAME] [--format json|text] [options] PATH...
-           preferences-scanner generate --module NAME --output FILE [options] PATH...
-           preferences-scanner lock --lock FILE [--retire KEY]... [--drop KEY]... [options] PATH...
+           preferences-scanner generate --module NAME (--output-directory DIR [--planned FILE]... | --output FILE) [options] PATH...
+           preferences-scanner lock --lock FILE [--retire KEY]... [--drop KEY]... [--accept-retype KEY]... [--accept-move KEY]... [options] PATH...
            preferences-scanner export --format json|markdown|settings-plist [--output FILE] [options] PATH...
 
     scan      Prints every @Preference declaration and diagnostic (JSON or text).
-    generate  Writes the registry file for a module (only when its contents change);
-              diagnostics go to standard error as file:line:column: severity: message.
-    lock      Writes or updates the manifest of shipped keys (Preferences.lock): adds new
-              keys, records renames, marks --retire keys retired, removes --drop keys.
+    generate  Writes the generated registry: with --output-directory, the module index, a file
+              per --planned source, and one for the other sources' tables (what the build
+              plugin uses); with --output, everything in one file. Files are written only when
+              their contents change. Diagnostics go to standard error as
+              file:line:column: severity: message.
+    lock      Writes or updates the lock of shipped keys (Preferences.lock): adds new keys,
+              records renames, marks --retire keys retired, removes --drop keys. It refuses to
+              record an incompatible type (or store) of a shipped key unless --accept-retype
+              (or --accept-move) names it.
     export    Describes every preference as JSON, a Markdown table, or a Settings.bundle
               Root.plist (preferences declared with settings: true).
 
-    Options: --config FILE (default: preferences-config.json in a directory PATH) and
-    --lock FILE (the manifest the sources are checked against).
+    Options: --config FILE (default: \(ScannerConfiguration.fileName) in a directory PATH),
+    --lock FILE (the lock the sources are checked against), --expected-lock FILE (where the
+    lock belongs, for the warning when there is none).
 
-    PATH is a .swift file or a directory searched recursively. Without --config, a
-    \(ScannerConfiguration.fileName) in a directory PATH is used. Exit status: 0 on success,
-    1 when an error diagnostic was reported, 2 for invalid arguments.
+    PATH is a .swift file or a directory searched recursively. Exit status: 0 on success, 1 when
+    an error diagnostic was reported, 2 for invalid arguments.
 
     """
 
-  public var standardOutput: (String) -> Void
-  public var standardError: (String) -> Void
+  package var standardOutput: (String) -> Void
+  package var standardError: (String) -> Void
 
-  public init(
+  package init(
     standardOutput: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
     standardError: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
   ) {
@@ -46,21 +46,28 @@ public struct ScannerCommand {
     var module: String?
     var format = "json"
     var output: String?
+    var outputDirectory: String?
+    var planned: [String] = []
     var config: String?
     var lock: String?
+    var expectedLock: String?
     var retire: [String] = []
     var drop: [String] = []
+    var acceptRetype: [String] = []
+    var acceptMove: [String] = []
     var paths: [String] = []
   }
 
   struct UsageError: Error { var message: String }
 
+  static let commands = ["scan", "generate", "lock", "export"]
+
   static func parse(_ arguments: [String]) throws(UsageError) -> Options {
     var options = Options()
     var remaining = arguments[...]
     guard let command = remaining.popFirst() else { throw UsageError(message: "missing command") }
-    guard ["scan", "generate", "lock", "export"].contains(command) else {
-      throw UsageError(message: "unknown command '\(command)'; expected scan, generate, lock or export")
+    guard commands.contains(command) else {
+      throw UsageError(message: "unknown command '\(command)'; expected \(commands.joined(separator: ", "))")
     }
     options.command = command
     if command == "export" { options.format = "" }
@@ -81,11 +88,18 @@ public struct ScannerCommand {
             message: "--format must be one of \(formats.joined(separator: ", ")), not '\(options.format)'")
         }
       case "--lock": options.lock = try value()
+      case "--expected-lock": options.expectedLock = try value()
       case "--retire": options.retire.append(try value())
       case "--drop": options.drop.append(try value())
+      case "--accept-retype": options.acceptRetype.append(try value())
+      case "--accept-move": options.acceptMove.append(try value())
       case "--output": options.output = try value()
+      case "--output-directory": options.outputDirectory = try value()
+      case "--planned": options.planned.append(try value())
       case "--config": options.config = try value()
-      case "--": options.paths += remaining; remaining = []
+      case "--":
+        options.paths += remaining
+        remaining = []
       default:
         if argument.hasPrefix("-") && argument != "-" {
           throw UsageError(message: "unknown option '\(argument)'")
@@ -96,7 +110,9 @@ public struct ScannerCommand {
     if options.paths.isEmpty { throw UsageError(message: "no PATH given") }
     if command == "generate" {
       if options.module == nil { throw UsageError(message: "generate needs --module NAME") }
-      if options.output == nil { throw UsageError(message: "generate needs --output FILE") }
+      if (options.output == nil) == (options.outputDirectory == nil) {
+        throw UsageError(message: "generate needs --output-directory DIR or --output FILE")
+      }
     }
     if command == "lock" && options.lock == nil { throw UsageError(message: "lock needs --lock FILE") }
     if command == "export" && options.format.isEmpty {
@@ -106,10 +122,10 @@ public struct ScannerCommand {
   }
 
   /// Runs the command and returns the exit status.
-  public func run(_ arguments: [String]) -> Int32 {
-    if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
+  package func run(_ arguments: [String]) -> Int32 {
+    if arguments.isEmpty || ["--help", "-h", "help"].contains(arguments[0]) {
       standardOutput(Self.usage)
-      return 0
+      return arguments.isEmpty ? 2 : 0
     }
     let options: Options
     do {
@@ -124,42 +140,37 @@ public struct ScannerCommand {
         configuration = try ScannerConfiguration.load(from: path)
       }
       let module = options.module ?? defaultModule(options.paths)
-      var manifest: (PreferenceManifest, String)?
-      if let lock = options.lock, FileManager.default.fileExists(atPath: lock) {
-        manifest = (try PreferenceManifest.load(from: lock), lock)
+      var lock: (PreferenceManifest, String)?
+      if let path = options.lock, FileManager.default.fileExists(atPath: path) {
+        lock = (try PreferenceManifest.load(from: path), path)
       }
       if options.command == "lock" {
-        return try updateLock(options, module: module, configuration: configuration, existing: manifest?.0)
+        return try updateLock(options, module: module, configuration: configuration, existing: lock?.0)
       }
-      let scanner = PreferenceScanner(module: module, configuration: configuration, manifest: manifest)
+      let scanner = PreferenceScanner(
+        module: module, configuration: configuration, lock: lock, expectedLockPath: options.expectedLock)
       let result = try scanner.scan(paths: options.paths)
-      if options.command == "export" {
+      switch options.command {
+      case "export":
         var diagnostics = result.diagnostics
         let text = Exporter.export(
-          result.preferences, format: Exporter.Format(rawValue: options.format)!, diagnostics: &diagnostics)
-        for diagnostic in diagnostics { standardError("\(diagnostic)\n") }
+          result.plans, format: Exporter.Format(rawValue: options.format)!, diagnostics: &diagnostics)
+        report(diagnostics)
         if let output = options.output { try writeIfChanged(text, to: output) } else { standardOutput(text) }
-        return result.hasErrors ? 1 : 0
-      }
-      if options.command == "scan" {
+      case "scan":
         if options.format == "json" {
           standardOutput(ScanOutput.json(result))
         } else {
           standardOutput(ScanOutput.text(result))
-          for diagnostic in result.diagnostics { standardError("\(diagnostic)\n") }
+          report(result.diagnostics)
         }
-      } else {
-        for diagnostic in result.diagnostics { standardError("\(diagnostic)\n") }
-        if !result.hasErrors {
-          try writeIfChanged(
-            RegistryRenderer.render(
-              result.preferences, module: module, retiredKeys: result.retiredKeys, imports: result.imports),
-            to: options.output!)
-        }
+      default:
+        report(result.diagnostics)
+        if !result.hasErrors { try generate(result, module: module, options: options) }
       }
       return result.hasErrors ? 1 : 0
     } catch let diagnostic as Diagnostic {
-      standardError("\(diagnostic)\n")
+      report([diagnostic])
       return 1
     } catch {
       standardError("error: \(error)\n")
@@ -167,30 +178,129 @@ public struct ScannerCommand {
     }
   }
 
-  /// `lock`: adds the sources' keys to the manifest, records renames, retires and drops keys.
+  private func report(_ diagnostics: [Diagnostic]) {
+    for diagnostic in diagnostics { standardError("\(diagnostic)\n") }
+  }
+
+  // MARK: generate
+
+  private func generate(_ result: PreferenceScanner.Result, module: String, options: Options) throws {
+    if let output = options.output {
+      try writeIfChanged(RegistryRenderer.singleFile(result, module: module), to: output)
+      return
+    }
+    let directory = URL(fileURLWithPath: options.outputDirectory!)
+    let planned = Set(options.planned.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    let files = RegistryRenderer.files(result, module: module) { path in
+      guard planned.contains(URL(fileURLWithPath: path).standardizedFileURL.path) else { return nil }
+      return PluginShared.outputFileName(forSource: URL(fileURLWithPath: path).lastPathComponent)
+    }
+    try writeIfChanged(files.index, to: directory.appendingPathComponent(PluginShared.indexFileName).path)
+    try writeIfChanged(
+      files.unplanned, to: directory.appendingPathComponent(PluginShared.unplannedFileName).path)
+    for (name, text) in files.planned {
+      try writeIfChanged(text, to: directory.appendingPathComponent(name).path)
+    }
+  }
+
+  // MARK: lock
+
+  /// `lock`: adds the sources' keys to the lock, records renames, retires and drops keys, and
+  /// refuses changes that would orphan stored values unless told explicitly.
   private func updateLock(
     _ options: Options, module: String, configuration: ScannerConfiguration, existing: PreferenceManifest?
   ) throws -> Int32 {
-    let result = try PreferenceScanner(module: module, configuration: configuration).scan(
-      paths: options.paths)
-    for diagnostic in result.diagnostics { standardError("\(diagnostic)\n") }
-    if result.hasErrors { return 1 }
-    let manifest = (existing ?? PreferenceManifest()).updated(
-      with: result.preferences, migrations: configuration.migrations, retire: Set(options.retire),
-      drop: Set(options.drop))
-    try writeIfChanged(manifest.render(), to: options.lock!)
-    let declared = Set(result.preferences.map(\.key))
-    let renamed = Set(manifest.entries.values.flatMap(\.renamedFrom))
-    let missing = manifest.entries.values.filter {
-      !$0.isRetired && !declared.contains($0.key) && !renamed.contains($0.key)
+    let lockPath = options.lock!
+    let manifest = existing ?? PreferenceManifest()
+    var problems: [Diagnostic] = []
+    for (line, text) in manifest.malformed {
+      problems.append(
+        Diagnostic(
+          .warning, "line \(line) ('\(text)') is not 'KEY: TYPE'; it is left out of the rewritten lock",
+          file: lockPath,
+          line: line, column: 1))
     }
-    for entry in missing.sorted(by: { $0.key < $1.key }) {
-      standardError(
-        "\(options.lock!):\(max(entry.line, 1)):1: warning: '\(entry.key)' is in the manifest but no declaration uses it; rename (renamedFrom:), migrate, or --retire it\n"
-      )
+    for (key, sides) in manifest.disagreements.sorted(by: { $0.key < $1.key }) {
+      problems.append(
+        Diagnostic(
+          .error,
+          "the two sides of the merge disagree about '\(key)' (\(sides.map { "line \($0.line): \($0.type ?? "?")\($0.store.map { " store: \($0)" } ?? "")" }.joined(separator: "; "))); delete the line that does not match what shipped, then run lock again",
+          file: lockPath, line: sides.last?.line ?? 1, column: 1))
     }
+    let result = try PreferenceScanner(
+      module: module, configuration: configuration, lock: (manifest, lockPath)
+    )
+    .scan(paths: options.paths)
+    // The scanner's own errors, except the lock's: those are what this command settles.
+    problems += result.diagnostics.filter {
+      $0.severity != .error || $0.file != lockPath && !$0.message.contains(PreferenceManifest.fileName)
+    }
+    let acceptRetype = Set(options.acceptRetype)
+    let acceptMove = Set(options.acceptMove)
+    var updated = manifest
+    updated.conflictMarkers = []
+    updated.disagreements = [:]
+    updated.malformed = []
+    for plan in result.plans {
+      var entry = updated.entries[plan.key] ?? PreferenceManifest.Entry(key: plan.key, type: plan.valueType)
+      if let old = entry.type, let new = plan.valueType, !typesAreCompatible(old, new) {
+        if acceptRetype.contains(plan.key) {
+          entry.type = new
+        } else {
+          problems.append(
+            Diagnostic(
+              .error,
+              "lock refuses to record the new type of shipped key '\(plan.key)' (\(old) → \(new)): values users stored as \(old) would read the default instead (they stay in the store, unread). Keep the type \(old), store the new type under a new key, or run lock with --accept-retype \(plan.key) to record it anyway",
+              file: plan.file, line: plan.line, column: plan.column))
+        }
+      } else if let new = plan.valueType {
+        entry.type = new
+      } else if entry.type == nil {
+        problems.append(
+          Diagnostic(
+            .warning,
+            "the scanner cannot tell the type of '\(plan.key)' from its default (\(plan.defaultText ?? "")), so later builds cannot check it; write the type: @Preference var \(plan.property): T = …",
+            file: plan.file, line: plan.line, column: plan.column))
+      }
+      if existing?.entries[plan.key] != nil, normalizedStore(entry.store) != normalizedStore(plan.storeText),
+        plan.movedFrom == nil, !acceptMove.contains(plan.key)
+      {
+        problems.append(
+          Diagnostic(
+            .error,
+            "lock refuses to record that shipped key '\(plan.key)' moved from store \(entry.store ?? ".default") to \(plan.storeText ?? ".default"): the values users stored would stay behind. Declare the move with movedFrom: \(entry.store ?? ".default"), or run lock with --accept-move \(plan.key) to leave them",
+            file: plan.file, line: plan.line, column: plan.column))
+      } else {
+        entry.store = plan.storeText.flatMap { normalizedStore($0) == nil ? nil : $0 }
+      }
+      entry.renamedFrom = PreferenceManifest.unique(entry.renamedFrom + plan.renamedFrom)
+      entry.isRetired = false
+      updated.entries[plan.key] = entry
+    }
+    for key in options.retire {
+      var entry = updated.entries[key] ?? PreferenceManifest.Entry(key: key, type: nil)
+      entry.isRetired = true
+      updated.entries[key] = entry
+    }
+    for key in options.drop { updated.entries[key] = nil }
+    let declared = Set(result.plans.map(\.key))
+    let renamed = Set(updated.entries.values.flatMap(\.renamedFrom)).union(configuration.migrations.keys)
+    for entry in updated.entries.values.sorted(by: { $0.key < $1.key })
+    where !entry.isRetired && !declared.contains(entry.key) && !renamed.contains(entry.key) {
+      problems.append(
+        Diagnostic(
+          .warning,
+          "'\(entry.key)' is in the lock but no declaration uses it; rename (renamedFrom:), migrate, or --retire it",
+          file: lockPath, line: max(entry.line, 1), column: 1))
+    }
+    report(problems.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) })
+    if problems.contains(where: { $0.severity == .error }) {
+      standardError("\(lockPath): not written; fix the errors above\n")
+      return 1
+    }
+    try writeIfChanged(updated.render(), to: lockPath)
     standardOutput(
-      "\(options.lock!): \(manifest.entries.count) keys (\(manifest.entries.values.filter(\.isRetired).count) retired)\n"
+      "\(lockPath): \(updated.entries.count) keys (\(updated.entries.values.filter(\.isRetired).count) retired)\n"
     )
     return 0
   }
@@ -213,7 +323,7 @@ public struct ScannerCommand {
   }
 
   /// Writes `text` to `path` unless the file already holds exactly these bytes, so that an
-  /// unchanged registry recompiles nothing.
+  /// unchanged file recompiles nothing.
   func writeIfChanged(_ text: String, to path: String) throws {
     let data = Data(text.utf8)
     if FileManager.default.contents(atPath: path) == data { return }

@@ -7,47 +7,66 @@ import Foundation
 /// # Preferences.lock: every preference key this target has shipped, with its type.
 /// ContentView.theme: Theme
 /// ContentView.username: String renamed-from: ContentView.userName, userName
+/// Shared.enabled: Bool store: .suite("group.com.example")
 /// retired OldFeature.enabled: Bool
 /// ```
 ///
-/// A key in the manifest that no declaration uses any more fails the build, unless a
-/// declaration names it in `renamedFrom:`, a migration in `preferences-config.json` moves it, or
-/// it is marked `retired`.
-public struct PreferenceManifest: Sendable, Equatable {
-  public static let fileName = "Preferences.lock"
+/// Reading never fails on content: merge-conflict markers are read as the union of both sides,
+/// and lines it cannot read are listed, so that the build can say exactly what to fix and
+/// `preferences lock` can rewrite the file.
+package struct PreferenceManifest: Sendable, Equatable {
+  package static let fileName = "Preferences.lock"
 
-  public struct Entry: Sendable, Equatable {
-    public var key: String
+  package struct Entry: Sendable, Equatable {
+    package var key: String
     /// The type the key was shipped with, or `nil` if unknown.
-    public var type: String?
+    package var type: String?
+    /// The store it was shipped in, as written in `store:`; `nil` for the default store.
+    package var store: String?
     /// Keys this key's value was migrated from, newest first.
-    public var renamedFrom: [String]
+    package var renamedFrom: [String]
     /// Retired keys are no longer declared, on purpose; their values can be removed from stores.
-    public var isRetired: Bool
-    /// The line in the manifest file.
-    public var line: Int
+    package var isRetired: Bool
+    /// The line in the lock file.
+    package var line: Int
 
-    public init(
-      key: String, type: String?, renamedFrom: [String] = [], isRetired: Bool = false, line: Int = 0
+    package init(
+      key: String, type: String?, store: String? = nil, renamedFrom: [String] = [], isRetired: Bool = false,
+      line: Int = 0
     ) {
       self.key = key
       self.type = type
+      self.store = store
       self.renamedFrom = renamedFrom
       self.isRetired = isRetired
       self.line = line
     }
   }
 
-  public var entries: [String: Entry]
+  package var entries: [String: Entry]
+  /// Lines holding merge-conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`, `|||||||`).
+  package var conflictMarkers: [Int] = []
+  /// Keys whose two sides of a merge conflict disagree on their type or store.
+  package var disagreements: [String: [Entry]] = [:]
+  /// Lines that are neither comments nor `KEY: TYPE` entries.
+  package var malformed: [(line: Int, text: String)] = []
 
-  public init(entries: [String: Entry] = [:]) { self.entries = entries }
+  package init(entries: [String: Entry] = [:]) { self.entries = entries }
 
-  /// Parses a manifest.
-  ///
-  /// - Throws: ``Diagnostic`` for a malformed line, positioned at it.
-  public static func parse(_ text: String, path: String) throws(Diagnostic) -> PreferenceManifest {
+  package static func == (a: PreferenceManifest, b: PreferenceManifest) -> Bool {
+    a.entries == b.entries && a.conflictMarkers == b.conflictMarkers && a.disagreements == b.disagreements
+      && a.malformed.map(\.line) == b.malformed.map(\.line)
+  }
+
+  /// Parses a lock file's text.
+  package static func parse(_ text: String) -> PreferenceManifest {
     var manifest = PreferenceManifest()
     for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let number = offset + 1
+      if ["<<<<<<<", "=======", ">>>>>>>", "|||||||"].contains(where: { rawLine.hasPrefix($0) }) {
+        manifest.conflictMarkers.append(number)
+        continue
+      }
       var line = rawLine.trimmingCharacters(in: .whitespaces)
       if line.isEmpty || line.hasPrefix("#") { continue }
       var retired = false
@@ -56,113 +75,121 @@ public struct PreferenceManifest: Sendable, Equatable {
         line = String(line.dropFirst("retired ".count)).trimmingCharacters(in: .whitespaces)
       }
       var renamedFrom: [String] = []
-      if let range = line.range(of: " renamed-from: ") {
+      if let range = line.range(of: " renamed-from: ", options: .backwards) {
         renamedFrom = line[range.upperBound...].split(separator: ",").map {
           $0.trimmingCharacters(in: .whitespaces)
         }
         .filter { !$0.isEmpty }
         line = String(line[..<range.lowerBound])
       }
+      var store: String?
+      if let range = line.range(of: " store: ", options: .backwards) {
+        store = String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+        line = String(line[..<range.lowerBound])
+      }
+      // Keys have no spaces: the first ": " ends the key (a type may hold one: `[String: Int]`).
       guard
-        let colon = line.range(of: ": ", options: .backwards)
+        let colon = line.range(of: ": ")
           ?? (line.hasSuffix(":") ? line.range(of: ":", options: .backwards) : nil)
       else {
-        throw Diagnostic(
-          .error,
-          "malformed line in \(fileName): expected 'KEY: TYPE'; regenerate it with 'swift package preferences lock'",
-          file: path, line: offset + 1, column: 1)
+        manifest.malformed.append((number, String(rawLine)))
+        continue
       }
       let key = String(line[..<colon.lowerBound])
+      guard !key.isEmpty, !key.contains(" ") else {
+        manifest.malformed.append((number, String(rawLine)))
+        continue
+      }
       let type = line[colon.upperBound...].trimmingCharacters(in: .whitespaces)
-      manifest.entries[key] = Entry(
-        key: key, type: type.isEmpty || type == "?" ? nil : type, renamedFrom: renamedFrom,
-        isRetired: retired,
-        line: offset + 1)
+      let entry = Entry(
+        key: key, type: type.isEmpty || type == "?" ? nil : type, store: store, renamedFrom: renamedFrom,
+        isRetired: retired, line: number)
+      if var existing = manifest.entries[key] {
+        // Both sides of a merge: keep the union, and note a disagreement.
+        if existing.type != entry.type || existing.store != entry.store {
+          manifest.disagreements[key, default: [existing]].append(entry)
+        }
+        existing.renamedFrom = unique(existing.renamedFrom + entry.renamedFrom)
+        existing.isRetired = existing.isRetired && entry.isRetired
+        existing.type = existing.type ?? entry.type
+        manifest.entries[key] = existing
+      } else {
+        manifest.entries[key] = entry
+      }
     }
     return manifest
   }
 
-  /// Reads a manifest file.
-  public static func load(from path: String) throws(Diagnostic) -> PreferenceManifest {
+  /// Reads a lock file.
+  ///
+  /// - Throws: ``Diagnostic`` when the file cannot be read.
+  package static func load(from path: String) throws(Diagnostic) -> PreferenceManifest {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw Diagnostic(.error, "cannot read \(fileName)", file: path, line: 1, column: 1)
     }
-    return try parse(String(decoding: data, as: UTF8.self), path: path)
+    return parse(String(decoding: data, as: UTF8.self))
   }
 
-  /// The manifest as text: a header, then one line per key, sorted.
-  public func render() -> String {
+  /// The lock as text: a header, then one line per key, sorted.
+  package func render() -> String {
     var out = """
       # \(Self.fileName): every preference key this target has shipped, with its type.
-      # Written by `swift package preferences lock`; commit it. A key that disappears from the
-      # sources fails the build until it is renamed (@Preference(renamedFrom: "…")), migrated
-      # (preferences-config.json "migrations"), or retired (`swift package preferences lock --retire KEY`).
+      # Written by `swift package preferences lock`; commit it, and run it again after adding
+      # preferences. A key that disappears from the sources fails the build until it is renamed
+      # (@Preference(renamedFrom: "…")), migrated (preferences-config.json "migrations"), or
+      # retired (`swift package preferences lock --retire KEY`).
 
       """
     for entry in entries.values.sorted(by: { $0.key < $1.key }) {
       out += (entry.isRetired ? "retired " : "") + "\(entry.key): \(entry.type ?? "?")"
+      if let store = entry.store { out += " store: " + store }
       if !entry.renamedFrom.isEmpty { out += " renamed-from: " + entry.renamedFrom.joined(separator: ", ") }
       out += "\n"
     }
     return out
   }
 
-  /// The manifest updated with `preferences`: new keys added, types updated, renames recorded
-  /// (with the chains they continue), `retire` keys marked retired and `drop` keys removed.
-  public func updated(
-    with preferences: [ScannedPreference], migrations: [String: String] = [:], retire: Set<String> = [],
-    drop: Set<String> = []
-  ) -> PreferenceManifest {
-    var result = self
-    for preference in preferences {
-      let renames = chain(
-        preference.renamedFrom + migrations.filter { $0.value == preference.key }.map(\.key).sorted())
-      var entry = result.entries[preference.key] ?? Entry(key: preference.key, type: preference.type)
-      if let type = preference.type { entry.type = type }
-      entry.renamedFrom = Self.unique(entry.renamedFrom + renames)
-      entry.isRetired = false
-      result.entries[preference.key] = entry
-    }
-    for key in retire {
-      var entry = result.entries[key] ?? Entry(key: key, type: nil)
-      entry.isRetired = true
-      result.entries[key] = entry
-    }
-    for key in drop { result.entries[key] = nil }
-    return result
-  }
-
   /// `keys` followed by every key they were renamed from, transitively, newest first.
-  public func chain(_ keys: [String]) -> [String] {
+  package func chain(_ keys: [String]) -> [String] {
     var result: [String] = []
-    var queue = keys
-    while !queue.isEmpty {
-      let key = queue.removeFirst()
-      guard !result.contains(key) else { continue }
+    var queue = keys[...]
+    var seen = Set<String>()
+    while let key = queue.popFirst() {
+      guard seen.insert(key).inserted else { continue }
       result.append(key)
       queue += entries[key]?.renamedFrom ?? []
     }
     return result
   }
 
-  private static func unique(_ keys: [String]) -> [String] {
+  static func unique(_ keys: [String]) -> [String] {
     var seen = Set<String>()
     return keys.filter { seen.insert($0).inserted }
   }
 }
 
-/// Whether a value stored as `old` can be read as `new`.
-func typesAreCompatible(_ old: String, _ new: String) -> Bool {
-  func normalize(_ type: String) -> String {
-    var type = type.replacingOccurrences(of: " ", with: "")
-    while type.hasSuffix("?") || type.hasSuffix("!") { type.removeLast() }
-    if type.hasPrefix("Optional<") && type.hasSuffix(">") { type = String(type.dropFirst(9).dropLast()) }
-    let integers: Set<String> = [
-      "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
-    ]
-    if integers.contains(type) { return "Int" }
-    if ["Double", "Float", "CGFloat", "Float32", "Float64"].contains(type) { return "Double" }
-    return type
-  }
-  return normalize(old) == normalize(new)
+/// Whether a value stored as `old` can be read as `new`: the same type, an optional of it, or
+/// another integer width or floating-point type.
+package func typesAreCompatible(_ old: String, _ new: String) -> Bool {
+  normalizedType(old) == normalizedType(new)
+}
+
+package func normalizedType(_ type: String) -> String {
+  var type = type.replacingOccurrences(of: " ", with: "")
+  while type.hasSuffix("?") || type.hasSuffix("!") { type.removeLast() }
+  if type.hasPrefix("Optional<") && type.hasSuffix(">") { type = String(type.dropFirst(9).dropLast()) }
+  let integers: Set<String> = [
+    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+  ]
+  if integers.contains(type) { return "Int" }
+  if ["Double", "Float", "CGFloat", "Float32", "Float64", "TimeInterval"].contains(type) { return "Double" }
+  return type
+}
+
+/// A store expression with the spellings that name the same store made equal:
+/// `PreferenceStore.suite("x")` and `.suite("x")`; spacing ignored.
+package func normalizedStore(_ store: String?) -> String? {
+  guard var text = store?.replacingOccurrences(of: " ", with: "") else { return nil }
+  if text.hasPrefix("PreferenceStore.") { text = String(text.dropFirst("PreferenceStore".count)) }
+  return text == ".default" ? nil : text
 }

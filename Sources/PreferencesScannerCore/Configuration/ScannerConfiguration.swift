@@ -3,33 +3,55 @@ import Foundation
 /// Per-target options, read from `preferences-config.json` in the target's directory.
 ///
 /// ```json
-/// { "separator": "_", "prefix": "com.example." }
+/// { "separator": "_", "prefix": "com.example.", "migrations": {"oldKey": "Type.newKey"} }
 /// ```
 ///
 /// - `separator` joins type and property names (`"."` by default: `ContentView.username`). Use
 ///   `"_"` or `":"` where keys must be KVO-safe.
 /// - `prefix` is put before every derived key (not before explicit `key:` keys).
-/// - `migrations` moves values from old keys to new ones at registration time.
-public struct ScannerConfiguration: Sendable, Equatable {
+/// - `migrations` moves values from old keys to new ones at registration, for keys that no
+///   declaration names in `renamedFrom:`.
+/// - `previousKeys` (`{"separator": ".", "prefix": ""}`) says how derived keys were formed before
+///   `separator` or `prefix` changed: every derived key is then also renamed from its old form,
+///   so stored values move with it.
+/// - `requireLock` (`true` by default) warns on every build of a target that declares
+///   preferences but has no `Preferences.lock`; `false` turns the warning off.
+package struct ScannerConfiguration: Sendable, Equatable {
   /// The file name the build plugin looks for in a target's directory.
-  public static let fileName = "preferences-config.json"
+  package static let fileName = "preferences-config.json"
 
-  public var separator: String
-  public var prefix: String
-  /// Values to move from an old key to a new one (`{"oldKey": "NewType.newKey"}`), for keys
-  /// that no declaration names in `renamedFrom:`.
-  public var migrations: [String: String]
+  package var separator: String
+  package var prefix: String
+  /// Values to move from an old key to a new one (`{"oldKey": "NewType.newKey"}`).
+  package var migrations: [String: String]
+  /// The separator and prefix derived keys had before they changed, if they did.
+  package var previousKeys: (separator: String, prefix: String)?
+  package var requireLock: Bool
 
-  public init(separator: String = ".", prefix: String = "", migrations: [String: String] = [:]) {
+  package init(
+    separator: String = ".", prefix: String = "", migrations: [String: String] = [:],
+    previousKeys: (separator: String, prefix: String)? = nil, requireLock: Bool = true
+  ) {
     self.separator = separator
     self.prefix = prefix
     self.migrations = migrations
+    self.previousKeys = previousKeys
+    self.requireLock = requireLock
   }
+
+  package static func == (a: ScannerConfiguration, b: ScannerConfiguration) -> Bool {
+    a.separator == b.separator && a.prefix == b.prefix && a.migrations == b.migrations
+      && a.previousKeys?.separator == b.previousKeys?.separator
+      && a.previousKeys?.prefix == b.previousKeys?.prefix
+      && a.requireLock == b.requireLock
+  }
+
+  static let options = ["separator", "prefix", "migrations", "previousKeys", "requireLock"]
 
   /// Reads and validates a configuration file.
   ///
   /// - Throws: ``Diagnostic`` describing the problem, positioned at the file.
-  public static func load(from path: String) throws(Diagnostic) -> ScannerConfiguration {
+  package static func load(from path: String) throws(Diagnostic) -> ScannerConfiguration {
     func problem(_ message: String) -> Diagnostic {
       Diagnostic(.error, message, file: path, line: 1, column: 1)
     }
@@ -47,26 +69,57 @@ public struct ScannerConfiguration: Sendable, Equatable {
     guard let dictionary = object as? [String: Any] else {
       throw problem("\(fileName) must contain a JSON object such as {\"separator\": \"_\"}")
     }
+    func separator(_ value: Any, _ name: String) throws(Diagnostic) -> String {
+      guard let separator = value as? String, !separator.isEmpty,
+        !separator.contains(where: { $0.isWhitespace || $0.isNewline })
+      else {
+        throw problem("\"\(name)\" must be a non-empty string without spaces, such as \".\", \"_\" or \":\"")
+      }
+      return separator
+    }
+    func prefix(_ value: Any, _ name: String) throws(Diagnostic) -> String {
+      guard let prefix = value as? String, !prefix.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+        throw problem("\"\(name)\" must be a string without spaces, such as \"com.example.\"")
+      }
+      return prefix
+    }
     var configuration = ScannerConfiguration()
     for (key, value) in dictionary {
       switch key {
       case "separator":
-        guard let separator = value as? String, !separator.isEmpty,
-          !separator.contains(where: { $0.isWhitespace || $0.isNewline })
+        configuration.separator = try separator(value, key)
+      case "prefix":
+        configuration.prefix = try prefix(value, key)
+      case "migrations":
+        guard let migrations = value as? [String: String],
+          !migrations.contains(where: { $0.key.isEmpty || $0.value.isEmpty })
         else {
           throw problem(
-            "\"separator\" must be a non-empty string without spaces, such as \".\", \"_\" or \":\"")
+            "\"migrations\" must map old keys to new keys: {\"migrations\": {\"userName\": \"Profile.name\"}}"
+          )
         }
-        configuration.separator = separator
-      case "prefix":
-        guard let prefix = value as? String, !prefix.contains(where: { $0.isWhitespace || $0.isNewline })
+        configuration.migrations = migrations
+      case "previousKeys":
+        guard let previous = value as? [String: Any],
+          Set(previous.keys).isSubset(of: ["separator", "prefix"])
         else {
-          throw problem("\"prefix\" must be a string without spaces, such as \"com.example.\"")
+          throw problem(
+            "\"previousKeys\" must say how keys were formed before: {\"previousKeys\": {\"separator\": \".\", \"prefix\": \"\"}}"
+          )
         }
-        configuration.prefix = prefix
+        var old = (separator: ".", prefix: "")
+        if let value = previous["separator"] {
+          old.separator = try separator(value, "previousKeys.separator")
+        }
+        if let value = previous["prefix"] { old.prefix = try prefix(value, "previousKeys.prefix") }
+        configuration.previousKeys = old
+      case "requireLock":
+        guard let flag = value as? Bool else { throw problem("\"requireLock\" must be true or false") }
+        configuration.requireLock = flag
       default:
         throw problem(
-          "unknown option \"\(key)\" in \(fileName); the options are \"separator\" and \"prefix\"")
+          "unknown option \"\(key)\" in \(fileName); the options are \(options.map { "\"\($0)\"" }.joined(separator: ", "))"
+        )
       }
     }
     return configuration

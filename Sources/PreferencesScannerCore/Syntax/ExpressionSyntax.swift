@@ -1,41 +1,62 @@
-/// The tokens of one expression (a default value or a `store:` argument), kept with its own
-/// bytes so that a declaration can be checked after its file has been released.
-struct ExpressionTokens: Sendable, Equatable {
-  private var bytes: [UInt8]
-  private(set) var tokens: [Token]
+/// The tokens of one expression (a default value, a `store:` argument) or type, kept with its own
+/// bytes so that it can be analysed after its file has been released.
+package struct ExpressionSyntax: Sendable, Equatable {
+  private let bytes: [UInt8]
+  package let tokens: [Token]
+  /// The source text, as written.
+  package let text: String
 
   /// Lexes `text` on its own.
-  init(text: String) {
+  package init(text: String) {
     bytes = Array(text.utf8)
     tokens = Lexer.tokenize(bytes).tokens
+    self.text = text
   }
 
   /// Copies `range` of a file's tokens, and the bytes they cover.
-  init(source: [UInt8], tokens fileTokens: [Token], range: ClosedRange<Int>) {
-    let start = fileTokens[range.lowerBound].start
-    bytes = Array(source[Int(start)..<Int(fileTokens[range.upperBound].end)])
-    tokens = fileTokens[range].map { token in
+  init(_ source: SourceTokens, _ range: ClosedRange<Int>) {
+    let start = source[range.lowerBound].start
+    let end = source[range.upperBound].end + (source[range.upperBound].isBackticked ? 1 : 0)
+    let origin = start - (source[range.lowerBound].isBackticked ? 1 : 0)
+    bytes = Array(source.bytes[Int(origin)..<Int(end)])
+    tokens = source.tokens[range].map { token in
       var token = token
-      token.start -= start
-      token.end -= start
+      token.start -= origin
+      token.end -= origin
       return token
     }
+    text = String(decoding: bytes, as: UTF8.self)
   }
 
+  package var isEmpty: Bool { tokens.isEmpty }
+
+  /// The text of the token at `index`.
+  package func text(_ index: Int) -> String {
+    String(decoding: bytes[Int(tokens[index].start)..<Int(tokens[index].end)], as: UTF8.self)
+  }
+
+  /// The first byte of the token at `index`.
+  package func firstByte(_ index: Int) -> UInt8 { bytes[Int(tokens[index].start)] }
+
   /// The identifier at `index`, or `nil`.
-  func word(_ index: Int) -> String? {
+  package func word(_ index: Int) -> String? {
     guard tokens.indices.contains(index), tokens[index].kind == .identifier else { return nil }
-    return String(decoding: bytes[Int(tokens[index].start)..<Int(tokens[index].end)], as: UTF8.self)
+    return text(index)
   }
 
   /// Whether the token at `index` is the punctuation `byte`.
-  func punct(_ index: Int, _ byte: UInt8) -> Bool {
+  package func punct(_ index: Int, _ byte: UInt8) -> Bool {
     tokens.indices.contains(index) && tokens[index].kind == .punctuation
       && bytes[Int(tokens[index].start)] == byte
   }
 
+  /// Whether the token at `index` is the operator `text`.
+  package func isOperator(_ index: Int, _ text: String) -> Bool {
+    tokens.indices.contains(index) && tokens[index].kind == .operator && self.text(index) == text
+  }
+
   /// The identifiers, argument labels excepted.
-  var identifiers: [String] {
+  package var identifiers: [String] {
     tokens.indices.compactMap { index in punct(index + 1, UInt8(ascii: ":")) ? nil : word(index) }
   }
 }

@@ -1,14 +1,14 @@
 /// A Swift lexer that knows exactly enough of the language to never mistake the inside of a
-/// comment or string for code: line, doc and nested block comments; single-line, multi-line and
-/// raw string literals with interpolations (nested to any depth); regex literals; backticked
-/// identifiers; and `#if` directives.
+/// comment, string or regex literal for code: line, doc and nested block comments; single-line,
+/// multi-line and raw string literals with interpolations (nested to a bounded depth); regex
+/// literals, both `#/…/#` and bare `/…/` (decided by the language's own rule, as in Swift 6);
+/// backticked identifiers; a byte order mark; and `#if` directives.
 ///
-/// It works on bytes and never fails: malformed input (an unterminated comment or string) ends
-/// the token at the end of the input or line and adds a ``LexerProblem``.
+/// It works on bytes, in one pass, and never fails: malformed input (an unterminated comment or
+/// string) ends the token at the end of the input or line and adds a problem.
 struct Lexer {
   private var tokens: [Token] = []
   private var docComments: [Int: String] = [:]
-  private var directiveConditions: [Int: String] = [:]
   private var problems: [LexedSource.Problem] = []
 
   private let bytes: UnsafeBufferPointer<UInt8>
@@ -19,6 +19,8 @@ struct Lexer {
   private var pendingDoc: [String] = []
   /// Strings inside interpolations inside strings…: recursion, so it is bounded.
   private var stringDepth = 0
+  /// Set when a string nested too deep ended the scan: the strings around it are not reported.
+  private var gaveUp = false
   static let maximumStringDepth = 32
 
   /// Tokenizes `source`.
@@ -27,8 +29,8 @@ struct Lexer {
       var lexer = Lexer(bytes: buffer)
       lexer.run()
       return LexedSource(
-        tokens: lexer.tokens, docComments: lexer.docComments, directiveConditions: lexer.directiveConditions,
-        problems: lexer.problems, lineCount: Int(lexer.line))
+        tokens: lexer.tokens, docComments: lexer.docComments, problems: lexer.problems,
+        lineCount: Int(lexer.line))
     }
   }
 
@@ -41,10 +43,16 @@ struct Lexer {
 
   @inline(__always) private func peek(_ offset: Int = 0) -> UInt8 {
     let index = position + offset
-    return index < bytes.count ? bytes[index] : 0
+    return index >= 0 && index < bytes.count ? bytes[index] : 0
+  }
+
+  @inline(__always) private func byte(at index: Int) -> UInt8 {
+    index >= 0 && index < bytes.count ? bytes[index] : 0
   }
 
   @inline(__always) private var atEnd: Bool { position >= bytes.count }
+
+  @inline(__always) private var column: Int32 { Int32(position - lineStart + 1) }
 
   @inline(__always) private mutating func newline() {
     line += 1
@@ -74,9 +82,19 @@ struct Lexer {
     String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
   }
 
+  private func equals(_ token: Token, _ word: StaticString) -> Bool {
+    let count = Int(token.end - token.start)
+    guard count == word.utf8CodeUnitCount else { return false }
+    for offset in 0..<count where bytes[Int(token.start) + offset] != word.utf8Start[offset] { return false }
+    return true
+  }
+
   // MARK: Main loop
 
   private mutating func run() {
+    // A byte order mark is skipped, but still counts toward the first line's columns, as the
+    // compiler's #column counts it.
+    if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
     while !atEnd {
       let byte = bytes[position]
       switch byte {
@@ -91,10 +109,9 @@ struct Lexer {
       case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "*"):
         blockComment()
       case UInt8(ascii: "\""):
-        let (startLine, column) = (line, Int32(position - lineStart + 1))
-        let start = position
+        let (startLine, startColumn, start) = (line, column, position)
         string(hashes: 0)
-        emit(.string, start: start, end: position, line: startLine, column: column)
+        emit(.string, start: start, end: position, line: startLine, column: startColumn)
       case UInt8(ascii: "#"):
         pound()
       case UInt8(ascii: "`"):
@@ -106,17 +123,13 @@ struct Lexer {
         number()
       case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["),
         UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "@"):
-        emit(
-          .punctuation, start: position, end: position + 1, line: line,
-          column: Int32(position - lineStart + 1))
+        emit(.punctuation, start: position, end: position + 1, line: line, column: column)
         position += 1
       case UInt8(ascii: "."):
         if peek(1) == UInt8(ascii: ".") {
           operatorRun()
         } else {
-          emit(
-            .punctuation, start: position, end: position + 1, line: line,
-            column: Int32(position - lineStart + 1))
+          emit(.punctuation, start: position, end: position + 1, line: line, column: column)
           position += 1
         }
       default:
@@ -167,7 +180,7 @@ struct Lexer {
 
   private mutating func blockComment() {
     let start = position
-    let (startLine, startColumn) = (line, Int32(position - lineStart + 1))
+    let (startLine, startColumn) = (line, column)
     let isDoc = peek(2) == UInt8(ascii: "*") && peek(3) != UInt8(ascii: "/") && peek(3) != UInt8(ascii: "*")
     position += 2
     var depth = 1
@@ -210,16 +223,17 @@ struct Lexer {
 
   /// Skips a string literal starting at the opening quote (after `hashes` `#` characters).
   private mutating func string(hashes: Int) {
-    let (startLine, startColumn) = (line, Int32(position - lineStart + 1))
+    let (startLine, startColumn) = (line, column)
     let multiline = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"")
     position += multiline ? 3 : 1
     stringDepth += 1
     defer { stringDepth -= 1 }
     if stringDepth > Self.maximumStringDepth {
       problem(
-        "string interpolations nested more than \(Self.maximumStringDepth) deep; the rest of the file is skipped",
+        "string interpolations nested more than \(Self.maximumStringDepth) deep; the scanner cannot read the rest of the file",
         line: startLine, column: startColumn)
       position = bytes.count
+      gaveUp = true
       return
     }
     while !atEnd {
@@ -266,7 +280,8 @@ struct Lexer {
       }
       position += 1
     }
-    problem("unterminated string literal", line: startLine, column: startColumn)
+    // Strings around one nested too deep end with the file too: that one was reported.
+    if !gaveUp { problem("unterminated string literal", line: startLine, column: startColumn) }
   }
 
   private func closingHashes(after offset: Int, _ hashes: Int) -> Bool {
@@ -318,49 +333,40 @@ struct Lexer {
   // MARK: # forms
 
   private mutating func pound() {
-    let start = position
-    let (startLine, column) = (line, Int32(position - lineStart + 1))
+    let (startLine, startColumn, start) = (line, column, position)
     if let hashes = rawStringHashes() {
       position += hashes
       string(hashes: hashes)
-      emit(.string, start: start, end: position, line: startLine, column: column)
+      emit(.string, start: start, end: position, line: startLine, column: startColumn)
       return
     }
     var count = 0
     while peek(count) == UInt8(ascii: "#") { count += 1 }
     if peek(count) == UInt8(ascii: "/") {
-      regex(hashes: count)
-      emit(.regex, start: start, end: position, line: startLine, column: column)
+      extendedRegex(hashes: count)
+      emit(.regex, start: start, end: position, line: startLine, column: startColumn)
       return
     }
     position += 1
     let wordStart = position
     while !atEnd && Self.isIdentifierByte(bytes[position]) { position += 1 }
-    let word = text(wordStart, position)
-    switch word {
-    case "if", "elseif":
-      let conditionStart = position
-      while !atEnd && bytes[position] != UInt8(ascii: "\n")
-        && !(bytes[position] == UInt8(ascii: "/")
-          && (peek(1) == UInt8(ascii: "/") || peek(1) == UInt8(ascii: "*")))
-      {
-        position += 1
-      }
-      directiveConditions[tokens.count] = text(conditionStart, position).trimmingSpaces()
-      emit(.directive, start: start, end: wordStart + word.utf8.count, line: startLine, column: column)
-    case "else", "endif":
-      emit(.directive, start: start, end: position, line: startLine, column: column)
+    switch text(wordStart, position) {
+    case "if", "elseif", "else", "endif":
+      emit(.directive, start: start, end: position, line: startLine, column: startColumn)
     default:
-      emit(.pound, start: start, end: position, line: startLine, column: column)
+      emit(.pound, start: start, end: position, line: startLine, column: startColumn)
     }
   }
 
-  private mutating func regex(hashes: Int) {
-    let (startLine, startColumn) = (line, Int32(position - lineStart + 1))
+  /// `#/…/#`, `##/…/##`: ends at `/` followed by as many `#`; may span lines when the opening
+  /// delimiter ends its line.
+  private mutating func extendedRegex(hashes: Int) {
+    let (startLine, startColumn) = (line, column)
     position += hashes + 1
     while !atEnd {
       let byte = bytes[position]
       if byte == UInt8(ascii: "\\") {
+        if peek(1) == UInt8(ascii: "\n") { newline() }
         position += 2
         continue
       }
@@ -374,6 +380,167 @@ struct Lexer {
     problem("unterminated regex literal", line: startLine, column: startColumn)
   }
 
+  // MARK: Bare regex literals
+
+  /// Whether a regex literal may start after the previous token: where an expression, not a
+  /// binary operator, is expected (the language's rule, as swift-syntax states it).
+  private func isRegexLiteralPosition() -> Bool {
+    guard let previous = tokens.last else { return true }
+    switch previous.kind {
+    case .punctuation:
+      switch bytes[Int(previous.start)] {
+      case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: ";"),
+        UInt8(ascii: ":"), UInt8(ascii: "="):
+        return true
+      default:
+        return false  // ) ] } . @
+      }
+    case .operator:
+      if equals(previous, "->") || equals(previous, "...") { return false }
+      // Binary and prefix operators sequence expressions; postfix ones do not.
+      let leftBound = isLeftBound(Int(previous.start))
+      let rightBound = isRightBound(Int(previous.end), leftBound: leftBound)
+      return !(leftBound && !rightBound)
+    case .identifier:
+      guard !previous.isBackticked else { return false }
+      for word in Self.keywordsBeforeExpressions where equals(previous, word) { return true }
+      return false
+    case .directive:
+      return true
+    case .number, .string, .regex, .pound:
+      return false
+    }
+  }
+
+  /// Keywords after which an expression may follow (the lexer-classified keywords, without
+  /// those that are themselves expressions: true, false, nil, self, Self, super, Any).
+  private static let keywordsBeforeExpressions: [StaticString] = [
+    "as", "associatedtype", "break", "case", "catch", "class", "continue", "default", "defer", "deinit", "do",
+    "else", "enum", "extension", "fallthrough", "fileprivate", "for", "func", "guard", "if", "import", "in",
+    "init",
+    "inout", "internal", "is", "let", "operator", "precedencegroup", "private", "protocol", "public",
+    "repeat",
+    "rethrows", "return", "static", "struct", "subscript", "switch", "throw", "throws", "try", "typealias",
+    "var",
+    "where", "while",
+  ]
+
+  /// Whether an operator starting at `index` is bound to what precedes it.
+  private func isLeftBound(_ index: Int) -> Bool {
+    if index == 0 || (index == 3 && byte(at: 0) == 0xEF) { return false }
+    switch byte(at: index - 1) {
+    case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "("),
+      UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), 0:
+      return false
+    case UInt8(ascii: "/"):
+      return byte(at: index - 2) != UInt8(ascii: "*")  // the end of a block comment is whitespace
+    default:
+      return true
+    }
+  }
+
+  /// Whether an operator ending at `index` is bound to what follows it.
+  private func isRightBound(_ index: Int, leftBound: Bool) -> Bool {
+    switch byte(at: index) {
+    case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: ")"),
+      UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), 0:
+      return false
+    case UInt8(ascii: "."):
+      return !leftBound
+    case UInt8(ascii: "/"):
+      let next = byte(at: index + 1)
+      return next != UInt8(ascii: "/") && next != UInt8(ascii: "*")
+    default:
+      return index < bytes.count
+    }
+  }
+
+  /// Whether the regex literal that the language would lex at the `/` at `slash`, in an operator
+  /// spanning `start..<end`, exists; returns its end.
+  private func bareRegex(slash: Int, operatorStart start: Int, operatorEnd end: Int) -> Int? {
+    let leftBound = isLeftBound(start)
+    guard !leftBound else { return nil }
+    if let previous = tokens.last, previous.kind == .identifier, !previous.isBackticked,
+      equals(previous, "func") || equals(previous, "operator")
+    {
+      return nil
+    }
+    var mustBeRegex = false
+    if !isRightBound(end, leftBound: leftBound) {
+      // Looks like a binary operator: a regex only where an expression is expected (or after
+      // `try?`/`try!`, which cannot be the left side of an operator).
+      mustBeRegex = afterOptionalTry()
+      if !mustBeRegex && !isRegexLiteralPosition() { return nil }
+      if let previous = tokens.last, previous.kind == .punctuation,
+        [UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: ":")].contains(
+          bytes[Int(previous.start)])
+      {
+        // An unapplied operator is legal in an argument list.
+      } else {
+        mustBeRegex = true
+      }
+    }
+    return scanBareRegex(from: slash, mustBeRegex: mustBeRegex)
+  }
+
+  private func afterOptionalTry() -> Bool {
+    guard tokens.count >= 2, let last = tokens.last, last.kind == .operator,
+      equals(last, "?") || equals(last, "!")
+    else { return false }
+    let previous = tokens[tokens.count - 2]
+    return previous.kind == .identifier && equals(previous, "try") && isLeftBound(Int(last.start))
+  }
+
+  /// Scans `/…/` from the opening slash; returns the end, or `nil` if this is not a regex.
+  private func scanBareRegex(from slash: Int, mustBeRegex: Bool) -> Int? {
+    var index = slash + 1
+    switch byte(at: index) {
+    case UInt8(ascii: " "), UInt8(ascii: "\t"):
+      if !mustBeRegex { return nil }
+    case UInt8(ascii: "*"), UInt8(ascii: "/"):
+      return nil  // a comment
+    default:
+      break
+    }
+    if byte(at: slash - 1) == UInt8(ascii: "*") { return nil }  // the end of a block comment
+    var groups = 0
+    var classes = 0
+    var lastSpace = -1
+    while index < bytes.count {
+      let character = bytes[index]
+      switch character {
+      case UInt8(ascii: "/"):
+        let next = byte(at: index + 1)
+        if next == UInt8(ascii: "*") || next == UInt8(ascii: "/") { return mustBeRegex ? index + 1 : nil }
+        if lastSpace == index - 1 && !mustBeRegex { return nil }
+        return index + 1
+      case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+        return mustBeRegex ? index : nil
+      case UInt8(ascii: "\\"):
+        index += 1
+        if byte(at: index) == UInt8(ascii: "\n") { return mustBeRegex ? index : nil }
+      case UInt8(ascii: "(") where classes == 0:
+        groups += 1
+      case UInt8(ascii: ")") where classes == 0:
+        if groups == 0 {
+          if !mustBeRegex { return nil }
+        } else {
+          groups -= 1
+        }
+      case UInt8(ascii: "["):
+        classes += 1
+      case UInt8(ascii: "]"):
+        if classes > 0 { classes -= 1 }
+      case UInt8(ascii: " "), UInt8(ascii: "\t"):
+        lastSpace = index
+      default:
+        break
+      }
+      index += 1
+    }
+    return mustBeRegex ? bytes.count : nil
+  }
+
   // MARK: Words
 
   private mutating func identifier() {
@@ -384,16 +551,16 @@ struct Lexer {
 
   private mutating func backtickIdentifier() {
     let start = position
-    let column = Int32(start - lineStart + 1)
+    let startColumn = column
     position += 1
     while !atEnd && bytes[position] != UInt8(ascii: "`") && bytes[position] != UInt8(ascii: "\n") {
       position += 1
     }
     if peek() == UInt8(ascii: "`") {
-      emit(.identifier, start: start + 1, end: position, line: line, column: column, backticked: true)
+      emit(.identifier, start: start + 1, end: position, line: line, column: startColumn, backticked: true)
       position += 1
     } else {
-      problem("unterminated backtick identifier", line: line, column: column)
+      problem("unterminated backtick identifier", line: line, column: startColumn)
     }
   }
 
@@ -421,19 +588,43 @@ struct Lexer {
 
   private mutating func operatorRun() {
     let start = position
+    let startColumn = column
     while !atEnd && Self.isOperator(bytes[position]) {
-      // A comment starts a new token even right after an operator.
+      // A comment starts a new token even right after an operator; `.` continues an operator
+      // only if it started with one.
       if bytes[position] == UInt8(ascii: "/")
-        && (peek(1) == UInt8(ascii: "/") || peek(1) == UInt8(ascii: "*")) && position > start
+        && (peek(1) == UInt8(ascii: "/") || peek(1) == UInt8(ascii: "*"))
+        && position > start
       {
+        break
+      }
+      if bytes[position] == UInt8(ascii: ".") && position > start && bytes[start] != UInt8(ascii: ".") {
         break
       }
       position += 1
     }
-    let isAssignment = position - start == 1 && bytes[start] == UInt8(ascii: "=")
-    emit(
-      isAssignment ? .punctuation : .operator, start: start, end: position, line: line,
-      column: Int32(start - lineStart + 1))
+    let end = position
+    // A regex literal may start at the first '/' of the operator.
+    if let slash = (start..<end).first(where: { bytes[$0] == UInt8(ascii: "/") }),
+      let regexEnd = bareRegex(slash: slash, operatorStart: start, operatorEnd: end)
+    {
+      if slash > start {
+        emit(.operator, start: start, end: slash, line: line, column: startColumn)
+      }
+      position = slash
+      let (regexLine, regexColumn) = (line, column)
+      while position < regexEnd {
+        if bytes[position] == UInt8(ascii: "\n") { newline() }
+        position += 1
+      }
+      if regexEnd == bytes.count || byte(at: regexEnd - 1) != UInt8(ascii: "/") {
+        problem("unterminated regex literal", line: regexLine, column: regexColumn)
+      }
+      emit(.regex, start: slash, end: regexEnd, line: regexLine, column: regexColumn)
+      return
+    }
+    let isAssignment = end - start == 1 && bytes[start] == UInt8(ascii: "=")
+    emit(isAssignment ? .punctuation : .operator, start: start, end: end, line: line, column: startColumn)
   }
 }
 
@@ -451,19 +642,17 @@ extension String {
 }
 
 /// The tokens of one file and what the lexer noticed on the way.
-public struct LexedSource: Sendable {
-  public struct Problem: Sendable, Equatable {
-    public var message: String
-    public var line: Int32
-    public var column: Int32
+package struct LexedSource: Sendable {
+  package struct Problem: Sendable, Equatable {
+    package var message: String
+    package var line: Int32
+    package var column: Int32
   }
 
-  public var tokens: [Token]
+  package var tokens: [Token]
   /// Doc comments (`///` lines or `/** */` blocks) by the index of the token they precede.
-  public var docComments: [Int: String]
-  /// The condition text of each `#if` / `#elseif` directive token, by token index.
-  public var directiveConditions: [Int: String]
+  package var docComments: [Int: String]
   /// Unterminated comments, strings and the like.
-  public var problems: [Problem]
-  public var lineCount: Int
+  package var problems: [Problem]
+  package var lineCount: Int
 }

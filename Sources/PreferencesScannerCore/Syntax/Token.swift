@@ -1,7 +1,8 @@
 /// One lexical token of Swift source. Positions are byte offsets into the file's UTF-8; lines and
-/// columns are 1-based and count bytes, as the compiler's `#line` and `#column` do.
-public struct Token: Sendable, Equatable {
-  public enum Kind: UInt8, Sendable {
+/// columns are 1-based and count bytes, as the compiler's `#line` and `#column` do (a byte order
+/// mark at the start of the file counts toward the first line's columns).
+package struct Token: Sendable, Equatable {
+  package enum Kind: UInt8, Sendable {
     /// An identifier or keyword; backticked identifiers have `isBackticked` set and their range
     /// excludes the backticks.
     case identifier
@@ -13,20 +14,20 @@ public struct Token: Sendable, Equatable {
     case string
     /// A number literal.
     case number
-    /// `#if`, `#elseif`, `#else` or `#endif`; the condition is in `ScannedFile.directiveConditions`.
+    /// `#if`, `#elseif`, `#else` or `#endif`; a condition's tokens follow as ordinary tokens.
     case directive
-    /// Any other `#word` (`#available`, `#selector`, `#fileID`).
+    /// Any other `#word` (`#available`, `#selector`, `#sourceLocation`).
     case pound
-    /// A regex literal (`#/…/#`).
+    /// A regex literal (`/…/` or `#/…/#`).
     case regex
   }
 
-  public var kind: Kind
-  public var isBackticked: Bool
+  package var kind: Kind
+  package var isBackticked: Bool
   /// Whether a line break separates this token from the previous one.
-  public var followsNewline: Bool
-  public var start: Int32
-  public var end: Int32
-  public var line: Int32
-  public var column: Int32
+  package var followsNewline: Bool
+  package var start: Int32
+  package var end: Int32
+  package var line: Int32
+  package var column: Int32
 }

@@ -1,0 +1,136 @@
+#if canImport(Observation)
+  import Observation
+#endif
+
+/// A store's decoded values and Observation cells, by key number.
+///
+/// Every key gets a process-wide number (``KeyNumbers``) the first time anything uses it, so that
+/// `@Preference` reads reach their value with two array loads and no hashing: a declaration
+/// resolves its key's number once, and every store indexes its cache by it.
+@usableFromInline
+struct ValueCache {
+  /// Decoded values (`ValueBox`, or `UndecodableBox`), or `nil` where the key must be read again.
+  @usableFromInline var boxes: ContiguousArray<AnyObject?> = []
+  /// The Observation cell of each key read so far.
+  @usableFromInline var cells: ContiguousArray<PreferenceCell?> = []
+  /// For each cell: the value its readers last saw, and what they see when nothing is stored or
+  /// registered (the first reader's default).
+  var seen: [Int: (value: PropertyListValue?, fallback: PropertyListValue?)] = [:]
+  /// This store's keys by name, so that string-keyed reads do not take the process-wide lock.
+  @usableFromInline var numbers: [String: Int] = [:]
+
+  @usableFromInline init() {}
+
+  /// The number of `key`, assigned process-wide on first use.
+  mutating func number(of key: String) -> Int {
+    if let number = numbers[key] { return number }
+    let number = KeyNumbers.number(of: key)
+    numbers[key] = number
+    return number
+  }
+
+  @inlinable @inline(__always)
+  func box(_ number: Int) -> AnyObject? { number < boxes.count ? boxes[number] : nil }
+
+  @inlinable @inline(__always)
+  func cell(_ number: Int) -> PreferenceCell? { number < cells.count ? cells[number] : nil }
+
+  mutating func setBox(_ box: AnyObject?, _ number: Int) {
+    if number >= boxes.count {
+      guard box != nil else { return }
+      boxes.append(contentsOf: repeatElement(nil, count: number + 1 - boxes.count))
+    }
+    boxes[number] = box
+  }
+
+  /// The cell of key `number`, created on first use with the value its reader sees.
+  mutating func cell(
+    creating number: Int, key: String, seeing value: @autoclosure () -> PropertyListValue?,
+    fallback: @autoclosure () -> PropertyListValue?
+  ) -> PreferenceCell {
+    if number >= cells.count { cells.append(contentsOf: repeatElement(nil, count: number + 1 - cells.count)) }
+    if let cell = cells[number] { return cell }
+    let cell = PreferenceCell(key: key)
+    cells[number] = cell
+    let fallback = fallback()
+    seen[number] = (value() ?? fallback, fallback)
+    return cell
+  }
+
+  /// The cell of key `number` if the value its readers see is no longer `effective` (or their
+  /// default when `effective` is `nil`); records the new value.
+  mutating func cellToInvalidate(_ number: Int, effective: PropertyListValue?) -> PreferenceCell? {
+    guard let cell = cell(number), let previous = seen[number] else { return nil }
+    let current = effective ?? previous.fallback
+    if current == previous.value { return nil }
+    seen[number] = (current, previous.fallback)
+    return cell
+  }
+
+  /// The box cached for `key`.
+  subscript(key: String) -> AnyObject? {
+    mutating get { box(number(of: key)) }
+    set { setBox(newValue, number(of: key)) }
+  }
+
+  /// Forgets every decoded value; cells stay.
+  mutating func removeAll() {
+    for index in boxes.indices { boxes[index] = nil }
+  }
+}
+
+/// Process-wide numbers for keys: the same key has the same number in every store.
+enum KeyNumbers {
+  private static let table = Locked<(numbers: [String: Int], keys: [String])>(([:], []))
+
+  static func number(of key: String) -> Int {
+    table.withLock { table in
+      if let number = table.numbers[key] { return number }
+      let number = table.keys.count
+      table.numbers[key] = number
+      table.keys.append(key)
+      return number
+    }
+  }
+
+  static func key(_ number: Int) -> String { table.withLock { $0.keys[number] } }
+}
+
+/// One preference of one store as an `Observable` value: every read through the library
+/// registers an access to its cell, and every actual change of the key's value is a mutation of
+/// it, so a SwiftUI `body`, an `@Observable` model's computed property, or
+/// `withObservationTracking` that read the preference is invalidated when it changes.
+///
+/// The cell holds no value of its own; the store decides when the value changed.
+@usableFromInline
+final class PreferenceCell: Sendable {
+  /// The key this cell stands for.
+  let key: String
+  #if canImport(Observation)
+    @usableFromInline let registrar = ObservationRegistrar()
+  #endif
+
+  init(key: String) { self.key = key }
+
+  /// A stand-in for the value, for key paths.
+  @usableFromInline var value: Void { () }
+
+  /// Registers an access with the Observation framework, if a tracking scope is active.
+  @inlinable @inline(__always)
+  func track() {
+    #if canImport(Observation)
+      registrar.access(self, keyPath: \.value)
+    #endif
+  }
+
+  /// Tells the Observation framework that the value changed.
+  func changed() {
+    #if canImport(Observation)
+      registrar.withMutation(of: self, keyPath: \.value) {}
+    #endif
+  }
+}
+
+#if canImport(Observation)
+  extension PreferenceCell: Observable {}
+#endif

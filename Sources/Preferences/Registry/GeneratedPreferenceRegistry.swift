@@ -1,0 +1,78 @@
+import Foundation
+
+/// The table that the build plugin generates for a module: every `@Preference` declaration, its
+/// key, store and default.
+///
+/// You do not conform to this protocol yourself. `PreferenceRegistryPlugin` generates an
+/// `enum PreferenceRegistry: GeneratedPreferenceRegistry` in each target it is applied to,
+/// together with `typealias Preference<Value> = DerivedPreference<Value, PreferenceRegistry>`, so
+/// that `@Preference` in that module finds its key through the table. Use the generated type to
+/// list preferences and to register defaults early:
+///
+/// ```swift
+/// PreferenceRegistry.registerDefaults()          // before code that reads the store directly
+/// for preference in PreferenceRegistry.preferences {
+///   print(preference.key, preference.defaultValue)
+/// }
+/// ```
+public protocol GeneratedPreferenceRegistry: Sendable {
+  /// The per-file tables of the module (types conforming to the generated-code protocol).
+  @_spi(Generated) static func _preferenceFiles() -> [Any.Type]
+  /// Keys `Preferences.lock` marks retired.
+  @_spi(Generated) static func _retiredKeys() -> [String]
+}
+
+extension GeneratedPreferenceRegistry {
+  /// Every preference declared in the module, in file and source order.
+  public static var preferences: [PreferenceDescriptor] {
+    RegistryCatalog.of(Self.self).allEntries().map(\.descriptor)
+  }
+
+  /// Keys `Preferences.lock` marks retired that no declaration uses.
+  public static var retiredKeys: [String] { _retiredKeys() }
+
+  /// Registers the defaults of every preference of this module with its store, once per store,
+  /// after moving values stored under old keys to their new keys.
+  ///
+  /// Reading any `@Preference` does this automatically; call it at launch only if code reads the
+  /// store (or `UserDefaults`) directly before the first `@Preference` is read.
+  public static func registerDefaults() {
+    let catalog = RegistryCatalog.of(Self.self)
+    var stores: [ObjectIdentifier: PreferenceStore] = [:]
+    let defaultStore = PreferenceStore.default
+    stores[ObjectIdentifier(defaultStore)] = defaultStore
+    for entry in catalog.allEntries() {
+      let store = catalog.store(of: entry) ?? defaultStore
+      stores[ObjectIdentifier(store)] = store
+    }
+    for store in stores.values { catalog.ensureRegistered(in: store) }
+  }
+
+  /// Registers this module's defaults with `store`, after moving values stored under old keys to
+  /// their new keys, unless that already happened.
+  public static func registerDefaults(in store: PreferenceStore) {
+    RegistryCatalog.of(Self.self).ensureRegistered(in: store)
+  }
+
+  /// Removes the values of keys `Preferences.lock` marks retired from `store`. A key that a
+  /// declaration uses again is never removed.
+  ///
+  /// - Returns: The retired keys that had a value.
+  @discardableResult
+  public static func removeRetiredValues(from store: PreferenceStore = .default) -> [String] {
+    let declared = Set(preferences.map(\.key))
+    return retiredKeys.filter { key in
+      guard !declared.contains(key), store.hasStoredValue(forKey: key) else { return false }
+      store.removeValue(forKey: key)
+      return true
+    }
+  }
+
+  /// The keys of the preferences declared with `sync: true`, for ``PreferenceSync``.
+  public static var syncedKeys: Set<String> { Set(preferences.filter(\.syncs).map(\.key)) }
+
+  /// The descriptor of the preference stored under `key`, if this module declares it.
+  public static func preference(forKey key: String) -> PreferenceDescriptor? {
+    preferences.first { $0.key == key }
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A description of one `@Preference` declaration, for tools, exports and debug screens.
+///
+/// It is the same record `preferences-scanner scan --format json` and `swift package preferences
+/// export --format json` print, decoded.
+public struct PreferenceDescriptor: Sendable, Hashable, Codable {
+  /// How a declaration's default reaches the store.
+  public enum Registration: String, Sendable, Hashable, Codable {
+    /// The registry registers it with every other default, before the first read.
+    case registry
+    /// The registry evaluates it on the main actor: registered up front when registration runs
+    /// on the main thread, else at the preference's first read.
+    case mainActor
+    /// The registry cannot evaluate it where the declaration can (see ``registrationNote``); the
+    /// preference registers it at its first read.
+    case firstRead
+  }
+
+  /// The key the value is stored under.
+  public var key: String
+  /// The property name (without backticks).
+  public var property: String
+  /// The enclosing type, fully qualified within the module (`Outer.Inner`).
+  public var declaringType: String
+  /// The declared type, or the type inferred from the default; `nil` when neither is known.
+  public var valueType: String?
+  /// The source text of the default value expression.
+  public var defaultValue: String
+  /// The `///` documentation comment of the declaration, without the slashes.
+  public var documentation: String?
+  /// `#fileID` of the declaration as the compiler reports it (`Module/File.swift`, or the file a
+  /// `#sourceLocation` directive names).
+  public var fileID: String
+  /// Line of the declaration as the compiler reports it.
+  public var line: Int
+  /// Column of the attribute name.
+  public var column: Int
+  /// The `#if` condition the declaration is compiled under, if any.
+  public var condition: String?
+  /// Whether the preference is mirrored to the user's other devices (`sync: true`).
+  public var syncs: Bool
+  /// Whether the preference is exported to a Settings bundle (`settings: true`).
+  public var inSettings: Bool
+  /// The source text of the `store:` argument, if any.
+  public var store: String?
+  /// How the value is stored.
+  public var format: PreferenceFormat
+  /// Keys this preference was stored under before, newest first.
+  public var renamedFrom: [String]
+  /// How the default reaches the store.
+  public var registration: Registration
+  /// Why the registry registers the default at first read, when it does.
+  public var registrationNote: String?
+
+  /// Creates a descriptor.
+  public init(
+    key: String, property: String, declaringType: String, valueType: String?, defaultValue: String,
+    documentation: String? = nil, fileID: String, line: Int, column: Int, condition: String? = nil,
+    syncs: Bool = false, inSettings: Bool = false, store: String? = nil,
+    format: PreferenceFormat = .propertyList,
+    renamedFrom: [String] = [], registration: Registration = .registry, registrationNote: String? = nil
+  ) {
+    self.key = key
+    self.property = property
+    self.declaringType = declaringType
+    self.valueType = valueType
+    self.defaultValue = defaultValue
+    self.documentation = documentation
+    self.fileID = fileID
+    self.line = line
+    self.column = column
+    self.condition = condition
+    self.syncs = syncs
+    self.inSettings = inSettings
+    self.store = store
+    self.format = format
+    self.renamedFrom = renamedFrom
+    self.registration = registration
+    self.registrationNote = registrationNote
+  }
+}
+
+/// How a preference's value is represented in its store.
+public enum PreferenceFormat: String, Sendable, Hashable, Codable {
+  /// The type's own ``PreferenceValue`` representation: numbers, strings, arrays and
+  /// dictionaries as property-list values; `Codable` types as JSON text.
+  case propertyList
+  /// JSON text, as `@AppStorage`'s `RawRepresentable` idiom stores arrays and dictionaries:
+  /// `["a","b"]` as the string `"[\"a\",\"b\"]"`. The type must be `Codable`. Reading also
+  /// accepts the property-list form, so data written either way reads.
+  case json
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The part of a generated registry that belongs to one source file: its declarations as JSON
+/// records, and the code that evaluates their defaults and stores where the declarations are.
+///
+/// Generated code only; not part of the public API.
+@_spi(Generated)
+public protocol PreferenceFileTable {
+  /// `#fileID` of the source file.
+  static var fileID: StaticString { get }
+
+  /// The file's declarations, as JSON arrays of ``PreferenceDescriptor`` records (with the
+  /// generator's `index` and `registeredValue` fields); one array per `#if` branch compiled.
+  static func records() -> [String]
+
+  /// How the registry evaluates the default of record `index`.
+  static func registration(_ index: Int) -> PreferenceRegistration
+
+  /// The store of record `index`, if its declaration names one (`@Preference(store: …)`).
+  static func store(_ index: Int) -> PreferenceStore?
+}
+
+extension PreferenceFileTable {
+  public static func registration(_ index: Int) -> PreferenceRegistration { .none }
+  public static func store(_ index: Int) -> PreferenceStore? { nil }
+}
+
+/// How a generated registry evaluates a default, in the declaration's own context.
+///
+/// Generated code only; not part of the public API.
+@_spi(Generated)
+public enum PreferenceRegistration: Sendable {
+  /// Nothing to evaluate: the record carries the encoded default, or the declaration registers
+  /// it at its first read.
+  case none
+  /// Evaluated wherever registration runs.
+  case nonisolated(@Sendable () -> PropertyListValue?)
+  /// Evaluated on the main actor: when registration runs on the main thread; otherwise the
+  /// declaration registers its default at its first read.
+  case mainActor(@MainActor @Sendable () -> PropertyListValue?)
+}
+
+/// A declaration's default in stored form, for registration. Generic without constraints, so
+/// that generated code never fails to compile because of the value's type (the compiler reports
+/// a missing `PreferenceValue` conformance once, at the declaration).
+@_spi(Generated)
+public func _preferenceDefault<Value>(_ value: Value) -> PropertyListValue? {
+  guard let value = value as? any PreferenceValue else { return nil }
+  return try? value.propertyListValue()
+}
+
+/// Marker protocols for generated compile-time checks of a declaration's type against
+/// `Preferences.lock`: values stored as integers, and as floating-point numbers, read each other.
+@_spi(Generated) public protocol _StoredAsInteger {}
+@_spi(Generated) public protocol _StoredAsReal {}
+@_spi(Generated) extension Int: _StoredAsInteger {}
+@_spi(Generated) extension Int8: _StoredAsInteger {}
+@_spi(Generated) extension Int16: _StoredAsInteger {}
+@_spi(Generated) extension Int32: _StoredAsInteger {}
+@_spi(Generated) extension Int64: _StoredAsInteger {}
+@_spi(Generated) extension UInt: _StoredAsInteger {}
+@_spi(Generated) extension UInt8: _StoredAsInteger {}
+@_spi(Generated) extension UInt16: _StoredAsInteger {}
+@_spi(Generated) extension UInt32: _StoredAsInteger {}
+@_spi(Generated) extension UInt64: _StoredAsInteger {}
+@_spi(Generated) extension Double: _StoredAsReal {}
+@_spi(Generated) extension Float: _StoredAsReal {}

@@ -1,0 +1,214 @@
+import Foundation
+
+/// What the runtime knows about one generated registry: its per-file tables, their records
+/// (decoded once, when first needed), the stores they name, and where they registered.
+final class RegistryCatalog: Sendable {
+  /// One declaration of the registry.
+  struct Entry: Sendable {
+    var descriptor: PreferenceDescriptor
+    /// The record's number in its file table, for `registration(_:)` and `store(_:)`.
+    var index: Int
+    /// The default in stored form, when the generator could encode it.
+    var registeredValue: PropertyListValue?
+    /// The file table the record comes from (a `PreferenceFileTable` type).
+    var table: ObjectIdentifier
+  }
+
+  /// The registry's process-wide number, used by stores to remember that it registered there.
+  let number: Int
+  private let tables: [String: any PreferenceFileTable.Type]
+
+  private struct State {
+    /// Entries of the tables decoded so far, by the table's file ID.
+    var entries: [String: [Entry]] = [:]
+    /// Entries by the location the compiler reports (`#sourceLocation` may name another file).
+    var byLocation: [String: [UInt64: Entry]] = [:]
+    var allDecoded = false
+    /// Explicit stores, evaluated once per entry.
+    var stores: [String: PreferenceStore] = [:]
+  }
+  private let state = Locked(State())
+  /// Serializes registration; recursive, because a default may read another preference.
+  private let registration = NSRecursiveLock()
+  private let registering = Locked<Set<ObjectIdentifier>>([])
+
+  /// A catalog of `tables` with a process-wide number of its own.
+  init(tables: [any PreferenceFileTable.Type]) {
+    self.number = Self.numbers.withLock { number in
+      defer { number += 1 }
+      return number
+    }
+    var byFile: [String: any PreferenceFileTable.Type] = [:]
+    for table in tables { byFile[Self.text(table.fileID)] = table }
+    self.tables = byFile
+  }
+
+  private static let catalogs = Locked<[ObjectIdentifier: RegistryCatalog]>([:])
+  private static let numbers = Locked(0)
+
+  /// The catalog of `registry`, created on first use.
+  static func of<Registry: GeneratedPreferenceRegistry>(_ registry: Registry.Type) -> RegistryCatalog {
+    catalogs.withLock { catalogs in
+      if let catalog = catalogs[ObjectIdentifier(registry)] { return catalog }
+      let tables = registry._preferenceFiles().compactMap { $0 as? any PreferenceFileTable.Type }
+      let catalog = RegistryCatalog(tables: tables)
+      catalogs[ObjectIdentifier(registry)] = catalog
+      return catalog
+    }
+  }
+
+  static func text(_ string: StaticString) -> String {
+    string.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+  }
+
+  // MARK: Records
+
+  /// The declaration the compiler reports at `fileID`, `location`.
+  func entry(fileID: String, location: UInt64) -> Entry? {
+    if let table = tables[fileID] { decode(table) }
+    if let entry = state.withLock({ $0.byLocation[fileID]?[location] }) { return entry }
+    // A `#sourceLocation` directive can name a file that has no table of its own.
+    decodeAll()
+    return state.withLock { $0.byLocation[fileID]?[location] }
+  }
+
+  /// Every declaration, in file and source order.
+  func allEntries() -> [Entry] {
+    decodeAll()
+    return state.withLock { state in
+      state.entries.keys.sorted().flatMap { state.entries[$0] ?? [] }
+    }
+  }
+
+  private func decodeAll() {
+    guard !state.withLock({ $0.allDecoded }) else { return }
+    for table in tables.values { decode(table) }
+    state.withLock { $0.allDecoded = true }
+  }
+
+  private func decode(_ table: any PreferenceFileTable.Type) {
+    let fileID = Self.text(table.fileID)
+    guard state.withLock({ $0.entries[fileID] == nil }) else { return }
+    var entries: [Entry] = []
+    for chunk in table.records() {
+      do {
+        let records = try JSONDecoder().decode([GeneratedRecord].self, from: Data(chunk.utf8))
+        entries += records.map {
+          Entry(
+            descriptor: $0.descriptor, index: $0.index, registeredValue: $0.registeredValue,
+            table: ObjectIdentifier(table))
+        }
+      } catch {
+        PreferenceDiagnostics.report(
+          .unresolvedDeclaration(
+            location: "\(fileID) (its generated records do not decode: \(error); rebuild)"))
+      }
+    }
+    entries.sort { $0.index < $1.index }
+    state.withLock { state in
+      guard state.entries[fileID] == nil else { return }
+      state.entries[fileID] = entries
+      for entry in entries {
+        let location = preferenceLocation(line: entry.descriptor.line, column: entry.descriptor.column)
+        state.byLocation[entry.descriptor.fileID, default: [:]][location] = entry
+      }
+    }
+  }
+
+  private func table(of entry: Entry) -> (any PreferenceFileTable.Type)? {
+    tables.values.first { ObjectIdentifier($0) == entry.table }
+  }
+
+  /// The explicit store of `entry`, evaluated once; `nil` for ``PreferenceStore/default``.
+  func store(of entry: Entry) -> PreferenceStore? {
+    guard entry.descriptor.store != nil else { return nil }
+    if let store = state.withLock({ $0.stores[entry.descriptor.key] }) { return store }
+    guard let store = table(of: entry)?.store(entry.index) else { return nil }
+    return state.withLock { state in
+      if let existing = state.stores[entry.descriptor.key] { return existing }
+      state.stores[entry.descriptor.key] = store
+      return store
+    }
+  }
+
+  // MARK: Registration
+
+  /// Registers the defaults of every declaration that lives in `store`, after migrating renamed
+  /// keys, once per store; marks their synced keys for modification times.
+  func ensureRegistered(in store: PreferenceStore) {
+    guard !store.hasRegistered(registry: number) else { return }
+    registration.lock()
+    defer { registration.unlock() }
+    // A default that reads another preference re-enters here on this thread: let it read.
+    guard !store.hasRegistered(registry: number),
+      registering.withLock({ $0.insert(ObjectIdentifier(store)).inserted })
+    else { return }
+    defer { registering.withLock { _ = $0.remove(ObjectIdentifier(store)) } }
+
+    let defaultStore = PreferenceStore.default
+    let onMainActor = MainActorContext.isCurrent
+    var defaults: [String: PropertyListValue] = [:]
+    var synced: Set<String> = []
+    var later: [(key: String, evaluate: @MainActor @Sendable () -> PropertyListValue?)] = []
+    for entry in allEntries() where (self.store(of: entry) ?? defaultStore) === store {
+      let key = entry.descriptor.key
+      if !entry.descriptor.renamedFrom.isEmpty { store.migrate(from: entry.descriptor.renamedFrom, to: key) }
+      if entry.descriptor.syncs { synced.insert(key) }
+      if let value = entry.registeredValue {
+        defaults[key] = value
+        continue
+      }
+      switch table(of: entry)?.registration(entry.index) ?? .none {
+      case .none:
+        break
+      case .nonisolated(let evaluate):
+        if let value = evaluate() { defaults[key] = value }
+      case .mainActor(let evaluate):
+        if onMainActor {
+          if let value = MainActor.assumeIsolated({ evaluate() }) { defaults[key] = value }
+        } else {
+          later.append((key, evaluate))
+        }
+      }
+    }
+    if !synced.isEmpty { store.trackModifications(of: synced) }
+    store.register(encoded: defaults)
+    store.markRegistered(registry: number)
+    // Off the main actor, defaults that need it are registered by the main actor's next turn, or
+    // by their declaration's first read if that comes sooner.
+    if !later.isEmpty {
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated {
+          var values: [String: PropertyListValue] = [:]
+          for (key, evaluate) in later where store.registeredDefault(forKey: key) == nil {
+            if let value = evaluate() { values[key] = value }
+          }
+          store.register(encoded: values)
+        }
+      }
+    }
+  }
+}
+
+/// A record as the generator writes it: the descriptor's fields, plus the record's number in its
+/// file table and the default in stored form when the generator could encode it.
+private struct GeneratedRecord: Decodable {
+  var descriptor: PreferenceDescriptor
+  var index: Int
+  var registeredValue: PropertyListValue?
+
+  private enum CodingKeys: String, CodingKey { case index, registeredValue }
+
+  init(from decoder: any Decoder) throws {
+    descriptor = try PreferenceDescriptor(from: decoder)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    index = try container.decode(Int.self, forKey: .index)
+    registeredValue = try container.decodeIfPresent(PropertyListValue.self, forKey: .registeredValue)
+  }
+}
+
+/// Packs a declaration's line and column into one integer.
+@inlinable @usableFromInline
+func preferenceLocation(line: Int, column: Int) -> UInt64 {
+  UInt64(truncatingIfNeeded: line) << 32 | UInt64(truncatingIfNeeded: column) & 0xFFFF_FFFF
+}

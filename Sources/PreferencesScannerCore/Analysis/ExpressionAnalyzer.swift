@@ -1,0 +1,248 @@
+/// Reads the names in one default expression, type or store expression: whether generated code
+/// (an extension of the declaring type, in another file) resolves each of them exactly as the
+/// declaration does, and whether evaluating them needs the main actor.
+struct ExpressionAnalyzer {
+  let index: ModuleIndex
+  /// The types around the declaration, innermost first.
+  let context: [ModuleIndex.TypeID]
+  let declaringType: ModuleIndex.TypeID
+  /// The declaring file: its private names are out of the generated code's reach.
+  let file: String
+
+  struct Analysis {
+    /// The expression as generated code must write it: names that only resolve from the
+    /// declaration's lexical position are qualified.
+    var code: String
+    /// Why generated code cannot evaluate it at all, if it cannot.
+    var unreachable: String?
+    /// Whether it can be evaluated off the main actor.
+    var isNonisolated = true
+    /// The first name that needs the main actor.
+    var isolatedReference: String?
+  }
+
+  /// Standard library and Foundation value types: their members and initializers need no actor.
+  static let standardTypes: Set<String> = [
+    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
+    "Float",
+    "Float16", "CGFloat", "Bool", "String", "Character", "Substring", "Array", "Dictionary", "Set",
+    "Optional",
+    "Range", "ClosedRange", "Date", "URL", "UUID", "Data", "TimeInterval", "Decimal", "Locale", "TimeZone",
+    "Calendar", "DateComponents", "CharacterSet", "URLComponents", "Duration", "PreferenceStore",
+    "PreferenceFormat", "PropertyListValue", "FileManager", "ProcessInfo", "Bundle", "NSHomeDirectory",
+    "NSTemporaryDirectory", "min", "max", "abs",
+  ]
+
+  /// Standard initializers that may fail, whose result type is then optional.
+  static let failableInitializers: Set<String> = [
+    "URL", "UUID", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+    "Double", "Float", "Bool", "Character", "Decimal",
+  ]
+
+  private static let keywords: Set<String> = [
+    "true", "false", "nil", "self", "try", "await", "as", "is", "in", "if", "else", "switch", "case",
+    "default",
+    "let", "var", "return", "some", "any", "where", "throw", "repeat", "while", "for", "do", "catch", "guard",
+    "then",
+    "_", "inout", "consume", "copy", "each",
+  ]
+
+  private enum Isolation {
+    case nonisolated, mainActor
+    case other(String)
+  }
+
+  func analyze(_ expression: ExpressionSyntax, isType: Bool, storeContext: Bool = false) -> Analysis {
+    var analysis = Analysis(code: expression.text)
+    var replacements: [Int: String] = [:]
+    var brackets: [UInt8] = []
+    var closureDepth = 0
+    func unreachable(_ reason: String) { if analysis.unreachable == nil { analysis.unreachable = reason } }
+    func needs(_ isolation: Isolation, _ reference: String) {
+      switch isolation {
+      case .nonisolated: break
+      case .mainActor:
+        if analysis.isNonisolated {
+          analysis.isNonisolated = false
+          analysis.isolatedReference = reference
+        }
+      case .other(let actor): unreachable("'\(reference)' is isolated to @\(actor)")
+      }
+    }
+
+    func check(member: String, of type: ModuleIndex.TypeID, reference: String) {
+      guard let resolution = index.lookup(member, inType: type) else {
+        // Not declared in the module (inherited from another module's type, or an error the
+        // compiler reports): its isolation is unknown.
+        needs(index[type].kind == nil ? .nonisolated : .mainActor, reference)
+        return
+      }
+      switch resolution {
+      case .member(let owner, let found):
+        if found.syntax.access?.isFilePrivate == true { unreachable("'\(reference)' is private to its file") }
+        needs(isolation(of: found, in: owner), reference)
+      case .nestedType(let owner, _, let nested):
+        if let reason = index[nested ?? owner].unreachable { unreachable(reason) }
+      default:
+        break
+      }
+    }
+
+    /// A use of a module type (`nil`: a type alias, whose target is unknown).
+    func useType(_ type: ModuleIndex.TypeID?, name: String, member: String?, isCall: Bool, isType: Bool) {
+      guard !isType else { return }
+      if let member {
+        if let type { check(member: member, of: type, reference: "\(name).\(member)") }
+      } else if isCall {
+        needs(initializerIsolation(type), "\(name)(…)")
+      }
+    }
+
+    var position = 0
+    let tokens = expression.tokens
+    while position < tokens.count {
+      defer { position += 1 }
+      let token = tokens[position]
+      if token.kind == .punctuation {
+        let byte = expression.firstByte(position)
+        switch byte {
+        case UInt8(ascii: "("), UInt8(ascii: "["): brackets.append(byte)
+        case UInt8(ascii: "{"):
+          brackets.append(byte)
+          closureDepth += 1
+        case UInt8(ascii: ")"), UInt8(ascii: "]"): _ = brackets.popLast()
+        case UInt8(ascii: "}"):
+          _ = brackets.popLast()
+          closureDepth = max(0, closureDepth - 1)
+        case UInt8(ascii: "."):
+          // `.member` with no base: a member of the contextual type.
+          if isLeadingDot(expression, position), let member = expression.word(position + 1) {
+            needs(leadingDotIsolation(member, storeContext: storeContext), "." + member)
+          }
+        default: break
+        }
+        continue
+      }
+      guard token.kind == .identifier, let name = expression.word(position) else { continue }
+      if expression.punct(position - 1, UInt8(ascii: ".")) { continue }  // a member; checked with its base
+      if Self.keywords.contains(name) || name.hasPrefix("$") { continue }
+      if expression.punct(position + 1, UInt8(ascii: ":")), brackets.last == UInt8(ascii: "("),
+        position == 0 || expression.punct(position - 1, UInt8(ascii: "("))
+          || expression.punct(position - 1, UInt8(ascii: ","))
+      {
+        continue  // an argument label
+      }
+      let member = expression.punct(position + 1, UInt8(ascii: ".")) ? expression.word(position + 2) : nil
+      let isCall = expression.punct(position + 1, UInt8(ascii: "("))
+      if name == "Self" {
+        if let member { check(member: member, of: declaringType, reference: "Self.\(member)") }
+        continue
+      }
+      let (resolution, level) = index.resolve(name, in: context)
+      switch resolution {
+      case .genericParameter:
+        unreachable("'\(name)' is a generic parameter")
+      case .member(let owner, let found):
+        if found.syntax.access?.isFilePrivate == true { unreachable("'\(name)' is private to its file") }
+        if level > 0 {
+          if closureDepth > 0 {
+            unreachable("'\(name)' names a member of an enclosing type inside a closure")
+          }
+          replacements[position] = qualified(index.path(of: owner) + [name])
+        }
+        needs(isolation(of: found, in: owner), name)
+      case .nestedType(let owner, let nested, let type):
+        if let reason = index[type ?? owner].unreachable { unreachable(reason) }
+        if level > 0 {
+          if closureDepth > 0 {
+            unreachable("'\(name)' names a type nested in an enclosing type inside a closure")
+          }
+          replacements[position] = qualified(index.path(of: owner) + [nested])
+        }
+        useType(type, name: name, member: member, isCall: isCall, isType: isType)
+      case .moduleType(let type):
+        if let reason = index[type].unreachable { unreachable(reason) }
+        useType(type, name: name, member: member, isCall: isCall, isType: isType)
+      case .global(let global):
+        if global.syntax.access?.isFilePrivate == true && global.file == file {
+          unreachable("'\(name)' is private to its file")
+        }
+        needs(isolation(of: global, in: nil), name)
+      case .external:
+        if !Self.standardTypes.contains(name) && !isType && !storeContext { needs(.mainActor, name) }
+      }
+
+    }
+
+    analysis.code = expression.rewritten(replacements)
+    return analysis
+  }
+
+  private func isLeadingDot(_ expression: ExpressionSyntax, _ position: Int) -> Bool {
+    guard position + 1 < expression.tokens.count, expression.tokens[position + 1].kind == .identifier else {
+      return false
+    }
+    if position == 0 { return true }
+    let previous = expression.tokens[position - 1]
+    switch previous.kind {
+    case .identifier, .string, .number, .regex: return false
+    case .operator:
+      let text = expression.text(position - 1)
+      return !(text == "?" || text == "!")
+    case .punctuation:
+      return
+        !(expression.punct(position - 1, UInt8(ascii: ")"))
+        || expression.punct(position - 1, UInt8(ascii: "]"))
+        || expression.punct(position - 1, UInt8(ascii: "}")))
+    default: return true
+    }
+  }
+
+  /// `.member` of the contextual type: the library's store factories, or an enum case or static
+  /// member of the declared type.
+  private func leadingDotIsolation(_ member: String, storeContext: Bool) -> Isolation {
+    if storeContext { return .nonisolated }
+    // The contextual type is the declared type in the simple case; elsewhere (an argument) it is
+    // unknown. Enum cases of any module type are nonisolated; anything else may not be.
+    return index.enumCaseNames.contains(member) ? .nonisolated : .mainActor
+  }
+
+  private func isolation(of member: ModuleIndex.Member, in owner: ModuleIndex.TypeID?) -> Isolation {
+    if member.syntax.kind == .enumCase || member.syntax.isNonisolated { return .nonisolated }
+    let type = owner.map { index[$0] }
+    if let actor = member.syntax.globalActor ?? member.scopeActor ?? type?.globalActor {
+      return actor == "MainActor" ? .mainActor : .other(actor)
+    }
+    if type?.isNonisolated == true { return .nonisolated }
+    return .mainActor
+  }
+
+  private func initializerIsolation(_ type: ModuleIndex.TypeID?) -> Isolation {
+    guard let info = type.map({ index[$0] }) else { return .mainActor }
+    if let actor = info.globalActor { return actor == "MainActor" ? .mainActor : .other(actor) }
+    return info.isNonisolated ? .nonisolated : .mainActor
+  }
+
+  private func qualified(_ path: [String]) -> String {
+    path.map(SwiftIdentifier.escaped).joined(separator: ".")
+  }
+}
+
+extension ExpressionSyntax {
+  /// The text with the tokens at the given indices replaced, spacing kept.
+  func rewritten(_ replacements: [Int: String]) -> String {
+    guard !replacements.isEmpty else { return text }
+    var out = ""
+    let utf8 = Array(text.utf8)
+    var cursor = 0
+    for index in replacements.keys.sorted() {
+      let token = tokens[index]
+      let start = Int(token.start) - (token.isBackticked ? 1 : 0)
+      let end = Int(token.end) + (token.isBackticked ? 1 : 0)
+      out += String(decoding: utf8[cursor..<start], as: UTF8.self)
+      out += replacements[index]!
+      cursor = end
+    }
+    return out + String(decoding: utf8[cursor...], as: UTF8.self)
+  }
+}

@@ -1,0 +1,235 @@
+/// Compares the module's declarations with `Preferences.lock`, the keys the target has shipped:
+/// a shipped key that no declaration uses, one whose type or store changed, renames that point
+/// nowhere, and retired keys declared again. It also completes each declaration's rename chain
+/// (`renamedFrom:`, `migrations`, `previousKeys`, and what the lock remembers), and says which
+/// types generated code checks at compile time.
+package struct LockAnalysis {
+  package struct Result: Sendable {
+    package var plans: [PreferencePlan]
+    package var diagnostics: [Diagnostic] = []
+    /// Retired keys that no declaration uses.
+    package var retiredKeys: [String] = []
+    /// Locked types to check where the scanner cannot see the declared type, by key.
+    package var lockedTypes: [String: RegistryRenderer.LockedType] = [:]
+  }
+
+  package let configuration: ScannerConfiguration
+  package let index: ModuleIndex
+
+  package init(configuration: ScannerConfiguration, index: ModuleIndex) {
+    self.configuration = configuration
+    self.index = index
+  }
+
+  /// - Parameters:
+  ///   - lock: The lock and its path, or `nil` if the target has none.
+  ///   - expectedLockPath: Where the lock belongs, for the warning when it is missing.
+  package func analyze(
+    _ plans: [PreferencePlan], files: [FileSyntax], lock: (manifest: PreferenceManifest, path: String)?,
+    expectedLockPath: String?
+  ) -> Result {
+    var result = Result(plans: plans)
+    let manifest = lock?.manifest ?? PreferenceManifest()
+    func error(_ message: String, at plan: PreferencePlan) {
+      result.diagnostics.append(
+        Diagnostic(.error, message, file: plan.file, line: plan.line, column: plan.column))
+    }
+
+    // Rename chains.
+    for index in result.plans.indices {
+      let plan = result.plans[index]
+      var sources = plan.syntax.arguments.renamedFrom
+      sources += configuration.migrations.filter { $0.value == plan.key }.map(\.key).sorted()
+      if let previous = configuration.previousKeys, plan.syntax.arguments.key == nil {
+        let old = previous.prefix + (plan.typePath + [plan.property]).joined(separator: previous.separator)
+        if old != plan.key { sources.append(old) }
+      }
+      result.plans[index].renamedFrom = manifest.chain(sources).filter { $0 != plan.key }
+    }
+    let plans = result.plans
+    let declared = Dictionary(plans.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+
+    guard let (_, path) = lock else {
+      // Only a build knows where the target's lock belongs; a plain scan is not warned.
+      if configuration.requireLock, let expectedLockPath, let first = plans.first {
+        result.diagnostics.append(
+          Diagnostic(
+            .warning,
+            "this target has no \(PreferenceManifest.fileName), so renamed, retyped and dropped preferences are not caught; create it with 'swift package --allow-writing-to-package-directory preferences lock' (it belongs at \(expectedLockPath)), or set \"requireLock\": false in \(ScannerConfiguration.fileName)",
+            file: first.file, line: first.line, column: first.column))
+      }
+      return result
+    }
+
+    // A lock the build cannot trust.
+    if let marker = manifest.conflictMarkers.first {
+      result.diagnostics.append(
+        Diagnostic(
+          .error,
+          "\(PreferenceManifest.fileName) has unresolved merge conflict markers; run 'swift package --allow-writing-to-package-directory preferences lock' to keep the union of both sides, or resolve them by hand",
+          file: path, line: marker, column: 1))
+    }
+    for (key, sides) in manifest.disagreements.sorted(by: { $0.key < $1.key }) {
+      let described = sides.map {
+        "line \($0.line): \($0.type ?? "?")\($0.store.map { " store: \($0)" } ?? "")"
+      }
+      result.diagnostics.append(
+        Diagnostic(
+          .error,
+          "the two sides of a merge of \(PreferenceManifest.fileName) disagree about '\(key)' (\(described.joined(separator: "; "))); keep the line that matches what shipped and delete the other",
+          file: path, line: sides.last?.line ?? 1, column: 1))
+    }
+    for (line, text) in manifest.malformed {
+      result.diagnostics.append(
+        Diagnostic(
+          .error,
+          "line \(line) of \(PreferenceManifest.fileName) is not 'KEY: TYPE' ('\(text)'); fix it, or run 'swift package --allow-writing-to-package-directory preferences lock', which rewrites the lock without it",
+          file: path, line: line, column: 1))
+    }
+
+    // Declared keys: type, store, retirement.
+    for plan in plans {
+      guard let entry = manifest.entries[plan.key] else { continue }
+      if entry.isRetired {
+        result.diagnostics.append(
+          Diagnostic(
+            .warning,
+            "'\(plan.key)' is retired in \(PreferenceManifest.fileName) but declared again; it is no longer treated as retired, so its stored values are kept. Run 'swift package --allow-writing-to-package-directory preferences lock' to record that",
+            file: plan.file, line: plan.line, column: plan.column))
+      }
+      if let old = entry.type, let new = plan.valueType, !typesAreCompatible(old, new) {
+        error(
+          "preference '\(plan.key)' was shipped as \(old) (\(PreferenceManifest.fileName)) and is now declared as \(new); values users already stored would no longer read. Keep the type \(old); or store the new type under a new key and retire this one with 'swift package preferences lock --retire \(plan.key)'",
+          at: plan)
+      } else if let old = entry.type, plan.lockCheck != nil, !entry.isRetired,
+        let locked = lockedType(old, for: plan, files: files)
+      {
+        result.lockedTypes[plan.key] = locked
+      }
+      if normalizedStore(entry.store) != normalizedStore(plan.storeText) && plan.movedFrom == nil {
+        let old = entry.store ?? ".default"
+        let new = plan.storeText ?? ".default"
+        error(
+          "preference '\(plan.key)' was shipped in store \(old) (\(PreferenceManifest.fileName)) and is now declared in store \(new); the values users stored stay behind in \(old). Declare the move with @Preference(store: \(new), movedFrom: \(old)), which moves each value at first use; or, to leave them, run 'swift package --allow-writing-to-package-directory preferences lock --accept-move \(plan.key)'",
+          at: plan)
+      }
+    }
+
+    // Shipped keys no declaration uses.
+    let renamedAway = Set(plans.flatMap(\.renamedFrom)).union(configuration.migrations.keys)
+    let dropped = manifest.entries.values.filter {
+      !$0.isRetired && declared[$0.key] == nil && !renamedAway.contains($0.key)
+    }
+    .sorted { $0.key < $1.key }
+    var explained: Set<String> = []
+    if let (separator, prefix, keys) = keyFormatChange(dropped: dropped, plans: plans) {
+      explained = keys
+      let change = [
+        separator != configuration.separator
+          ? "\"separator\" from \"\(separator)\" to \"\(configuration.separator)\"" : nil,
+        prefix != configuration.prefix ? "\"prefix\" from \"\(prefix)\" to \"\(configuration.prefix)\"" : nil,
+      ].compactMap { $0 }.joined(separator: " and ")
+      result.diagnostics.append(
+        Diagnostic(
+          .error,
+          "\(keys.count) shipped keys changed form: did \(change) in \(ScannerConfiguration.fileName) change? Add \"previousKeys\": {\"separator\": \"\(separator)\", \"prefix\": \"\(prefix)\"} to \(ScannerConfiguration.fileName) to move every stored value to its new key",
+          file: path, line: keys.compactMap { manifest.entries[$0]?.line }.min() ?? 1, column: 1))
+    }
+    for entry in dropped where !explained.contains(entry.key) {
+      result.diagnostics.append(
+        Diagnostic(
+          .error,
+          "preference key '\(entry.key)' (\(entry.type ?? "type unknown")) was shipped but no declaration uses it any more, so users' stored values would be lost. If you renamed it, add @Preference(renamedFrom: \"\(entry.key)\") to the new declaration; to move it elsewhere, add it to \"migrations\" in \(ScannerConfiguration.fileName); to drop it on purpose, run 'swift package --allow-writing-to-package-directory preferences lock --retire \(entry.key)'",
+          file: path, line: max(entry.line, 1), column: 1))
+    }
+
+    // Renames from keys that never shipped.
+    let shipped = Set(manifest.entries.keys)
+    for plan in plans {
+      for old in plan.syntax.arguments.renamedFrom where !shipped.contains(old) && declared[old] == nil {
+        let candidates = shipped.filter { declared[$0] == nil }
+        let nearest = candidates.min { editDistance(old, $0) < editDistance(old, $1) }
+        result.diagnostics.append(
+          Diagnostic(
+            .warning,
+            "@Preference '\(plan.property)' is renamedFrom '\(old)', which \(PreferenceManifest.fileName) does not list as shipped\(nearest.map { "; did you mean '\($0)'?" } ?? "")",
+            file: plan.file, line: plan.line, column: plan.column))
+      }
+    }
+    result.retiredKeys = manifest.entries.values.filter { $0.isRetired && declared[$0.key] == nil }.map(\.key)
+      .sorted()
+    return result
+  }
+
+  /// The lock's type of `plan`, written so that generated code in an extension of the declaring
+  /// type resolves it as the declaration does, with the family of types that read its values;
+  /// `nil` where the scanner already compares the written type, or cannot place the check.
+  private func lockedType(_ type: String, for plan: PreferencePlan, files: [FileSyntax]) -> RegistryRenderer
+    .LockedType?
+  {
+    // A literal default, or a type written with standard names only, is compared by the scanner.
+    if plan.syntax.declaredType == nil, let value = plan.syntax.defaultValue,
+      PlistLiteral.literalType(value) != nil
+    {
+      return nil
+    }
+    if let written = plan.syntax.declaredType, Self.isStandard(written) { return nil }
+    let normalized = normalizedType(type)
+    if normalized == "Int" { return .init(type: type, family: .integer) }
+    if normalized == "Double" { return .init(type: type, family: .real) }
+    let planner = Planner(index: index, configuration: configuration)
+    let context = planner.lexicalContext(
+      scope: plan.syntax.scope, in: files[plan.fileIndex], fileIndex: plan.fileIndex)
+    let declaringType = index.scopeTypes[plan.fileIndex][plan.syntax.scope]
+    let analysis = ExpressionAnalyzer(
+      index: index, context: context, declaringType: declaringType, file: plan.file
+    )
+    .analyze(ExpressionSyntax(text: type), isType: true)
+    guard analysis.unreachable == nil else { return nil }
+    return .init(type: analysis.code, family: .exact)
+  }
+
+  static func isStandard(_ type: String) -> Bool {
+    let names = type.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+    return !names.isEmpty && names.allSatisfy { ExpressionAnalyzer.standardTypes.contains(String($0)) }
+  }
+
+  /// Whether the dropped keys are the declared keys under another separator or prefix: the
+  /// separator and prefix they were formed with, and which keys that explains.
+  private func keyFormatChange(dropped: [PreferenceManifest.Entry], plans: [PreferencePlan]) -> (
+    String, String, Set<String>
+  )? {
+    let derived = plans.filter { $0.syntax.arguments.key == nil }
+    guard !dropped.isEmpty, !derived.isEmpty else { return nil }
+    var votes: [String: (separator: String, prefix: String, keys: Set<String>)] = [:]
+    for entry in dropped {
+      for plan in derived {
+        for separator in [".", "_", ":", "-", "/", "|"] {
+          let suffix = (plan.typePath + [plan.property]).joined(separator: separator)
+          guard entry.key.hasSuffix(suffix) else { continue }
+          let prefix = String(entry.key.dropLast(suffix.count))
+          guard separator != configuration.separator || prefix != configuration.prefix else { continue }
+          votes["\(separator)\u{0}\(prefix)", default: (separator, prefix, [])].keys.insert(entry.key)
+        }
+      }
+    }
+    guard let best = votes.values.max(by: { $0.keys.count < $1.keys.count }),
+      best.keys.count >= 2 || (dropped.count == 1 && derived.count == 1)
+    else { return nil }
+    return (best.separator, best.prefix, best.keys)
+  }
+
+  private func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.utf8.prefix(200))
+    let b = Array(b.utf8.prefix(200))
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1]
+      for (j, y) in b.enumerated() {
+        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,245 @@
+/// What the whole module declares, from every file's syntax: each type (its declarations and
+/// extensions merged), its members and nested types, conformances, generic parameters and
+/// isolation, and the module's file-scope names. It answers how a name in a default expression
+/// resolves where the declaration is, and whether it resolves the same in generated code.
+///
+/// Types are numbered (``TypeID``) in a tree of names, so that nesting thousands deep costs
+/// linear time and memory: a type is found from its parent and its own name, never by its
+/// qualified name, and what a type inherits from the types around it (being generic, private or
+/// local) is computed once, from its parent.
+package struct ModuleIndex: Sendable {
+  package typealias TypeID = Int
+
+  package struct TypeInfo: Sendable {
+    package let name: String
+    package let parent: TypeID?
+    /// How deep it is nested: 1 for a type at file scope.
+    package let depth: Int
+    /// The kind of the declaration itself; `nil` when only extensions were seen (a type from
+    /// another module).
+    package var kind: TypeScope.Kind?
+    package var genericParameters: Set<String> = []
+    package var globalActor: String?
+    package var isNonisolated = false
+    /// The file of a `private` or `fileprivate` declaration.
+    package var privateFile: String?
+    package var isLocal = false
+    /// Every type named in an inheritance clause of a declaration or extension.
+    package var conformances: [String] = []
+    /// The first entry of the declaration's own inheritance clause: a superclass or raw type.
+    package var firstInherited: String?
+    package var members: [String: [Member]] = [:]
+    /// Names of the types (and type aliases) declared inside it.
+    package var nestedTypes: Set<String> = []
+    /// The outermost of it and the types it is nested in that has generic parameters.
+    package fileprivate(set) var genericType: TypeID?
+    /// Why generated code cannot name it: the outermost type around it (or itself) that is
+    /// private to a file or local to a function; `nil` if it can.
+    package fileprivate(set) var unreachable: String?
+  }
+
+  package struct Member: Sendable {
+    package var syntax: MemberSyntax
+    package var file: String
+    /// Isolation of the extension the member is declared in, when that declares one.
+    package var scopeActor: String?
+  }
+
+  private struct ChildKey: Hashable {
+    var parent: TypeID
+    var name: String
+  }
+
+  package private(set) var types: [TypeInfo] = []
+  private var children: [ChildKey: TypeID] = [:]
+  /// The type of each scope, by file and scope index.
+  package private(set) var scopeTypes: [[TypeID]] = []
+  /// File-scope values and functions, by name.
+  package private(set) var globals: [String: [Member]] = [:]
+  /// Names of the enum cases (without payloads or with) declared anywhere in the module.
+  package private(set) var enumCaseNames: Set<String> = []
+
+  package init(_ files: [FileSyntax]) {
+    for file in files {
+      var fileTypes: [TypeID] = []
+      fileTypes.reserveCapacity(file.scopes.count)
+      for scope in file.scopes {
+        let id = typeID(creating: scope.names, in: scope.parent.map { fileTypes[$0] })
+        fileTypes.append(id)
+        types[id].conformances += scope.inherits
+        guard scope.kind != .extension else { continue }
+        types[id].kind = scope.kind
+        types[id].genericParameters.formUnion(scope.genericParameters)
+        types[id].globalActor = scope.globalActor ?? types[id].globalActor
+        types[id].isNonisolated = types[id].isNonisolated || scope.isNonisolated
+        if scope.access?.isFilePrivate == true { types[id].privateFile = file.path }
+        if scope.isLocal { types[id].isLocal = true }
+        types[id].firstInherited = scope.inherits.first
+        if let parent = types[id].parent { types[parent].nestedTypes.insert(types[id].name) }
+      }
+      scopeTypes.append(fileTypes)
+      for member in file.members {
+        let entry = Member(
+          syntax: member, file: file.path, scopeActor: member.owner.flatMap { file.scopes[$0].globalActor })
+        if member.kind == .enumCase { enumCaseNames.insert(member.name) }
+        if let owner = member.owner {
+          let id = fileTypes[owner]
+          if member.kind == .typeAlias { types[id].nestedTypes.insert(member.name) }
+          types[id].members[member.name, default: []].append(entry)
+        } else {
+          globals[member.name, default: []].append(entry)
+        }
+      }
+    }
+    // Parents are numbered before their children: one pass in order settles what each type
+    // inherits from the types around it.
+    for id in types.indices {
+      let parent = types[id].parent.map { types[$0] }
+      types[id].genericType = parent?.genericType ?? (types[id].genericParameters.isEmpty ? nil : id)
+      if let inherited = parent?.unreachable {
+        types[id].unreachable = inherited
+      } else if types[id].isLocal {
+        types[id].unreachable = "'\(qualifiedName(id))' is declared inside a function"
+      } else if types[id].privateFile != nil {
+        types[id].unreachable = "'\(qualifiedName(id))' is private to its file"
+      }
+    }
+  }
+
+  /// The type `names` denotes inside `parent` (at file scope if `nil`), created if new.
+  private mutating func typeID(creating names: [String], in parent: TypeID?) -> TypeID {
+    var current = parent
+    for name in names {
+      let key = ChildKey(parent: current ?? -1, name: name)
+      if let existing = children[key] {
+        current = existing
+      } else {
+        let id = types.count
+        types.append(TypeInfo(name: name, parent: current, depth: (current.map { types[$0].depth } ?? 0) + 1))
+        children[key] = id
+        current = id
+      }
+    }
+    return current ?? parent ?? 0
+  }
+
+  // MARK: Lookup
+
+  /// The type named `name` directly inside `parent` (at file scope if `nil`).
+  package func child(_ name: String, of parent: TypeID?) -> TypeID? {
+    children[ChildKey(parent: parent ?? -1, name: name)]
+  }
+
+  /// The type at the qualified path `names` (`["Outer", "Inner"]`).
+  package func id<Names: Collection<String>>(of names: Names) -> TypeID? {
+    guard !names.isEmpty else { return nil }
+    var current: TypeID?
+    for name in names {
+      guard let next = child(name, of: current) else { return nil }
+      current = next
+    }
+    return current
+  }
+
+  package subscript(id: TypeID) -> TypeInfo { types[id] }
+
+  /// The type at the qualified path `names`, if the module declares or extends it.
+  package func type<Names: Collection<String>>(_ names: Names) -> TypeInfo? {
+    id(of: names).map { types[$0] }
+  }
+
+  /// The qualified path of a type: its enclosing types' names, then its own.
+  package func path(of id: TypeID) -> [String] {
+    var names: [String] = []
+    names.reserveCapacity(types[id].depth)
+    var current: TypeID? = id
+    while let step = current {
+      names.append(types[step].name)
+      current = types[step].parent
+    }
+    return names.reversed()
+  }
+
+  /// The qualified path of a type if its dotted name fits in `limit` bytes, else `nil`; costs at
+  /// most `limit` steps however deep the type is.
+  package func path(of id: TypeID, limit: Int) -> [String]? {
+    var names: [String] = []
+    var length = 0
+    var current: TypeID? = id
+    while let step = current {
+      length += types[step].name.utf8.count + 1
+      if length > limit + 1 { return nil }
+      names.append(types[step].name)
+      current = types[step].parent
+    }
+    return names.reversed()
+  }
+
+  package func qualifiedName(_ id: TypeID) -> String { path(of: id).joined(separator: ".") }
+
+  // MARK: Name resolution
+
+  /// How a name resolves.
+  package enum Resolution: Sendable {
+    /// A member (static property or function, enum case, initializer) of the type `owner`.
+    case member(owner: TypeID, Member)
+    /// A type (or type alias) `name` nested in `owner`; `type` is `nil` for a type alias.
+    case nestedType(owner: TypeID, name: String, type: TypeID?)
+    /// A generic parameter of an enclosing type.
+    case genericParameter
+    /// A type declared at file scope in the module.
+    case moduleType(TypeID)
+    /// A value or function declared at file scope in the module.
+    case global(Member)
+    /// Not declared in the module: the standard library or an imported module.
+    case external
+  }
+
+  /// How `name` resolves from inside the types `context` (innermost first): the first type whose
+  /// members (or superclasses' members, within the module) include it, then the module's file
+  /// scope, then imports. Also returns how many levels out it was found (0: the innermost type).
+  package func resolve(_ name: String, in context: [TypeID]) -> (Resolution, level: Int) {
+    for (level, type) in context.enumerated() {
+      if let found = lookup(name, inType: type) { return (found, level) }
+    }
+    if let type = child(name, of: nil), types[type].kind != nil { return (.moduleType(type), context.count) }
+    if let global = globals[name]?.first { return (.global(global), context.count) }
+    return (.external, context.count)
+  }
+
+  /// `name` among the members, nested types and generic parameters of `type` and of its
+  /// superclasses and protocols declared in the module.
+  package func lookup(_ name: String, inType type: TypeID, depth: Int = 0) -> Resolution? {
+    guard depth < 16 else { return nil }
+    let info = types[type]
+    if info.genericParameters.contains(name) { return .genericParameter }
+    if let member = info.members[name]?.first(where: { $0.syntax.kind != .typeAlias }) {
+      return .member(owner: type, member)
+    }
+    if info.nestedTypes.contains(name) {
+      return .nestedType(owner: type, name: name, type: child(name, of: type))
+    }
+    for inherited in info.conformances {
+      guard let base = id(of: inherited.split(separator: ".").map(String.init)) else { continue }
+      if let found = lookup(name, inType: base, depth: depth + 1) { return found }
+    }
+    return nil
+  }
+
+  /// The module type a type name used at `context` refers to, if any.
+  package func typeID(of name: [String], in context: [TypeID]) -> TypeID? {
+    guard let first = name.first else { return nil }
+    let start: TypeID?
+    switch resolve(first, in: context).0 {
+    case .nestedType(_, _, let type): start = type
+    case .moduleType(let type): start = type
+    default: start = nil
+    }
+    guard var current = start else { return nil }
+    for component in name.dropFirst() {
+      guard let next = child(component, of: current) else { return nil }
+      current = next
+    }
+    return current
+  }
+}

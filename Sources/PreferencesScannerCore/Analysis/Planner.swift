@@ -1,0 +1,366 @@
+/// Decides, for each declaration, everything the output needs: its key, its value type, where
+/// its store and default are evaluated, and what in it is wrong.
+///
+/// The generated code evaluates defaults in an extension of the declaring type, in another file
+/// and possibly off the main actor. What it may evaluate there is decided by an allow-list of
+/// what the module index can prove resolves exactly as it does at the declaration: a default is
+///
+/// - encoded by the scanner, when it is a literal of a standard type;
+/// - evaluated wherever registration runs, when every name in it is a literal, an enum case, a
+///   member declared `nonisolated`, or a standard value type (`Date`, `URL`, `UUID`, …);
+/// - evaluated on the main actor, when it reads other members of the module's types (which
+///   Xcode's default isolation makes main-actor isolated), or names from other modules;
+/// - registered at the preference's first read, when it names anything the generated code cannot
+///   reach: a private name, a generic parameter, a type in a function, a member isolated to
+///   another global actor.
+///
+/// Names that only resolve from where the declaration sits (an enclosing type's member) are
+/// written qualified.
+package struct Planner: Sendable {
+  package let index: ModuleIndex
+  package let configuration: ScannerConfiguration
+
+  package init(index: ModuleIndex, configuration: ScannerConfiguration) {
+    self.index = index
+    self.configuration = configuration
+  }
+
+  // MARK: Plans
+
+  package func plan(_ files: [FileSyntax]) -> (plans: [PreferencePlan], diagnostics: [Diagnostic]) {
+    var plans: [PreferencePlan] = []
+    var diagnostics: [Diagnostic] = []
+    for (fileIndex, file) in files.enumerated() {
+      for (declarationIndex, syntax) in file.preferences.enumerated() {
+        let (plan, problems) = self.plan(syntax, number: declarationIndex, file: file, fileIndex: fileIndex)
+        if let plan { plans.append(plan) }
+        diagnostics += problems
+      }
+    }
+    return (plans, diagnostics)
+  }
+
+  /// The longest qualified name of a declaring type the registry writes (in keys, records and
+  /// extensions); a declaration nested deeper is an error, so that the work and the output for
+  /// each declaration stay bounded however deep the input nests.
+  package static let typeNameLimit = 1_000
+
+  private func plan(_ syntax: PreferenceSyntax, number: Int, file: FileSyntax, fileIndex: Int) -> (
+    PreferencePlan?, [Diagnostic]
+  ) {
+    var problems: [Diagnostic] = []
+    func error(_ message: String) {
+      problems.append(Diagnostic(.error, message, file: file.path, line: syntax.line, column: syntax.column))
+    }
+    let scope = file.scopes[syntax.scope]
+    let declaringType = index.scopeTypes[fileIndex][syntax.scope]
+    guard let typePath = index.path(of: declaringType, limit: Self.typeNameLimit) else {
+      error(
+        "@Preference '\(syntax.property)' is declared in a type nested \(index[declaringType].depth) levels deep, whose qualified name is longer than \(Self.typeNameLimit) bytes; the registry cannot name it. Declare the preference in a less deeply nested type"
+      )
+      return (nil, problems)
+    }
+    let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
+    let key =
+      syntax.arguments.key
+      ?? configuration.prefix + (typePath + [syntax.property]).joined(separator: configuration.separator)
+
+    // Where generated code cannot go at all.
+    var blocked: String?
+    let typeName = typePath.joined(separator: ".")
+    if let generic = index[declaringType].genericType {
+      blocked = "'\(index.qualifiedName(generic))' is generic"
+    } else if let reason = index[declaringType].unreachable {
+      blocked = reason
+    } else if scope.isLocal {
+      blocked = "'\(typeName)' is declared inside a function"
+    }
+
+    let analyzer = ExpressionAnalyzer(
+      index: index, context: context, declaringType: declaringType, file: file.path)
+    let declaredType = syntax.declaredType.map { analyzer.analyze(ExpressionSyntax(text: $0), isType: true) }
+    let valueType =
+      syntax.declaredType ?? inferType(syntax.defaultValue, context: context, declaringType: declaringType)
+
+    // The default.
+    let registration: PreferencePlan.Registration
+    if let expression = syntax.defaultValue, !(expression.tokens.count == 1 && expression.text == "nil") {
+      if let literal = PlistLiteral.encode(expression, as: syntax.declaredType) {
+        registration = .literal(literal)
+      } else if let blocked {
+        registration = .firstRead(reason: blocked)
+      } else {
+        let analysis = analyzer.analyze(expression, isType: false)
+        if let reason = analysis.unreachable ?? declaredType?.unreachable {
+          registration = .firstRead(reason: reason)
+        } else {
+          let evaluation = PreferencePlan.Evaluation(expression: analysis.code, type: declaredType?.code)
+          let nonisolated = analysis.isNonisolated && (declaredType?.isNonisolated ?? true)
+          registration = nonisolated ? .registry(evaluation) : .mainActor(evaluation)
+        }
+      }
+    } else {
+      registration = .none
+    }
+
+    // The store, and the store a value moved from: created by generated code on any thread.
+    func storeCode(_ expression: ExpressionSyntax?, label: String) -> String? {
+      guard let expression else { return nil }
+      if let blocked {
+        error(
+          "the \(label): argument of @Preference '\(syntax.property)' cannot be evaluated by the generated registry: \(blocked); declare the preference in a type the registry can extend, or give it no \(label): argument"
+        )
+        return nil
+      }
+      let analysis = analyzer.analyze(expression, isType: false, storeContext: true)
+      if let reason = analysis.unreachable {
+        error(
+          "the \(label): argument of @Preference '\(syntax.property)' cannot be evaluated by the generated registry, which creates stores in its own file, on any thread: \(reason); use a store factory (.standard, .suite(\"…\"), .propertyList(at: …)) or a 'nonisolated static let' that the registry can read"
+        )
+        return nil
+      }
+      if !analysis.isNonisolated {
+        error(
+          "the \(label): argument of @Preference '\(syntax.property)' reads '\(analysis.isolatedReference ?? expression.text)', which may be isolated to the main actor (as Xcode's default isolation makes it), but the generated registry creates stores on any thread; declare it 'nonisolated static let', or use a store factory such as .suite(\"…\")"
+        )
+        return nil
+      }
+      return analysis.code
+    }
+    let store = storeCode(syntax.arguments.store, label: "store")
+    let movedFrom = storeCode(syntax.arguments.movedFrom, label: "movedFrom")
+
+    // A value type the module declares without a way to store it.
+    if let valueType, let problem = storabilityProblem(valueType, context: context) {
+      error(
+        "@Preference '\(syntax.property)' stores \(valueType), but '\(problem)' does not conform to PreferenceValue; add 'extension \(problem): PreferenceValue {}' (a String or Int enum is then stored as its raw value, a Codable type as JSON text)"
+      )
+    }
+
+    let plan = PreferencePlan(
+      fileIndex: fileIndex, number: number, file: file.path, fileID: file.fileID, syntax: syntax,
+      typePath: typePath,
+      key: key, valueType: valueType, registration: registration, store: store, movedFrom: movedFrom,
+      renamedFrom: syntax.arguments.renamedFrom,
+      condition: syntax.branch.map { BranchSyntax.condition(of: $0, in: file.branches) },
+      lockCheck: canFormKeyPath(syntax, type: declaringType, blocked: blocked) ? typePath : nil)
+    return (plan, problems)
+  }
+
+  /// Whether generated code (another file, on the main actor) can form a key path to the
+  /// declaration, for compile-time checks of its type.
+  private func canFormKeyPath(_ syntax: PreferenceSyntax, type: ModuleIndex.TypeID, blocked: String?) -> Bool
+  {
+    guard blocked == nil, syntax.access?.isFilePrivate != true else { return false }
+    let actor = index[type].globalActor
+    return actor == nil || actor == "MainActor"
+  }
+
+  /// The types a declaration sits in, innermost first, as Swift looks names up from it: the
+  /// enclosing type declarations, up to and including an extension (whose outer types are not
+  /// in scope).
+  func lexicalContext(scope: Int, in file: FileSyntax, fileIndex: Int) -> [ModuleIndex.TypeID] {
+    var context: [ModuleIndex.TypeID] = []
+    var current: Int? = scope
+    while let index = current {
+      let scope = file.scopes[index]
+      context.append(self.index.scopeTypes[fileIndex][index])
+      if scope.kind == .extension { break }
+      current = scope.parent
+    }
+    return context
+  }
+
+  // MARK: Types
+
+  /// The type of a default when the declaration does not write one: a literal's, `T` for an enum
+  /// case `T.case`, an initializer `T(…)` of a module type or standard type, or a static member
+  /// whose type is known.
+  func inferType(
+    _ expression: ExpressionSyntax?, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID
+  ) -> String? {
+    guard let expression, !expression.isEmpty else { return nil }
+    if let literal = PlistLiteral.literalType(expression) { return literal }
+    let tokens = expression.tokens
+    // T(…) or T(…)!
+    if let name = expression.word(0), expression.punct(1, UInt8(ascii: "(")) {
+      let closes = matchingClose(expression, 1)
+      let isForced = closes + 1 == tokens.count - 1 && expression.isOperator(closes + 1, "!")
+      if closes == tokens.count - 1 || isForced {
+        if ExpressionAnalyzer.standardTypes.contains(name) {
+          if isForced { return name }
+          return ExpressionAnalyzer.failableInitializers.contains(name) ? nil : name
+        }
+        if let type = index.typeID(of: [name], in: context), case let info = index[type], info.kind != nil {
+          let failable = info.members["init"]?.contains { $0.syntax.isFailable } ?? false
+          return failable && !isForced ? nil : name
+        }
+      }
+      return nil
+    }
+    // A.b.c: an enum case or a static member with a known type.
+    var names: [String] = []
+    var position = 0
+    while let word = expression.word(position) {
+      names.append(word)
+      if position + 1 == tokens.count { break }
+      guard expression.punct(position + 1, UInt8(ascii: ".")) else { return nil }
+      position += 2
+    }
+    guard position + 1 == tokens.count, names.count >= 2 else { return nil }
+    let typeNames = Array(names.dropLast())
+    let owner = typeNames == ["Self"] ? declaringType : index.typeID(of: typeNames, in: context)
+    guard let owner, let member = index[owner].members[names.last!]?.first else { return nil }
+    switch member.syntax.kind {
+    case .enumCase where !member.syntax.hasPayload:
+      return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
+    case .property:
+      return member.syntax.type
+    default:
+      return nil
+    }
+  }
+
+  private func matchingClose(_ expression: ExpressionSyntax, _ open: Int) -> Int {
+    var depth = 0
+    for index in open..<expression.tokens.count {
+      if expression.punct(index, UInt8(ascii: "(")) || expression.punct(index, UInt8(ascii: "["))
+        || expression.punct(index, UInt8(ascii: "{"))
+      {
+        depth += 1
+      } else if expression.punct(index, UInt8(ascii: ")")) || expression.punct(index, UInt8(ascii: "]"))
+        || expression.punct(index, UInt8(ascii: "}"))
+      {
+        depth -= 1
+        if depth == 0 { return index }
+      }
+    }
+    return expression.tokens.count
+  }
+
+  /// The module type in `type` (or in its optional, array, set or dictionary values) that does not
+  /// conform to `PreferenceValue`, if the module declares one.
+  func storabilityProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> String? {
+    // Nested deeper than any real type: left to the compiler, and bounded work.
+    guard depth < 32 else { return nil }
+    var text = type.replacingOccurrences(of: " ", with: "")
+    while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
+    for wrapper in ["Optional<", "Set<", "Array<"] where text.hasPrefix(wrapper) && text.hasSuffix(">") {
+      return storabilityProblem(
+        String(text.dropFirst(wrapper.count).dropLast()), context: context, depth: depth + 1)
+    }
+    if text.hasPrefix("[") && text.hasSuffix("]") {
+      let inner = String(text.dropFirst().dropLast())
+      if let colon = inner.firstIndex(of: ":") {
+        return storabilityProblem(
+          String(inner[inner.index(after: colon)...]), context: context, depth: depth + 1)
+      }
+      return storabilityProblem(inner, context: context, depth: depth + 1)
+    }
+    let names = text.split(separator: ".").map(String.init)
+    guard names.allSatisfy({ !$0.isEmpty && !$0.contains("<") }),
+      let type = index.typeID(of: names, in: context), let kind = index[type].kind, kind != .protocol
+    else { return nil }
+    return conformsToPreferenceValue(type) ? nil : text
+  }
+
+  private func conformsToPreferenceValue(_ type: ModuleIndex.TypeID, depth: Int = 0) -> Bool {
+    guard depth < 16 else { return true }  // unknown: the compiler decides
+    let info = index[type]
+    if info.kind == nil { return true }
+    for conformance in info.conformances {
+      let name = conformance.split(separator: ".").last.map(String.init) ?? conformance
+      if name == "PreferenceValue" { return true }
+      let base = index.id(of: conformance.split(separator: ".").map(String.init))
+      if let base, let kind = index[base].kind, conformsToPreferenceValue(base, depth: depth + 1) {
+        if kind == .protocol || kind == .class { return true }
+      }
+      // A superclass from another module may conform; the compiler decides.
+      if info.kind == .class, conformance == info.firstInherited, base.map({ index[$0].kind }) ?? nil == nil,
+        conformance.first?.isUppercase == true,
+        !["Codable", "Sendable", "Hashable", "Equatable"].contains(name)
+      {
+        return true
+      }
+    }
+    return false
+  }
+}
+
+/// One declaration, planned: everything the output needs, decided once.
+package struct PreferencePlan: Sendable {
+  package enum Registration: Sendable, Equatable {
+    /// No default (an optional declared without one): nothing to register.
+    case none
+    /// A literal, encoded by the scanner.
+    case literal(PlistLiteral)
+    /// Evaluated by generated code wherever registration runs.
+    case registry(Evaluation)
+    /// Evaluated by generated code on the main actor.
+    case mainActor(Evaluation)
+    /// Registered by the preference's first read, because generated code cannot evaluate it.
+    case firstRead(reason: String)
+  }
+
+  package struct Evaluation: Sendable, Equatable {
+    /// The default expression, with names that only resolve lexically qualified.
+    package var expression: String
+    /// The declared type, likewise, if written.
+    package var type: String?
+  }
+
+  package let fileIndex: Int
+  /// The declaration's number in its file (the record index in the generated file table).
+  package let number: Int
+  package let file: String
+  package let fileID: String
+  package let syntax: PreferenceSyntax
+  package let typePath: [String]
+  package let key: String
+  package let valueType: String?
+  package let registration: Registration
+  /// Generated code for an explicit store, if any.
+  package let store: String?
+  /// Generated code for the store the value moved from (`movedFrom:`), if any.
+  package let movedFrom: String?
+  /// Keys the value was stored under before, newest first: `renamedFrom:`, configured
+  /// migrations, and what the lock remembers.
+  package var renamedFrom: [String]
+  /// The `#if` condition, as text for descriptors (bounded).
+  package let condition: String?
+  /// The declaring type, when generated code may form key paths to the declaration (for the
+  /// lock's type checks).
+  package let lockCheck: [String]?
+
+  package var property: String { syntax.property }
+  package var enclosingType: String { typePath.joined(separator: ".") }
+  package var line: Int { syntax.line }
+  package var column: Int { syntax.column }
+  package var documentation: String? { syntax.documentation }
+  /// The default as written; `nil` for an optional without one, which defaults to `nil`.
+  package var defaultText: String? {
+    syntax.defaultValue?.text ?? (syntax.declaredType.map(PreferenceSyntax.isOptional) == true ? "nil" : nil)
+  }
+  package var syncs: Bool { syntax.arguments.syncs }
+  package var inSettings: Bool { syntax.arguments.inSettings }
+  package var format: String { syntax.arguments.format ?? "propertyList" }
+  package var storeText: String? { syntax.arguments.store?.text }
+
+  package var registrationKind: String {
+    switch registration {
+    case .none, .literal, .registry: "registry"
+    case .mainActor: "mainActor"
+    case .firstRead: "firstRead"
+    }
+  }
+
+  package var registrationNote: String? {
+    if case .firstRead(let reason) = registration { return reason }
+    return nil
+  }
+
+  /// The location the wrapper reports, as the runtime looks it up.
+  package var reportedLocation: (fileID: String, line: Int, column: Int) {
+    (syntax.reportedFileID, syntax.reportedLine, syntax.column)
+  }
+}

@@ -1,0 +1,223 @@
+/// A default written as a literal of a standard type, encoded by the scanner as the store will
+/// hold it, so that generated code registers it without evaluating anything.
+package indirect enum PlistLiteral: Sendable, Equatable {
+  case bool(Bool)
+  case integer(Int64)
+  case double(Double)
+  case string(String)
+  case array([PlistLiteral])
+  /// Keys sorted, for a stable encoding.
+  case dictionary([String: PlistLiteral])
+
+  private enum Scalar { case integer, double, bool, string }
+
+  private indirect enum Shape {
+    case scalar(Scalar)
+    case array(Shape)
+    case dictionary(Shape)
+  }
+
+  /// The literal `expression` encoded as a value of `type` (or of the type the literal infers),
+  /// or `nil` if it is not a literal of a standard type.
+  package static func encode(_ expression: ExpressionSyntax, as type: String?) -> PlistLiteral? {
+    let shape: Shape?
+    if let type {
+      shape = Self.shape(of: type)
+    } else {
+      shape = literalType(expression).flatMap { Self.shape(of: $0) }
+    }
+    guard let shape else { return nil }
+    var position = 0
+    guard let value = parse(expression, &position, shape), position == expression.tokens.count else {
+      return nil
+    }
+    return value
+  }
+
+  /// The type a literal expression infers (`"a"` → `String`, `[1, 2.5]` → `[Double]`), if it is
+  /// one.
+  package static func literalType(_ expression: ExpressionSyntax) -> String? {
+    var position = 0
+    guard let type = type(expression, &position, depth: 0), position == expression.tokens.count else {
+      return nil
+    }
+    return type
+  }
+
+  /// Nested deeper than 32 collections, a type is left to generated code: bounded work per
+  /// declaration.
+  private static func shape(of type: String, depth: Int = 0) -> Shape? {
+    guard depth < 32 else { return nil }
+    var text = type.replacingOccurrences(of: " ", with: "")
+    if text.hasSuffix("?") { text.removeLast() }
+    if text.hasPrefix("Optional<") && text.hasSuffix(">") { text = String(text.dropFirst(9).dropLast()) }
+    if text.hasPrefix("Array<") && text.hasSuffix(">") {
+      return shape(of: String(text.dropFirst(6).dropLast()), depth: depth + 1).map(Shape.array)
+    }
+    if text.hasPrefix("Dictionary<String,") && text.hasSuffix(">") {
+      return shape(of: String(text.dropFirst(18).dropLast()), depth: depth + 1).map(Shape.dictionary)
+    }
+    if text.hasPrefix("[") && text.hasSuffix("]") {
+      let inner = String(text.dropFirst().dropLast())
+      if inner.hasPrefix("String:") {
+        return shape(of: String(inner.dropFirst(7)), depth: depth + 1).map(Shape.dictionary)
+      }
+      return inner.contains(":") ? nil : shape(of: inner, depth: depth + 1).map(Shape.array)
+    }
+    switch text {
+    case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
+      return .scalar(.integer)
+    case "Double", "Float", "Float32", "Float64", "CGFloat", "TimeInterval": return .scalar(.double)
+    case "Bool": return .scalar(.bool)
+    case "String": return .scalar(.string)
+    default: return nil
+    }
+  }
+
+  private static func parse(_ expression: ExpressionSyntax, _ position: inout Int, _ shape: Shape)
+    -> PlistLiteral?
+  {
+    let tokens = expression.tokens
+    guard position < tokens.count else { return nil }
+    switch shape {
+    case .scalar(let scalar):
+      var negative = false
+      if expression.isOperator(position, "-") {
+        negative = true
+        position += 1
+      }
+      guard position < tokens.count else { return nil }
+      let text = expression.text(position)
+      position += 1
+      switch (scalar, tokens[position - 1].kind) {
+      case (.integer, .number):
+        guard let value = integer(text) else { return nil }
+        return .integer(negative ? -value : value)
+      case (.double, .number):
+        guard let value = double(text) else { return nil }
+        return .double(negative ? -value : value)
+      case (.bool, .identifier) where !negative && (text == "true" || text == "false"):
+        return .bool(text == "true")
+      case (.string, .string) where !negative:
+        return StringLiteral.value(of: text).map(PlistLiteral.string)
+      default:
+        return nil
+      }
+    case .array(let element):
+      guard expression.punct(position, UInt8(ascii: "[")) else { return nil }
+      position += 1
+      var values: [PlistLiteral] = []
+      while !expression.punct(position, UInt8(ascii: "]")) {
+        guard let value = parse(expression, &position, element) else { return nil }
+        values.append(value)
+        if expression.punct(position, UInt8(ascii: ",")) { position += 1 } else { break }
+      }
+      guard expression.punct(position, UInt8(ascii: "]")) else { return nil }
+      position += 1
+      return .array(values)
+    case .dictionary(let value):
+      guard expression.punct(position, UInt8(ascii: "[")) else { return nil }
+      position += 1
+      var values: [String: PlistLiteral] = [:]
+      if expression.punct(position, UInt8(ascii: ":")) {
+        position += 1
+      } else {
+        while !expression.punct(position, UInt8(ascii: "]")) {
+          guard case .string(let key)? = parse(expression, &position, .scalar(.string)),
+            expression.punct(position, UInt8(ascii: ":"))
+          else { return nil }
+          position += 1
+          guard let element = parse(expression, &position, value) else { return nil }
+          values[key] = element
+          if expression.punct(position, UInt8(ascii: ",")) { position += 1 } else { break }
+        }
+      }
+      guard expression.punct(position, UInt8(ascii: "]")) else { return nil }
+      position += 1
+      return .dictionary(values)
+    }
+  }
+
+  private static func type(_ expression: ExpressionSyntax, _ position: inout Int, depth: Int) -> String? {
+    let tokens = expression.tokens
+    guard depth < 32, position < tokens.count else { return nil }
+    if expression.isOperator(position, "-") { position += 1 }
+    guard position < tokens.count else { return nil }
+    let token = tokens[position]
+    switch token.kind {
+    case .number:
+      position += 1
+      let text = expression.text(position - 1)
+      return integer(text) != nil ? "Int" : (double(text) != nil ? "Double" : nil)
+    case .string:
+      position += 1
+      return "String"
+    case .identifier where ["true", "false"].contains(expression.text(position)):
+      position += 1
+      return "Bool"
+    case .punctuation where expression.punct(position, UInt8(ascii: "[")):
+      position += 1
+      var keys: [String] = []
+      var values: [String] = []
+      var isDictionary = false
+      if expression.punct(position, UInt8(ascii: ":")) { return nil }  // [:]
+      while !expression.punct(position, UInt8(ascii: "]")) {
+        guard let first = type(expression, &position, depth: depth + 1) else { return nil }
+        if expression.punct(position, UInt8(ascii: ":")) {
+          isDictionary = true
+          position += 1
+          guard let value = type(expression, &position, depth: depth + 1) else { return nil }
+          keys.append(first)
+          values.append(value)
+        } else {
+          values.append(first)
+        }
+        if expression.punct(position, UInt8(ascii: ",")) { position += 1 } else { break }
+      }
+      guard expression.punct(position, UInt8(ascii: "]")), !values.isEmpty else { return nil }
+      position += 1
+      func unify(_ types: [String]) -> String? {
+        if Set(types).count == 1 { return types[0] }
+        return types.allSatisfy { $0 == "Int" || $0 == "Double" } ? "Double" : nil
+      }
+      guard let value = unify(values) else { return nil }
+      if isDictionary {
+        guard keys.count == values.count, let key = unify(keys) else { return nil }
+        return "[\(key): \(value)]"
+      }
+      return "[\(value)]"
+    default:
+      return nil
+    }
+  }
+
+  private static func integer(_ text: String) -> Int64? {
+    let digits = text.replacingOccurrences(of: "_", with: "")
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
+      return Int64(digits.dropFirst(2), radix: radix)
+    }
+    return Int64(digits)
+  }
+
+  private static func double(_ text: String) -> Double? {
+    let digits = text.replacingOccurrences(of: "_", with: "")
+    if digits.hasPrefix("0o") || digits.hasPrefix("0b") { return integer(digits).map(Double.init) }
+    if digits.hasPrefix("0x") && !digits.contains("p") && !digits.contains("P") {
+      return integer(digits).map(Double.init)
+    }
+    return Double(digits)
+  }
+
+  /// The value in the JSON form the runtime reads (`{"integer": 42}`).
+  package var json: JSONValue {
+    switch self {
+    case .bool(let value): .object([("bool", .bool(value))])
+    case .integer(let value): .object([("integer", .number(String(value)))])
+    case .double(let value): .object([("double", .number(value.isFinite ? "\(value)" : "0"))])
+    case .string(let value): .object([("string", .string(value))])
+    case .array(let values): .object([("array", .array(values.map(\.json)))])
+    case .dictionary(let values):
+      .object([("dictionary", .object(values.keys.sorted().map { ($0, values[$0]!.json) }))])
+    }
+  }
+}

@@ -1,0 +1,175 @@
+/// Checks across the module's declarations: keys that are invalid or declared twice, locations
+/// that `#sourceLocation` made ambiguous, sync limits, and `renamedFrom:` that would move or
+/// split a live value.
+package enum Validation {
+  /// `NSUbiquitousKeyValueStore`'s limits, checked for `sync: true` declarations.
+  package static let syncedKeyLimit = 64
+  package static let syncedKeyCountLimit = 1024
+
+  package static func check(_ plans: [PreferencePlan], files: [FileSyntax]) -> [Diagnostic] {
+    var diagnostics: [Diagnostic] = []
+    func report(_ severity: Diagnostic.Severity, _ message: String, at plan: PreferencePlan) {
+      diagnostics.append(Diagnostic(severity, message, file: plan.file, line: plan.line, column: plan.column))
+    }
+    var byKey: [String: [Int]] = [:]
+    var byLocation: [String: PreferencePlan] = [:]
+    for (number, plan) in plans.enumerated() {
+      if let problem = keyProblem(plan.key) {
+        let fix =
+          plan.syntax.arguments.key != nil
+          ? "change the key: argument"
+          : "rename the property or type, or give an explicit key with @Preference(key: …)"
+        report(.error, "invalid preference key '\(plan.key)': \(problem); \(fix)", at: plan)
+      } else if plan.syntax.arguments.key != nil,
+        ["NS", "Apple", "com.apple."].contains(where: { plan.key.hasPrefix($0) })
+      {
+        report(
+          .warning,
+          "preference key '\(plan.key)' uses a prefix reserved by the system; prefer a key of your own",
+          at: plan)
+      }
+      byKey[plan.key, default: []].append(number)
+      // Two declarations the compiler reports at one place cannot be told apart at run time.
+      let location = plan.reportedLocation
+      let place = "\(location.fileID):\(location.line):\(location.column)"
+      if let earlier = byLocation[place], earlier.file != plan.file || coexist(earlier, plan, files: files) {
+        report(
+          .error,
+          "@Preference '\(plan.property)' is reported at \(place), like the declaration at \(earlier.file):\(earlier.line):\(earlier.column) (a #sourceLocation directive names the same place); the wrapper could not tell them apart: give one directive another line",
+          at: plan)
+      } else {
+        byLocation[place] = plan
+      }
+    }
+    let synced = plans.filter(\.syncs)
+    for plan in synced where plan.key.utf8.count > syncedKeyLimit {
+      report(
+        .error,
+        "synced preference key '\(plan.key)' is \(plan.key.utf8.count) bytes; iCloud's key-value store allows \(syncedKeyLimit); give it a shorter explicit key with @Preference(key: …, sync: true)",
+        at: plan)
+    }
+    if Set(synced.map(\.key)).count > syncedKeyCountLimit, let first = synced.first {
+      report(
+        .error,
+        "\(Set(synced.map(\.key)).count) preferences are marked sync: true; iCloud's key-value store holds at most \(syncedKeyCountLimit) keys; sync fewer, or group them in one Codable value",
+        at: first)
+    }
+    for (key, declarations) in byKey.sorted(by: { $0.key < $1.key }) where declarations.count > 1 {
+      for (later, earlier) in duplicates(declarations.map { plans[$0] }, files: files) {
+        report(
+          .error,
+          "duplicate preference key '\(key)': also declared at \(earlier.file):\(earlier.line):\(earlier.column); rename one property, or give one an explicit key with @Preference(key: \"…\")",
+          at: later)
+        diagnostics.append(
+          Diagnostic(
+            .note, "'\(key)' first declared here", file: earlier.file, line: earlier.line,
+            column: earlier.column))
+      }
+    }
+    diagnostics += renames(plans, byKey: byKey.mapValues { $0.map { plans[$0] } })
+    return diagnostics
+  }
+
+  /// `renamedFrom:` must not take a value away from a live declaration, be claimed twice, or go
+  /// round in a circle.
+  private static func renames(_ plans: [PreferencePlan], byKey: [String: [PreferencePlan]]) -> [Diagnostic] {
+    var diagnostics: [Diagnostic] = []
+    var claimed: [String: PreferencePlan] = [:]
+    for plan in plans {
+      for old in plan.syntax.arguments.renamedFrom {
+        if old == plan.key { continue }
+        if let live = byKey[old]?.first {
+          let mutual = live.syntax.arguments.renamedFrom.contains(plan.key)
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              mutual
+                ? "@Preference '\(plan.property)' (\(plan.key)) and '\(live.property)' at \(live.file):\(live.line):\(live.column) (\(live.key)) are each renamed from the other, which would swap their stored values; remove the renamedFrom: that is not a real rename"
+                : "@Preference '\(plan.property)' is renamedFrom '\(old)', which the declaration at \(live.file):\(live.line):\(live.column) still uses; the rename would move that live value away. Remove renamedFrom: \"\(old)\", or rename that declaration too",
+              file: plan.file, line: plan.line, column: plan.column))
+        }
+        if let other = claimed[old], other.key != plan.key {
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              "@Preference '\(plan.property)' and the declaration at \(other.file):\(other.line):\(other.column) are both renamedFrom '\(old)'; only one of them can receive its stored value. Keep renamedFrom: \"\(old)\" on one, and copy the value in code for the other",
+              file: plan.file, line: plan.line, column: plan.column))
+        } else {
+          claimed[old] = plan
+        }
+      }
+    }
+    return diagnostics
+  }
+
+  /// The declarations of one key that can be compiled together with an earlier one, each with
+  /// that earlier declaration. Declarations in different files always can; in one file, two can
+  /// unless they sit in different branches of one `#if` group.
+  ///
+  /// Linear in the declarations and the `#if` branches around them: each declaration marks the
+  /// branches from its own up to the first one an earlier declaration marked, with the group it
+  /// came through (or itself, where it sits). Two declarations meet at that branch; they are
+  /// exclusive only if both came through the same group (different branches of it).
+  static func duplicates(_ declarations: [PreferencePlan], files: [FileSyntax]) -> [(
+    PreferencePlan, PreferencePlan
+  )] {
+    enum Via: Equatable {
+      case itself
+      case group(Int)
+    }
+    var found: [(PreferencePlan, PreferencePlan)] = []
+    struct Place: Hashable {
+      var file: Int
+      var branch: Int  // -1: outside every #if
+    }
+    var marks: [Place: (via: Via, declaration: PreferencePlan)] = [:]
+    var firstByFile: [(file: Int, declaration: PreferencePlan)] = []
+    for declaration in declarations {
+      if let other = firstByFile.first(where: { $0.file != declaration.fileIndex }) {
+        found.append((declaration, other.declaration))
+        continue
+      }
+      if !firstByFile.contains(where: { $0.file == declaration.fileIndex }) {
+        firstByFile.append((declaration.fileIndex, declaration))
+      }
+      let branches = files[declaration.fileIndex].branches
+      var node = declaration.syntax.branch
+      var via = Via.itself
+      while true {
+        let place = Place(file: declaration.fileIndex, branch: node ?? -1)
+        if let mark = marks[place] {
+          if via == .itself || mark.via == .itself || mark.via != via {
+            found.append((declaration, mark.declaration))
+          }
+          break
+        }
+        marks[place] = (via, declaration)
+        guard let branch = node else { break }
+        via = .group(branches[branch].group)
+        node = branches[branch].parent
+      }
+    }
+    return found
+  }
+
+  /// Whether two declarations can be compiled together: not in different branches of one
+  /// `#if` group of the same file.
+  static func coexist(_ a: PreferencePlan, _ b: PreferencePlan, files: [FileSyntax]) -> Bool {
+    duplicates([a, b], files: files).count == 1
+  }
+
+  /// Why `key` cannot be used as a store key, or `nil` if it can.
+  package static func keyProblem(_ key: String) -> String? {
+    if key.isEmpty { return "a key cannot be empty" }
+    if key.unicodeScalars.contains(where: {
+      $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+    }) {
+      return "a key cannot contain spaces, line breaks or control characters"
+    }
+    if key.hasPrefix("-") {
+      return "a key cannot start with '-' (it could not be overridden by a launch argument)"
+    }
+    if key.utf8.count > 1024 { return "a key cannot be longer than 1,024 bytes" }
+    return nil
+  }
+}

@@ -1,0 +1,193 @@
+/// What one Swift file declares, as far as preferences are concerned: read from syntax alone,
+/// with no knowledge of other files. Built once by ``FileParser`` and never changed.
+package struct FileSyntax: Sendable {
+  /// The path as given to the scanner.
+  package let path: String
+  /// `#fileID` of the file: `Module/File.swift`.
+  package let fileID: String
+  package let lineCount: Int
+  package let imports: [ImportSyntax]
+  /// Every type declaration and extension, in source order; members refer to them by index.
+  package let scopes: [TypeScope]
+  /// Declarations the analysis needs to resolve names: enum cases, static members, initializers,
+  /// type aliases, and file-scope values and functions.
+  package let members: [MemberSyntax]
+  package let preferences: [PreferenceSyntax]
+  /// The `#if` branches, by index; declarations refer to the innermost one they sit in.
+  package let branches: [BranchSyntax]
+  /// Problems found reading the file: unreadable constructs and declaration errors.
+  package let diagnostics: [Diagnostic]
+
+  /// The qualified name of a scope's type within the module: the enclosing types' names, then
+  /// its own.
+  package func path(ofScope scope: Int) -> [String] {
+    var reversed: [[String]] = []
+    var current: Int? = scope
+    while let index = current {
+      reversed.append(scopes[index].names)
+      current = scopes[index].parent
+    }
+    return reversed.reversed().flatMap { $0 }
+  }
+}
+
+/// An access level written on a declaration.
+package enum AccessLevel: String, Sendable, Comparable {
+  case `private`, `fileprivate`, `internal`, `package`, `public`, `open`
+
+  package var isFilePrivate: Bool { self == .private || self == .fileprivate }
+
+  package static func < (a: AccessLevel, b: AccessLevel) -> Bool { a.rank < b.rank }
+  private var rank: Int {
+    switch self {
+    case .private: 0
+    case .fileprivate: 1
+    case .internal: 2
+    case .package: 3
+    case .public: 4
+    case .open: 5
+    }
+  }
+}
+
+/// A type declaration or an extension.
+package struct TypeScope: Sendable {
+  package enum Kind: String, Sendable {
+    case `struct`, `class`, `enum`, `actor`, `protocol`, `extension`
+  }
+
+  package let kind: Kind
+  /// The name as written, without backticks: one name for a type declaration, nested in
+  /// ``parent``; an extension names its type in full (`extension Player.Queue`).
+  package let names: [String]
+  /// The enclosing type scope in this file; `nil` at file scope and for extensions.
+  package let parent: Int?
+  /// Declared inside a function, closure or initializer, at any depth.
+  package let isLocal: Bool
+  package let genericParameters: [String]
+  package let access: AccessLevel?
+  /// A global actor the declaration is isolated to (`MainActor`, `DatabaseActor`), if written.
+  package let globalActor: String?
+  package let isNonisolated: Bool
+  /// The inheritance clause, one entry per type, as written (`PreferenceValue`, `String`).
+  package let inherits: [String]
+  package let branch: Int?
+  package let line: Int
+  package let column: Int
+}
+
+/// A declaration inside a type's body (or at file scope) that a default expression may name.
+package struct MemberSyntax: Sendable {
+  package enum Kind: String, Sendable {
+    case enumCase, property, function, initializer, typeAlias
+  }
+
+  /// The type scope it is declared in; `nil` at file scope.
+  package let owner: Int?
+  package let name: String
+  package let kind: Kind
+  /// `static` or `class` members, and enum cases.
+  package let isStatic: Bool
+  /// The declared access level, or `fileprivate` for members of a `private` extension.
+  package let access: AccessLevel?
+  package let isNonisolated: Bool
+  package let globalActor: String?
+  /// For properties: the declared type, or the type of a literal initial value.
+  package let type: String?
+  /// For properties: the initial value, when it is a member of another type (`Other.value`),
+  /// so that its type can be followed.
+  package let initialReference: [String]?
+  /// For initializers: `init?`.
+  package let isFailable: Bool
+  /// For enum cases: whether it has associated values.
+  package let hasPayload: Bool
+  package let branch: Int?
+}
+
+/// One `@Preference` declaration as written.
+package struct PreferenceSyntax: Sendable {
+  /// The innermost type scope it is declared in.
+  package let scope: Int
+  package let property: String
+  package let isStatic: Bool
+  package let access: AccessLevel?
+  /// The declared type, whitespace-normalized.
+  package let declaredType: String?
+  /// The default value expression; `nil` for an optional declared without one.
+  package let defaultValue: ExpressionSyntax?
+  package let arguments: PreferenceArguments
+  /// Where the scanner reports problems: the attribute name (or the argument list's `(` for an
+  /// optional without a default, where the compiler reports the wrapper's location).
+  package let line: Int
+  package let column: Int
+  /// The location as the compiler reports it to the wrapper: under `#sourceLocation`, the file
+  /// and line that directive names.
+  package let reportedFileID: String
+  package let reportedLine: Int
+  package let documentation: String?
+  package let branch: Int?
+}
+
+extension PreferenceSyntax {
+  /// Whether a written type is optional (`T?`, `T!`, `Optional<T>`).
+  package static func isOptional(_ type: String) -> Bool {
+    type.hasSuffix("?") || type.hasSuffix("!") || type.hasPrefix("Optional<")
+      || type.hasPrefix("Swift.Optional<")
+  }
+}
+
+/// The arguments of a `@Preference(…)` attribute, by label (see ``PreferenceArguments/labels``).
+package struct PreferenceArguments: Sendable {
+  /// The default, when written as an argument rather than after `=`.
+  package var wrappedValue: ExpressionSyntax?
+  package var key: String?
+  package var store: ExpressionSyntax?
+  package var format: String?
+  package var syncs = false
+  package var inSettings = false
+  package var renamedFrom: [String] = []
+  package var movedFrom: ExpressionSyntax?
+
+  /// Every label the attribute takes, and what its argument must be. The one table the parser,
+  /// its messages and the docs follow.
+  package static let labels: [(label: String, argument: String)] = [
+    ("wrappedValue", "the default value, instead of '= …'"), ("key", "a string literal"),
+    ("store", "an expression"), ("format", ".propertyList or .json"),
+    ("sync", "true or false"), ("settings", "true or false"), ("renamedFrom", "string literals"),
+    ("movedFrom", "an expression naming the previous store"),
+  ]
+}
+
+/// One branch of an `#if … #elseif … #else … #endif` group.
+package struct BranchSyntax: Sendable {
+  /// The branch the group sits in.
+  package let parent: Int?
+  /// The group, unique within the file.
+  package let group: Int
+  /// The branch within the group: 0 for `#if`, 1 for the first `#elseif` or `#else`, …
+  package let index: Int
+  /// The branch's own condition; `nil` for `#else`.
+  package let clause: String?
+  /// The group's previous branch, whose conditions must all be false for this one.
+  package let previous: Int?
+}
+
+/// An `import` declaration at file scope, which generated code repeats so that defaults and store
+/// expressions see the same modules as the declarations they come from.
+package struct ImportSyntax: Sendable, Hashable {
+  /// The imported path: `Foundation`, or `Foundation.URL` for `import struct Foundation.URL`.
+  package var path: String
+  /// The declaration kind of a scoped import (`struct`, `func`, …), or `nil`.
+  package var kind: String?
+  /// Attributes as written: `@testable`, `@preconcurrency`, `@_spi(Internal)`, …
+  package var attributes: [String]
+  /// An explicit access level (`internal import X`), or `nil` when implicit.
+  package var accessLevel: String?
+  /// The `#if` condition the import is compiled under, or `nil`.
+  package var condition: String?
+  /// The file that contains it.
+  package var file: String
+
+  /// The imported module: the first component of ``path``.
+  package var module: String { String(path.prefix { $0 != "." }) }
+}

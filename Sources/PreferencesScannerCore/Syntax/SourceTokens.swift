@@ -1,0 +1,175 @@
+/// A file's bytes and tokens, with the questions the parser asks about them answered in O(1):
+/// a token's text, whether it is a given word or punctuation, and where its bracket closes.
+struct SourceTokens {
+  let bytes: [UInt8]
+  let tokens: [Token]
+  let docComments: [Int: String]
+  /// For each `(`, `[` or `{`: the index of the bracket that closes it, and the reverse; -1 where
+  /// there is none. Computed once; `#if` branches each start from the nesting their group started
+  /// with, as the compiler reads them.
+  private let matching: [Int32]
+
+  init(bytes: [UInt8], lexed: LexedSource) {
+    self.bytes = bytes
+    self.tokens = lexed.tokens
+    self.docComments = lexed.docComments
+    var matching = [Int32](repeating: -1, count: lexed.tokens.count)
+    var open = PersistentStack<Int>()
+    var groups: [PersistentStack<Int>] = []
+    for (index, token) in lexed.tokens.enumerated() {
+      switch token.kind {
+      case .punctuation:
+        switch bytes[Int(token.start)] {
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
+          open.push(index)
+        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+          if let opener = open.top {
+            matching[opener] = Int32(index)
+            matching[index] = Int32(opener)
+            open.pop()
+          }
+        default:
+          break
+        }
+      case .directive:
+        switch bytes[Int(token.start) + 1] {
+        case UInt8(ascii: "i"): groups.append(open)  // #if
+        case UInt8(ascii: "e") where token.end - token.start == 6: _ = groups.popLast()  // #endif
+        default: if let start = groups.last { open = start }  // #else, #elseif
+        }
+      default:
+        break
+      }
+    }
+    self.matching = matching
+  }
+
+  var count: Int { tokens.count }
+
+  subscript(index: Int) -> Token { tokens[index] }
+
+  func text(_ index: Int) -> String {
+    let token = tokens[index]
+    return String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
+  }
+
+  func text(from first: Int, through last: Int) -> String {
+    guard first <= last else { return "" }
+    return String(decoding: bytes[Int(tokens[first].start)..<Int(tokens[last].end)], as: UTF8.self)
+  }
+
+  /// The tokens' text with every run of whitespace and comments between them made one space (or
+  /// nothing, where the tokens touch): `os(macOS) /* … */ || os(Linux)` → `os(macOS) || os(Linux)`.
+  func normalizedText(from first: Int, through last: Int) -> String {
+    guard first <= last else { return "" }
+    var out = ""
+    for index in first...last {
+      if index > first && tokens[index].start > tokens[index - 1].end { out += " " }
+      let token = tokens[index]
+      if token.isBackticked { out += "`" }
+      out += String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
+      if token.isBackticked { out += "`" }
+    }
+    return out
+  }
+
+  func isPunct(_ index: Int, _ byte: UInt8) -> Bool {
+    index >= 0 && index < tokens.count && tokens[index].kind == .punctuation
+      && bytes[Int(tokens[index].start)] == byte
+  }
+
+  /// Whether the token at `index` is the unquoted word `word`.
+  func isWord(_ index: Int, _ word: StaticString) -> Bool {
+    guard index >= 0, index < tokens.count, tokens[index].kind == .identifier, !tokens[index].isBackticked
+    else {
+      return false
+    }
+    let token = tokens[index]
+    let count = Int(token.end - token.start)
+    guard count == word.utf8CodeUnitCount else { return false }
+    for offset in 0..<count where bytes[Int(token.start) + offset] != word.utf8Start[offset] { return false }
+    return true
+  }
+
+  func isWord(_ index: Int, in words: Set<String>) -> Bool {
+    guard index >= 0, index < tokens.count, tokens[index].kind == .identifier, !tokens[index].isBackticked
+    else {
+      return false
+    }
+    return words.contains(text(index))
+  }
+
+  func isIdentifier(_ index: Int) -> Bool {
+    index >= 0 && index < tokens.count && tokens[index].kind == .identifier
+  }
+
+  func isOperator(_ index: Int, startingWith byte: UInt8) -> Bool {
+    index >= 0 && index < tokens.count && tokens[index].kind == .operator
+      && bytes[Int(tokens[index].start)] == byte
+  }
+
+  func isOperator(_ index: Int, _ text: StaticString) -> Bool {
+    guard index >= 0, index < tokens.count, tokens[index].kind == .operator else { return false }
+    let token = tokens[index]
+    let count = Int(token.end - token.start)
+    guard count == text.utf8CodeUnitCount else { return false }
+    for offset in 0..<count where bytes[Int(token.start) + offset] != text.utf8Start[offset] { return false }
+    return true
+  }
+
+  /// The bracket that closes the one at `open`, or the last token if it is never closed.
+  func matchingClose(_ open: Int) -> Int {
+    let close = Int(matching[open])
+    return close >= 0 ? close : tokens.count - 1
+  }
+
+  /// The bracket that the one at `close` closes, if any.
+  func matchingOpen(_ close: Int) -> Int? {
+    let open = Int(matching[close])
+    return open >= 0 ? open : nil
+  }
+
+  /// Whether the tokens at `first` and `second` touch (no space or comment between them).
+  func touch(_ first: Int, _ second: Int) -> Bool { tokens[first].end == tokens[second].start }
+}
+
+/// A stack whose states can be saved and restored in O(1): nodes are shared, never copied. Used
+/// where `#if` branches must each start from the state their group started with.
+struct PersistentStack<Element> {
+  final class Node {
+    let element: Element
+    let parent: Node?
+    let depth: Int
+    init(_ element: Element, _ parent: Node?) {
+      self.element = element
+      self.parent = parent
+      self.depth = (parent?.depth ?? 0) + 1
+    }
+  }
+
+  private(set) var head: Node?
+
+  init() {}
+
+  var top: Element? { head?.element }
+  var count: Int { head?.depth ?? 0 }
+  var isEmpty: Bool { head == nil }
+
+  mutating func push(_ element: Element) { head = Node(element, head) }
+
+  @discardableResult
+  mutating func pop() -> Element? {
+    guard let head else { return nil }
+    self.head = head.parent
+    return head.element
+  }
+
+  /// The elements, innermost first.
+  var elements: UnfoldSequence<Element, Node?> {
+    sequence(state: head) { node in
+      guard let current = node else { return nil }
+      node = current.parent
+      return current.element
+    }
+  }
+}

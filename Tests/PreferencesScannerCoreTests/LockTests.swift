@@ -1,0 +1,273 @@
+import Foundation
+import Testing
+
+@testable import PreferencesScannerCore
+
+/// `Preferences.lock`: every refactor that would lose or move a shipped value is caught.
+@Suite struct LockTests {
+  let lockPath = "Sources/App/Preferences.lock"
+
+  @Test func theLockRoundTripsWithTypesStoresRenamesAndRetiredKeys() {
+    let text = """
+      # comment
+      ContentView.theme: Theme
+      ContentView.username: String renamed-from: ContentView.userName, userName
+      Shared.flag: Bool store: .suite("group.example")
+      Sizes.map: [String: Int]
+      retired Old.flag: Bool
+      Unknown.type: ?
+      """
+    let manifest = PreferenceManifest.parse(text)
+    #expect(manifest.malformed.isEmpty && manifest.conflictMarkers.isEmpty)
+    #expect(manifest.entries["ContentView.username"]?.renamedFrom == ["ContentView.userName", "userName"])
+    #expect(manifest.entries["Shared.flag"]?.store == #".suite("group.example")"#)
+    #expect(manifest.entries["Sizes.map"]?.type == "[String: Int]")
+    #expect(manifest.entries["Old.flag"]?.isRetired == true)
+    #expect(manifest.entries["Unknown.type"]?.type == nil)
+    // Rendering sorts the entries, so only their lines differ.
+    func withoutLines(_ entries: [String: PreferenceManifest.Entry]) -> [String: PreferenceManifest.Entry] {
+      entries.mapValues { entry in
+        var entry = entry
+        entry.line = 0
+        return entry
+      }
+    }
+    #expect(
+      withoutLines(PreferenceManifest.parse(manifest.render()).entries) == withoutLines(manifest.entries))
+  }
+
+  @Test func mergeConflictsAreReadAsTheUnionAndReported() {
+    let text = """
+      A.a: Int
+      <<<<<<< HEAD
+      B.b: String
+      C.c: Int renamed-from: c1
+      =======
+      C.c: Int renamed-from: c2
+      D.d: Bool
+      >>>>>>> feature
+      """
+    let manifest = PreferenceManifest.parse(text)
+    #expect(Set(manifest.entries.keys) == ["A.a", "B.b", "C.c", "D.d"])
+    #expect(manifest.entries["C.c"]?.renamedFrom == ["c1", "c2"])
+    #expect(manifest.conflictMarkers == [2, 5, 8])
+    #expect(manifest.disagreements.isEmpty)
+    let result = scan("struct A { @Preference var a = 1 }", lock: text)
+    #expect(
+      errors(result).first?.contains(
+        "Preferences.lock:2:1: error: Preferences.lock has unresolved merge conflict markers; run 'swift package --allow-writing-to-package-directory preferences lock'"
+      ) == true)
+  }
+
+  @Test func aLockWithoutDeclarationsForItsKeysFailsWithTheFixes() {
+    let result = scan("struct Renamed { @Preference var name = \"\" }", lock: "Profile.name: String\n")
+    #expect(
+      errors(result) == [
+        "Sources/App/Preferences.lock:1:1: error: preference key 'Profile.name' (String) was shipped but no declaration uses it any more, so users' stored values would be lost. If you renamed it, add @Preference(renamedFrom: \"Profile.name\") to the new declaration; to move it elsewhere, add it to \"migrations\" in preferences-config.json; to drop it on purpose, run 'swift package --allow-writing-to-package-directory preferences lock --retire Profile.name'"
+      ])
+    // Each fix works.
+    #expect(
+      errors(
+        scan(
+          "struct Renamed { @Preference(renamedFrom: \"Profile.name\") var name = \"\" }",
+          lock: "Profile.name: String\n")
+      ).isEmpty)
+    #expect(
+      errors(
+        scan(
+          "struct Renamed { @Preference var name = \"\" }",
+          configuration: ScannerConfiguration(migrations: ["Profile.name": "Renamed.name"]),
+          lock: "Profile.name: String\n")
+      ).isEmpty)
+    #expect(
+      errors(scan("struct Renamed { @Preference var name = \"\" }", lock: "retired Profile.name: String\n"))
+        .isEmpty)
+  }
+
+  @Test func migrationsMoveValuesThroughTheRenameChain() {
+    let result = scan(
+      "struct Renamed { @Preference var name = \"\" }",
+      configuration: ScannerConfiguration(migrations: ["Profile.name": "Renamed.name"]),
+      lock: "Profile.name: String renamed-from: name\n")
+    #expect(result.plans.first?.renamedFrom == ["Profile.name", "name"])
+  }
+
+  @Test func aWrittenRetypeFailsTheBuild() {
+    let result = scan("struct C { @Preference var count = \"42\" }", lock: "C.count: Int\n")
+    #expect(
+      errors(result).first?.contains(
+        "error: preference 'C.count' was shipped as Int (Preferences.lock) and is now declared as String")
+        == true)
+    #expect(
+      errors(scan("struct C { @Preference var count: Int64 = 1 }", lock: "C.count: Int\n")).isEmpty,
+      "widths are compatible")
+    #expect(errors(scan("struct C { @Preference var count: Int? = nil }", lock: "C.count: Int\n")).isEmpty)
+  }
+
+  /// `@Preference var launchCount = Counters.defaultText`: the type is never written at the
+  /// declaration, but the index follows the static.
+  @Test func aRetypeThroughAStaticIsSeen() {
+    let result = scan(
+      "enum Counters { static let defaultText = \"42\" }\nstruct S { @Preference var launchCount = Counters.defaultText }",
+      lock: "S.launchCount: Int\n")
+    #expect(
+      errors(result).first?.contains("was shipped as Int (Preferences.lock) and is now declared as String")
+        == true)
+  }
+
+  /// Where the scanner cannot see the type, the generated code makes the compiler check it.
+  @Test func typesTheScannerCannotSeeAreCheckedByGeneratedCode() throws {
+    let result = scan(
+      "struct S {\n  @Preference var count = Counters.compute()\n  @Preference var plain = 1\n  @Preference var theme: Theme = .dark\n}",
+      lock: "S.count: Int\nS.plain: Int\nS.theme: Theme\n")
+    #expect(errors(result).isEmpty)
+    #expect(result.lockedTypes["S.count"]?.family == .integer)
+    #expect(result.lockedTypes["S.plain"] == nil, "a literal's type is the scanner's to check")
+    #expect(result.lockedTypes["S.theme"]?.type == "Theme")
+    let rendered = RegistryRenderer.fileTable(
+      for: result.files[0], plans: result.plans, locks: result.lockedTypes)
+    #expect(
+      rendered.contains("@available(*, unavailable, message: \"preference 'S.count' was shipped as Int"))
+    #expect(rendered.contains("#sourceLocation(file: \"Sources/App/File.swift\", line: 2)"))
+  }
+
+  @Test func movingAPreferenceToAnotherStoreIsAnErrorUnlessTheMoveIsDeclared() {
+    let moved = "struct S { @Preference(store: .suite(\"group.x\")) var flag = false }"
+    let result = scan(moved, lock: "S.flag: Bool\n")
+    #expect(
+      errors(result).first?.contains(
+        "error: preference 'S.flag' was shipped in store .default (Preferences.lock) and is now declared in store .suite(\"group.x\")"
+      ) == true)
+    let declared =
+      "struct S { @Preference(store: .suite(\"group.x\"), movedFrom: .standard) var flag = false }"
+    #expect(errors(scan(declared, lock: "S.flag: Bool\n")).isEmpty)
+    #expect(errors(scan(moved, lock: "S.flag: Bool store: PreferenceStore.suite(\"group.x\")\n")).isEmpty)
+  }
+
+  @Test func aSeparatorChangeIsOneSummaryWithTheFixThatMovesThemAll() {
+    let source =
+      "struct A { struct B { @Preference var c = 1; @Preference var d = 2; @Preference var e = 3 } }"
+    let lock = "A.B.c: Int\nA.B.d: Int\nA.B.e: Int\n"
+    let result = scan(source, configuration: ScannerConfiguration(separator: "_"), lock: lock)
+    #expect(errors(result).count == 1)
+    #expect(
+      errors(result).first?.contains("3 shipped keys changed form: did \"separator\" from \".\" to \"_\"")
+        == true)
+    #expect(
+      errors(result).first?.contains("Add \"previousKeys\": {\"separator\": \".\", \"prefix\": \"\"}") == true
+    )
+    let fixed = scan(
+      source, configuration: ScannerConfiguration(separator: "_", previousKeys: (".", "")), lock: lock)
+    #expect(errors(fixed).isEmpty)
+    #expect(fixed.plans.first?.renamedFrom == ["A.B.c"])
+  }
+
+  @Test func aRetiredKeyDeclaredAgainIsKeptAndSaidSo() {
+    let result = scan(
+      "struct S { @Preference var flag = true }", lock: "retired S.flag: Bool\nretired Gone.key: Int\n")
+    #expect(result.retiredKeys == ["Gone.key"], "a declared key is never purged")
+    #expect(
+      warnings(result).first?.contains("'S.flag' is retired in Preferences.lock but declared again") == true)
+  }
+
+  @Test func renamesFromKeysThatNeverShippedSuggestTheNearestOne() {
+    let result = scan(
+      "struct S { @Preference(renamedFrom: \"S.userNmae\") var name = \"\" }", lock: "S.userName: String\n")
+    #expect(
+      warnings(result).contains {
+        $0.contains(
+          "renamedFrom 'S.userNmae', which Preferences.lock does not list as shipped; did you mean 'S.userName'?"
+        )
+      })
+  }
+
+  @Test func aTargetWithoutALockIsWarnedOnceUnlessItOptsOut() {
+    let source = "struct S { @Preference var a = 1; @Preference var b = 2 }"
+    let result = PreferenceScanner(module: "App", expectedLockPath: "Sources/App/Preferences.lock").scan(
+      files: [
+        ("Sources/App/File.swift", Array(source.utf8))
+      ])
+    #expect(warnings(result).count == 1)
+    #expect(warnings(result).first?.contains("this target has no Preferences.lock") == true)
+    let optedOut = PreferenceScanner(
+      module: "App", configuration: ScannerConfiguration(requireLock: false),
+      expectedLockPath: "Sources/App/Preferences.lock"
+    ).scan(files: [("Sources/App/File.swift", Array(source.utf8))])
+    #expect(warnings(optedOut).isEmpty)
+    // A scan outside a build, which does not know where the lock belongs, is not warned.
+    #expect(warnings(scan(source)).isEmpty)
+  }
+
+  @Test func malformedLinesNameTheLineAndAFixThatWorks() {
+    let result = scan("struct S { @Preference var a = 1 }", lock: "S.a: Int\nthis is not an entry\n")
+    #expect(
+      errors(result).first?.contains(
+        "Preferences.lock:2:1: error: line 2 of Preferences.lock is not 'KEY: TYPE'") == true)
+  }
+}
+
+/// The `lock` command: what it writes, and what it refuses.
+@Suite struct LockCommandTests {
+  final class Package {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lock-\(UUID().uuidString)")
+    var sources: URL { root.appendingPathComponent("Sources/App") }
+    var lock: URL { sources.appendingPathComponent("Preferences.lock") }
+    init(_ source: String) throws {
+      try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+      try write(source)
+    }
+    deinit { try? FileManager.default.removeItem(at: root) }
+    func write(_ source: String) throws {
+      try Data(source.utf8).write(to: sources.appendingPathComponent("Settings.swift"))
+    }
+    func run(_ extra: [String] = []) -> (status: Int32, output: String, errors: String) {
+      var output = ""
+      var errors = ""
+      let status = ScannerCommand(standardOutput: { output += $0 }, standardError: { errors += $0 }).run(
+        ["lock", "--lock", lock.path] + extra + [sources.path])
+      return (status, output, errors)
+    }
+    var lockText: String { (try? String(contentsOf: lock, encoding: .utf8)) ?? "" }
+  }
+
+  @Test func lockRecordsNewKeysAndRefusesAnIncompatibleRetypeUnlessTold() throws {
+    let package = try Package(
+      "enum Counters { static let value = 42 }\nstruct S { @Preference var launchCount = Counters.value }")
+    #expect(package.run().status == 0)
+    #expect(package.lockText.contains("S.launchCount: Int\n"))
+    try package.write(
+      "enum Counters { static let value = \"42\" }\nstruct S { @Preference var launchCount = Counters.value }"
+    )
+    let refused = package.run()
+    #expect(refused.status == 1)
+    #expect(
+      refused.errors.contains(
+        "lock refuses to record the new type of shipped key 'S.launchCount' (Int → String): values users stored as Int would read the default instead"
+      ))
+    #expect(refused.errors.contains("--accept-retype S.launchCount"))
+    #expect(package.lockText.contains("S.launchCount: Int\n"), "nothing was written")
+    #expect(package.run(["--accept-retype", "S.launchCount"]).status == 0)
+    #expect(package.lockText.contains("S.launchCount: String\n"))
+  }
+
+  @Test func lockResolvesMergeConflictsAsTheUnionAndDropsUnreadableLinesSayingSo() throws {
+    let package = try Package("struct S { @Preference var a = 1; @Preference var b = 2 }")
+    try Data("<<<<<<< HEAD\nS.a: Int\n=======\nS.b: Int\n>>>>>>> other\ngarbage line\n".utf8).write(
+      to: package.lock)
+    let run = package.run()
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(
+      run.errors.contains("line 6 ('garbage line') is not 'KEY: TYPE'; it is left out of the rewritten lock"))
+    #expect(package.lockText.contains("S.a: Int\nS.b: Int\n"))
+    #expect(!package.lockText.contains("<<<<<<<"))
+  }
+
+  @Test func lockRefusesAStoreMoveUnlessDeclaredOrAccepted() throws {
+    let package = try Package("struct S { @Preference var flag = true }")
+    #expect(package.run().status == 0)
+    try package.write("struct S { @Preference(store: .suite(\"g\")) var flag = true }")
+    #expect(package.run().status == 1)
+    #expect(package.run(["--accept-move", "S.flag"]).status == 0)
+    #expect(package.lockText.contains("S.flag: Bool store: .suite(\"g\")\n"))
+  }
+}

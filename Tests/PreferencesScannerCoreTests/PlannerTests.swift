@@ -1,0 +1,273 @@
+import Testing
+
+@testable import PreferencesScannerCore
+
+/// The analysis stage: how each default reaches the store, decided by what the module index can
+/// prove about the names it uses.
+@Suite struct PlannerTests {
+  func how(_ source: String) -> [String: String] {
+    Dictionary(uniqueKeysWithValues: scan(source).plans.map { ($0.key, $0.how) })
+  }
+
+  @Test func literalsOfStandardTypesAreEncodedByTheScanner() throws {
+    let result = scan(
+      """
+      struct T {
+        @Preference var a = "s"
+        @Preference var b = 1_000
+        @Preference var c = -1.5
+        @Preference var d = false
+        @Preference var e: Double = 2
+        @Preference var f = ["x": [1, 2]]
+        @Preference var g: Float = 0x10
+        @Preference var h: String? = nil
+        @Preference var i = "interpolated \\(1)"
+      }
+      """)
+    func literal(_ key: String) -> PlistLiteral? {
+      if case .literal(let value)? = result.plan(key)?.registration { return value }
+      return nil
+    }
+    #expect(literal("T.a") == .string("s"))
+    #expect(literal("T.b") == .integer(1000))
+    #expect(literal("T.c") == .double(-1.5))
+    #expect(literal("T.d") == .bool(false))
+    #expect(literal("T.e") == .double(2))
+    #expect(literal("T.f") == .dictionary(["x": .array([.integer(1), .integer(2)])]))
+    #expect(literal("T.g") == .double(16))
+    #expect(result.plan("T.h")?.how == "none")
+    #expect(result.plan("T.i")?.how == "registry", "an interpolation is evaluated, not encoded")
+    #expect(literal("T.a")?.json.text == #"{"string":"s"}"#)
+  }
+
+  /// Enum cases and standard values need no actor; the module's other members may (Xcode's
+  /// default isolation makes them main-actor isolated), unless declared `nonisolated`.
+  @Test func isolationDecidesWhereADefaultIsEvaluated() {
+    let found = how(
+      """
+      import Foundation
+      enum Theme: String { case light, dark }
+      struct Screen {
+        static let columns = 3
+        nonisolated static let rows = 2
+        @Preference var a: Theme = .dark
+        @Preference var b = Theme.light
+        @Preference var c = Date(timeIntervalSince1970: 0)
+        @Preference var d = URL(string: "https://example.com")!
+        @Preference var e = Self.columns
+        @Preference var f = Screen.rows
+        @Preference var g = Layout(columns: 2)
+        @Preference var h = makeDefault()
+        @Preference var i = Theme(rawValue: "dark")!
+      }
+      struct Layout { var columns: Int }
+      func makeDefault() -> Int { 1 }
+      """)
+    #expect(found["Screen.a"] == "registry")
+    #expect(found["Screen.b"] == "registry")
+    #expect(found["Screen.c"] == "registry")
+    #expect(found["Screen.d"] == "registry")
+    #expect(found["Screen.e"] == "mainActor")
+    #expect(found["Screen.f"] == "registry")
+    #expect(found["Screen.g"] == "mainActor")
+    #expect(found["Screen.h"] == "mainActor")
+    #expect(found["Screen.i"] == "mainActor")
+  }
+
+  @Test func whatGeneratedCodeCannotReachIsRegisteredAtFirstRead() {
+    let found = how(
+      """
+      struct Screen {
+        private static let hidden = 5
+        fileprivate static func make() -> Int { 1 }
+        @Preference var a = Self.hidden
+        @Preference var b = Screen.make()
+        @Preference var c = helper()
+        @Preference var d = Limits.maximum
+        @Preference var e = Worker.shared
+        private enum Mode: String { case a, b }
+        @Preference var mode: Mode = .a
+      }
+      private func helper() -> Int { 9 }
+      private enum Limits { static let maximum = 3 }
+      @DatabaseActor enum Worker { static let shared = 4 }
+      struct Box<Element> {
+        static var base: Int { 1 }
+        @Preference var literal = "box"
+        @Preference var computed = Self.base
+      }
+      """)
+    #expect(found["Screen.a"] == "firstRead: 'Self.hidden' is private to its file")
+    #expect(found["Screen.b"] == "firstRead: 'Screen.make' is private to its file")
+    #expect(found["Screen.c"] == "firstRead: 'helper' is private to its file")
+    #expect(found["Screen.d"] == "firstRead: 'Limits' is private to its file")
+    #expect(found["Screen.e"] == "firstRead: 'Worker.shared' is isolated to @DatabaseActor")
+    #expect(found["Screen.mode"] == "firstRead: 'Screen.Mode' is private to its file")
+    #expect(found["Box.literal"] == "literal", "a literal needs no extension of the generic type")
+    #expect(found["Box.computed"] == "firstRead: 'Box' is generic")
+  }
+
+  /// A name that resolves only from where the declaration sits (a member of an enclosing type)
+  /// is written qualified, so generated code in an extension of the declaring type resolves it
+  /// the same way.
+  @Test func namesOfEnclosingTypesAreQualified() throws {
+    let result = scan(
+      """
+      struct Player {
+        static let limit = 5
+        struct Queue {
+          static let defaultLength = 10
+          @Preference var length = Queue.defaultLength
+          @Preference var cap: Config = Config(limit: limit)
+          @Preference var inClosure = { Queue.defaultLength }()
+        }
+      }
+      extension Player { struct Config { var limit: Int } }
+      """)
+    func evaluation(_ key: String) -> String? {
+      switch result.plan(key)?.registration {
+      case .registry(let evaluation)?, .mainActor(let evaluation)?:
+        return [evaluation.type, evaluation.expression].compactMap { $0 }.joined(separator: " = ")
+      default: return nil
+      }
+    }
+    #expect(evaluation("Player.Queue.length") == "Player.Queue.defaultLength")
+    #expect(evaluation("Player.Queue.cap") == "Player.Config = Player.Config(limit: Player.limit)")
+    #expect(result.plan("Player.Queue.inClosure")?.how.hasPrefix("firstRead") == true)
+  }
+
+  @Test func storesMustBeReachableFromAnyThread() {
+    let result = scan(
+      """
+      struct Screen {
+        private static let group = PreferenceStore.suite("g")
+        static let shared = PreferenceStore.inMemory()
+        nonisolated static let free = PreferenceStore.inMemory()
+        @Preference(store: Self.group) var a = 1
+        @Preference(store: Self.shared) var b = 1
+        @Preference(store: Self.free) var c = 1
+        @Preference(store: .suite("group.example")) var d = 1
+      }
+      """)
+    let messages = errors(result)
+    #expect(messages.count == 2)
+    #expect(
+      messages[0].hasPrefix(
+        "Sources/App/File.swift:5:4: error: the store: argument of @Preference 'a' cannot be evaluated by the generated registry, which creates stores in its own file, on any thread: 'Self.group' is private to its file"
+      ))
+    #expect(
+      messages[1].contains(
+        "6:4: error: the store: argument of @Preference 'b' reads 'Self.shared', which may be isolated to the main actor"
+      ))
+    #expect(messages[1].contains("declare it 'nonisolated static let'"))
+  }
+
+  @Test func valueTypesAreInferredWhereTheyAreUnambiguous() {
+    let result = scan(
+      """
+      import Foundation
+      enum StatusAction: String, PreferenceValue { case favorite, boost }
+      struct Counters { static let defaultText = 42; static let named: String = "x" }
+      struct Layout: Codable, PreferenceValue { var columns = 1; init?(text: String) { nil } ; init() {} }
+      struct S {
+        @Preference var a = StatusAction.favorite
+        @Preference var b = Counters.defaultText
+        @Preference var c = Counters.named
+        @Preference var d = Date()
+        @Preference var e = URL(string: "x")!
+        @Preference var f = URL(string: "x")
+        @Preference var g = Layout()
+        @Preference var h = makeSomething()
+      }
+      """)
+    #expect(result.plans.map(\.valueType) == ["StatusAction", "Int", "String", "Date", "URL", nil, nil, nil])
+  }
+
+  /// A type the module declares without `PreferenceValue` is one error, at the declaration, that
+  /// names the fix; generated code never fails because of it.
+  @Test func aMissingConformanceIsOneErrorThatNamesTheFix() {
+    let result = scan(
+      """
+      enum StatusAction: String { case favorite }
+      enum Visibility: Int, PreferenceValue { case public_ }
+      protocol Setting: PreferenceValue {}
+      struct Model: Setting {}
+      struct S {
+        @Preference var action = StatusAction.favorite
+        @Preference var actions: [StatusAction] = []
+        @Preference var visibility = Visibility.public_
+        @Preference var model: Model? = nil
+        @Preference var external: SomeOtherModule.Type = .init()
+      }
+      """)
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:6:4: error: @Preference 'action' stores StatusAction, but 'StatusAction' does not conform to PreferenceValue; add 'extension StatusAction: PreferenceValue {}' (a String or Int enum is then stored as its raw value, a Codable type as JSON text)",
+        "Sources/App/File.swift:7:4: error: @Preference 'actions' stores [StatusAction], but 'StatusAction' does not conform to PreferenceValue; add 'extension StatusAction: PreferenceValue {}' (a String or Int enum is then stored as its raw value, a Codable type as JSON text)",
+      ])
+  }
+
+  @Test func typesNestedInAGenericTypeDeclaredInAnotherFileAreRegisteredAtFirstRead() {
+    let result = scan([
+      ("Sources/App/Holder.swift", "struct Holder<Element> { struct Direct { @Preference var a = Date() } }"),
+      (
+        "Sources/App/Config.swift",
+        """
+        extension Holder {
+          struct Config { @Preference var pageSize = Date() }
+        }
+        extension Other {
+          struct Config { @Preference var b = Date() }
+        }
+        """
+      ),
+    ])
+    #expect(result.plan("Holder.Config.pageSize")?.how == "firstRead: 'Holder' is generic")
+    #expect(result.plan("Holder.Direct.a")?.how == "firstRead: 'Holder' is generic")
+    #expect(result.plan("Other.Config.b")?.how == "registry")
+  }
+
+  @Test func membersOfOtherFilesTypesKeepTheirIsolation() {
+    let result = scan([
+      (
+        "Sources/App/Constants.swift",
+        """
+        @MainActor enum Constants {
+          static let columns = 3
+          nonisolated static let rows = 2
+          case a = "x", b = -1
+          case c(Int), d
+        }
+        @DatabaseActor enum Remote { static let size = 1 }
+        nonisolated enum Free { static let size = 1 }
+        """
+      ),
+      (
+        "Sources/App/Settings.swift",
+        """
+        struct Settings {
+          @Preference var columns = Constants.columns
+          @Preference var rows = Constants.rows
+          @Preference var first = Constants.a
+          @Preference var remote = Remote.size
+          @Preference var free = Free.size
+        }
+        """
+      ),
+    ])
+    #expect(result.plan("Settings.columns")?.how == "mainActor")
+    #expect(result.plan("Settings.rows")?.how == "registry")
+    #expect(result.plan("Settings.first")?.how == "registry", "enum cases are never isolated")
+    #expect(result.plan("Settings.remote")?.how == "firstRead: 'Remote.size' is isolated to @DatabaseActor")
+    #expect(result.plan("Settings.free")?.how == "registry")
+  }
+
+  /// Found by the fuzzer: generic types with odd names.
+  @Test(arguments: [
+    "struct ``<T> { struct I { @Preference var a = 1 } }",
+    "struct `.`<T> {}\nstruct S { @Preference var a = 1 }",
+  ])
+  func oddGenericTypeNamesAreSafe(source: String) {
+    #expect(scan(source).plans.count == 1)
+  }
+}

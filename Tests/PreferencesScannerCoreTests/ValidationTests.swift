@@ -1,0 +1,96 @@
+import Testing
+
+@testable import PreferencesScannerCore
+
+/// Checks across the module's declarations.
+@Suite struct ValidationTests {
+  @Test func duplicatesNameBothLocations() {
+    let result = scan(
+      "struct D {\n  @Preference var x = 1\n}\nextension D {\n  struct E {}\n}\nstruct F { @Preference(key: \"D.x\") var y = 2 }\n"
+    )
+    #expect(
+      errors(result) == [
+        #"Sources/App/File.swift:7:13: error: duplicate preference key 'D.x': also declared at Sources/App/File.swift:2:4; rename one property, or give one an explicit key with @Preference(key: "…")"#
+      ])
+    #expect(result.diagnostics.contains { $0.severity == .note && $0.line == 2 })
+  }
+
+  @Test func declarationsInExclusiveBranchesOfNestedGroupsAreNotDuplicates() {
+    let result = scan(
+      """
+      struct P {
+        #if A
+          #if B
+          @Preference var x = 1
+          #else
+          @Preference var x = 2
+          #endif
+        #else
+        @Preference var x = 3
+        #endif
+        #if C
+        @Preference var x = 4
+        #endif
+      }
+      """)
+    #expect(errors(result).count == 1, "only the unconditional-looking #if C can clash")
+    #expect(errors(result).first?.contains("12:4: error: duplicate preference key 'P.x'") == true)
+  }
+
+  @Test func sourceLocationsThatMakeTwoDeclarationsIndistinguishableAreErrors() {
+    let result = scan(
+      """
+      struct Q {
+      #sourceLocation(file: "Gen.gyb", line: 40)
+        @Preference var a = 1
+      #sourceLocation(file: "Gen.gyb", line: 40)
+        @Preference var b = 2
+      #sourceLocation()
+      }
+      """)
+    #expect(errors(result).count == 1)
+    #expect(errors(result).first?.contains("is reported at App/Gen.gyb:40:4") == true)
+  }
+
+  /// `renamedFrom:` that would take a value from a live declaration, be claimed twice, or swap
+  /// two values.
+  @Test func renamesThatWouldMoveLiveValuesAreErrorsNamingBothDeclarations() {
+    let result = scan(
+      """
+      struct R {
+        @Preference var kept = 1
+        @Preference(renamedFrom: "R.kept") var thief = 2
+        @Preference(renamedFrom: "old") var first = 3
+        @Preference(renamedFrom: "old") var second = 4
+        @Preference(renamedFrom: "R.right") var left = 5
+        @Preference(renamedFrom: "R.left") var right = 6
+      }
+      """)
+    let messages = errors(result)
+    #expect(
+      messages.contains {
+        $0.contains(
+          "3:4: error: @Preference 'thief' is renamedFrom 'R.kept', which the declaration at Sources/App/File.swift:2:4 still uses"
+        )
+      })
+    #expect(
+      messages.contains {
+        $0.contains(
+          "5:4: error: @Preference 'second' and the declaration at Sources/App/File.swift:4:4 are both renamedFrom 'old'"
+        )
+      })
+    #expect(
+      messages.contains {
+        $0.contains(
+          "6:4: error: @Preference 'left' (R.left) and 'right' at Sources/App/File.swift:7:4 (R.right) are each renamed from the other"
+        )
+      })
+    #expect(messages.count == 4, "\(messages)")
+  }
+
+  @Test func syncedKeysAreCheckedAgainstTheRemoteStoresLimits() {
+    let long = String(repeating: "k", count: 65)
+    let result = scan("struct S { @Preference(key: \"\(long)\", sync: true) var a = 1 }")
+    #expect(errors(result).first?.contains("is 65 bytes; iCloud's key-value store allows 64") == true)
+  }
+}
