@@ -42,6 +42,8 @@ public final class PreferenceStore: Sendable {
     /// Keys mirrored by ``PreferenceSync``: every write of one records its modification time.
     var syncedKeys: Set<String> = []
     var syncClock: @Sendable () -> Date = { Date() }
+    /// Keys whose values are stored as JSON text (``PreferenceFormat/json``).
+    var jsonKeys: Set<String> = []
     @usableFromInline init() {}
   }
 
@@ -118,7 +120,7 @@ public final class PreferenceStore: Sendable {
   /// `defaultValue` is registered as the key's default if none is (a declaration whose default
   /// the registry could not evaluate registers it at its first read).
   func value<Value: PreferenceValue>(number: Int, key: String, default defaultValue: Value) -> Value {
-    if state.withLock({ $0.registered[key] == nil }), let encoded = try? defaultValue.propertyListValue() {
+    if state.withLock({ $0.registered[key] == nil }), let encoded = try? encode(defaultValue, forKey: key) {
       let added = state.withLock { state -> Bool in
         guard state.registered[key] == nil else { return false }
         state.registered[key] = encoded
@@ -136,13 +138,14 @@ public final class PreferenceStore: Sendable {
   func read<Value: PreferenceValue>(
     _ number: Int, _ key: String, in state: inout State, default defaultValue: () -> Value
   ) -> (Value, PreferenceCell) {
+    let json = state.jsonKeys.contains(key)
     let cell = state.cache.cell(
       creating: number, key: key, seeing: backend.value(forKey: key) ?? state.registered[key],
-      fallback: (try? defaultValue().propertyListValue()) ?? nil)
+      fallback: (try? Self.encode(defaultValue(), json: json)) ?? nil)
     let box = state.cache.box(number)
     if let cached = ValueBox<Value>.unbox(box) { return (cached, cell) }
     if box is UndecodableBox<Value> { return (defaultValue(), cell) }
-    switch resolve(key, registered: state.registered[key]) as Resolution<Value> {
+    switch resolve(key, registered: state.registered[key], json: json) as Resolution<Value> {
     case .value(let value):
       state.cache.setBox(ValueBox(value), number)
       return (value, cell)
@@ -175,9 +178,9 @@ public final class PreferenceStore: Sendable {
   }
 
   /// The launch-argument override, else the stored value, else the registered default.
-  private func resolve<Value: PreferenceValue>(_ key: String, registered: PropertyListValue?) -> Resolution<
-    Value
-  > {
+  private func resolve<Value: PreferenceValue>(
+    _ key: String, registered: PropertyListValue?, json: Bool
+  ) -> Resolution<Value> {
     var undecodable = false
     if let text = overrides[key] {
       if let value = Value(launchArgument: text) { return .value(value) }
@@ -187,14 +190,85 @@ public final class PreferenceStore: Sendable {
     }
     if let stored = backend.value(forKey: key) {
       do {
-        return .value(try Value(propertyListValue: stored))
+        return .value(try Self.decode(stored, json: json))
       } catch {
         PreferenceDiagnostics.report(Self.decodingError(error, key: key, type: Value.self))
         undecodable = true
       }
     }
-    if let registered, let value = try? Value(propertyListValue: registered) { return .value(value) }
+    if let registered, let value: Value = try? Self.decode(registered, json: json) { return .value(value) }
     return undecodable ? .undecodable : .none
+  }
+
+  /// `value` in the form stored under `key`: JSON text for a ``PreferenceFormat/json`` key.
+  func encode<Value: PreferenceValue>(_ value: Value, forKey key: String) throws -> PropertyListValue? {
+    try Self.encode(value, json: state.withLock { $0.jsonKeys.contains(key) })
+  }
+
+  static func encode<Value: PreferenceValue>(_ value: Value, json: Bool) throws -> PropertyListValue? {
+    // `nil` removes the value in every format.
+    guard let plist = try value.propertyListValue() else { return nil }
+    guard json else { return plist }
+    return try JSONForm.encode(value) ?? plist
+  }
+
+  /// A stored value as a `Value`, whichever representation it is in: a JSON key reads JSON text
+  /// first; any key whose property-list form does not decode reads JSON text too (data stored by
+  /// `@AppStorage`'s `RawRepresentable` idiom).
+  static func decode<Value: PreferenceValue>(_ stored: PropertyListValue, json: Bool) throws -> Value {
+    if json, case .string(let text) = stored, let value = JSONForm.decode(text, as: Value.self) {
+      return value
+    }
+    do {
+      return try Value(propertyListValue: stored)
+    } catch {
+      if !json, case .string(let text) = stored, let value = JSONForm.decode(text, as: Value.self) {
+        return value
+      }
+      throw error
+    }
+  }
+
+  /// Stores the values of `keys` in `format` from now on: ``PreferenceFormat/json`` writes JSON
+  /// text, as code that stored these keys before may expect. Reads accept either form.
+  ///
+  /// `@Preference(format: .json)` declarations do this through the generated registry.
+  public func useFormat(_ format: PreferenceFormat, forKeys keys: some Sequence<String>) {
+    state.withLock { state in
+      for key in keys {
+        let changed =
+          format == .json ? state.jsonKeys.insert(key).inserted : state.jsonKeys.remove(key) != nil
+        if changed { state.cache.setBox(nil, state.cache.number(of: key)) }
+      }
+    }
+  }
+
+  /// Rewrites the value stored under `key` in `format` if it is stored in the other
+  /// representation: the same-key conversion of data other code stored, for example arrays that
+  /// `@AppStorage` code stored as JSON text. Safe to run on every launch: a value already in
+  /// `format`, or one that does not read as a `Value`, is left as it is.
+  ///
+  /// ```swift
+  /// // Once the previous app version (which wrote JSON text) no longer needs to read it:
+  /// store.convertStoredValue(forKey: "recently_used_languages", as: [String].self, to: .propertyList)
+  /// ```
+  ///
+  /// - Returns: Whether the stored value was rewritten.
+  @discardableResult
+  public func convertStoredValue<Value: PreferenceValue>(
+    forKey key: String, as type: Value.Type, to format: PreferenceFormat
+  ) -> Bool {
+    let converted = state.withLock { state -> Bool in
+      guard let stored = backend.value(forKey: key),
+        let value: Value = try? Self.decode(stored, json: true),
+        let rewritten = try? Self.encode(value, json: format == .json),
+        rewritten != stored
+      else { return false }
+      write(rewritten, forKey: key, in: &state)
+      return true
+    }
+    if converted { notify([key]) }
+    return converted
   }
 
   static func decodingError(_ error: any Error, key: String, type: Any.Type) -> PreferenceError {
@@ -210,8 +284,9 @@ public final class PreferenceStore: Sendable {
   /// ``PreferenceDiagnostics``.
   public func set<Value: PreferenceValue>(_ value: Value, forKey key: String) {
     let encoded: PropertyListValue?
+    let json = state.withLock { $0.jsonKeys.contains(key) }
     do {
-      encoded = try value.propertyListValue()
+      encoded = try Self.encode(value, json: json)
     } catch {
       PreferenceDiagnostics.report(
         .encodingFailed(key: key, type: String(describing: Value.self), reason: "\(error)"))
@@ -220,8 +295,9 @@ public final class PreferenceStore: Sendable {
     // Cache the written value only if reading it back would give the same value: otherwise the
     // next read decodes what the backend holds, exactly as the next launch will.
     let exact =
-      encoded.map { backend.storedForm(of: $0) == $0 && Value.self is any LosslessPreferenceValue.Type }
-      ?? false
+      !json
+      && (encoded.map { backend.storedForm(of: $0) == $0 && Value.self is any LosslessPreferenceValue.Type }
+        ?? false)
     state.withLock { state in
       let number = write(encoded, forKey: key, in: &state)
       if exact && overrides[key] == nil { state.cache.setBox(ValueBox(value), number) }
@@ -300,7 +376,7 @@ public final class PreferenceStore: Sendable {
     var encoded: [String: PropertyListValue] = [:]
     for (key, value) in defaults {
       do {
-        if let plist = try value.propertyListValue() { encoded[key] = plist }
+        if let plist = try encode(value, forKey: key) { encoded[key] = plist }
       } catch {
         PreferenceDiagnostics.report(
           .encodingFailed(key: key, type: String(describing: type(of: value)), reason: "\(error)"))
@@ -379,6 +455,31 @@ public final class PreferenceStore: Sendable {
     }
     notify(changed)
     return result
+  }
+
+  /// Moves the value of `key` (or of the newest of `oldKeys` holding one) from `previous` into
+  /// this store under `key`, unless this store already holds a value for `key`: a preference
+  /// whose `store:` changed (`@Preference(store: …, movedFrom: …)`). The value is written here
+  /// before it is removed there, so an interruption leaves it in both stores, never in neither.
+  ///
+  /// - Returns: Whether a value moved.
+  @discardableResult
+  public func move(_ key: String, from previous: PreferenceStore, oldKeys: [String] = []) -> Bool {
+    guard previous !== self, !hasStoredValue(forKey: key) else { return false }
+    for oldKey in [key] + oldKeys {
+      guard let value = previous.backend.value(forKey: oldKey) else { continue }
+      state.withLock { state in _ = write(value, forKey: key, in: &state) }
+      notify([key])
+      do {
+        try flush()
+      } catch {
+        // Not yet durable here: keep the old copy, and move it again at the next launch.
+        return true
+      }
+      previous.removeValue(forKey: oldKey)
+      return true
+    }
+    return false
   }
 
   /// The outcome of ``migrate(from:to:)``.

@@ -183,3 +183,40 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
     withExtendedLifetime(observation) {}
   }
 }
+
+/// A preference whose store changed, declaring where its value was before.
+struct MovedSettings {
+  nonisolated static let oldStore = PreferenceStore.inMemory(["MovedSettings.theme": "dark", "old.size": 3])
+  nonisolated static let newStore = PreferenceStore.inMemory()
+  @Preference(store: MovedSettings.newStore, movedFrom: MovedSettings.oldStore) var theme = "light"
+  @Preference(store: MovedSettings.newStore, movedFrom: MovedSettings.oldStore, renamedFrom: "old.size")
+  var size = 1
+}
+
+@Suite struct StoreMoveTests {
+  @Test func aDeclaredMoveCarriesTheValueToTheNewStoreOnce() {
+    let settings = MovedSettings()
+    #expect(settings.theme == "dark")
+    #expect(settings.size == 3, "renamed and moved at once")
+    #expect(MovedSettings.newStore.backend.value(forKey: "MovedSettings.theme") == .string("dark"))
+    #expect(!MovedSettings.oldStore.hasStoredValue(forKey: "MovedSettings.theme"))
+    #expect(!MovedSettings.oldStore.hasStoredValue(forKey: "old.size"))
+    // Once: a value written to the old store later stays there.
+    MovedSettings.oldStore.set("blue", forKey: "MovedSettings.theme")
+    MovedSettings.registry.registerDefaults(in: MovedSettings.newStore)
+    #expect(settings.theme == "dark")
+  }
+
+  @Test func aMoveNeverOverwritesAValueTheNewStoreHolds() {
+    let old = PreferenceStore.inMemory(["k": "old"])
+    let new = PreferenceStore.inMemory(["k": "new"])
+    #expect(!new.move("k", from: old))
+    #expect(new.value(forKey: "k", default: "") == "new")
+    #expect(old.value(forKey: "k", default: "") == "old", "kept, never lost")
+    #expect(!new.move("k", from: new), "a store never moves into itself")
+  }
+}
+
+extension MovedSettings {
+  static var registry: PreferenceRegistry.Type { PreferenceRegistry.self }
+}

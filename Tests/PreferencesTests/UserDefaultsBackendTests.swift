@@ -162,14 +162,18 @@ import Testing
       }
     }
     #expect(waitUntil { checks.withLock { $0 } > 0 })
-    let count = Intensity.rounds(quick: 200, long: 2_000)
-    for index in 0..<count {
-      backend.setValue(.integer(Int64(index)), forKey: "k\(index)")
+    // Keep writing until several checks have overlapped the writes (each takes a while).
+    let minimum = Intensity.rounds(quick: 200, long: 2_000)
+    let deadline = Date().addingTimeInterval(20)
+    var count = 0
+    while count < minimum || (checks.withLock { $0 } < 3 && Date() < deadline) {
+      backend.setValue(.integer(Int64(count)), forKey: "k\(count)")
+      count += 1
       usleep(2_000)
     }
     done.withLock { $0 = true }
     checking.wait()
-    #expect(checks.withLock { $0 } > 1, "writes overlapped checks")
+    #expect(checks.withLock { $0 } >= 3, "writes overlapped several checks")
     let lost = (0..<count).filter { backend.value(forKey: "k\($0)") != .integer(Int64($0)) }
     #expect(lost.isEmpty, "\(lost.count) writes undone")
   }

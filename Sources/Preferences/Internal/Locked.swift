@@ -54,7 +54,7 @@ final class Locked<Value>: @unchecked Sendable {
     value.deallocate()
   }
 
-  @inlinable @inline(__always)
+  @inlinable @inline(__always) @discardableResult
   func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     #if canImport(Darwin)
       os_unfair_lock_lock(lock)

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Generated code only; not part of the public API.
 @_spi(Generated)
-public protocol PreferenceFileTable {
+public protocol PreferenceFileTable: Sendable {
   /// `#fileID` of the source file.
   static var fileID: StaticString { get }
 
@@ -18,11 +18,16 @@ public protocol PreferenceFileTable {
 
   /// The store of record `index`, if its declaration names one (`@Preference(store: …)`).
   static func store(_ index: Int) -> PreferenceStore?
+
+  /// The store record `index`'s value moves from, if its declaration names one
+  /// (`@Preference(store: …, movedFrom: …)`).
+  static func movedFrom(_ index: Int) -> PreferenceStore?
 }
 
 extension PreferenceFileTable {
   public static func registration(_ index: Int) -> PreferenceRegistration { .none }
   public static func store(_ index: Int) -> PreferenceStore? { nil }
+  public static func movedFrom(_ index: Int) -> PreferenceStore? { nil }
 }
 
 /// How a generated registry evaluates a default, in the declaration's own context.
@@ -40,13 +45,19 @@ public enum PreferenceRegistration: Sendable {
   case mainActor(@MainActor @Sendable () -> PropertyListValue?)
 }
 
-/// A declaration's default in stored form, for registration. Generic without constraints, so
-/// that generated code never fails to compile because of the value's type (the compiler reports
-/// a missing `PreferenceValue` conformance once, at the declaration).
+/// A declaration's default in stored form, for registration: JSON text for a
+/// `format: .json` declaration. Generic without constraints, so that generated code never fails
+/// to compile because of the value's type (the compiler reports a missing `PreferenceValue`
+/// conformance once, at the declaration).
 @_spi(Generated)
-public func _preferenceDefault<Value>(_ value: Value) -> PropertyListValue? {
+public func _preferenceDefault<Value>(_ value: Value, format: PreferenceFormat = .propertyList)
+  -> PropertyListValue?
+{
   guard let value = value as? any PreferenceValue else { return nil }
-  return try? value.propertyListValue()
+  func encode<V: PreferenceValue>(_ value: V) -> PropertyListValue? {
+    try? PreferenceStore.encode(value, json: format == .json)
+  }
+  return encode(value)
 }
 
 /// Marker protocols for generated compile-time checks of a declaration's type against

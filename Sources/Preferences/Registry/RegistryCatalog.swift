@@ -149,11 +149,16 @@ final class RegistryCatalog: Sendable {
     let onMainActor = MainActorContext.isCurrent
     var defaults: [String: PropertyListValue] = [:]
     var synced: Set<String> = []
+    var json: [String] = []
     var later: [(key: String, evaluate: @MainActor @Sendable () -> PropertyListValue?)] = []
     for entry in allEntries() where (self.store(of: entry) ?? defaultStore) === store {
       let key = entry.descriptor.key
+      if let previous = table(of: entry)?.movedFrom(entry.index), previous !== store {
+        store.move(key, from: previous, oldKeys: entry.descriptor.renamedFrom)
+      }
       if !entry.descriptor.renamedFrom.isEmpty { store.migrate(from: entry.descriptor.renamedFrom, to: key) }
       if entry.descriptor.syncs { synced.insert(key) }
+      if entry.descriptor.format == .json { json.append(key) }
       if let value = entry.registeredValue {
         defaults[key] = value
         continue
@@ -172,6 +177,7 @@ final class RegistryCatalog: Sendable {
       }
     }
     if !synced.isEmpty { store.trackModifications(of: synced) }
+    if !json.isEmpty { store.useFormat(.json, forKeys: json) }
     store.register(encoded: defaults)
     store.markRegistered(registry: number)
     // Off the main actor, defaults that need it are registered by the main actor's next turn, or
@@ -208,7 +214,7 @@ private struct GeneratedRecord: Decodable {
 }
 
 /// Packs a declaration's line and column into one integer.
-@inlinable @usableFromInline
+@inlinable
 func preferenceLocation(line: Int, column: Int) -> UInt64 {
   UInt64(truncatingIfNeeded: line) << 32 | UInt64(truncatingIfNeeded: column) & 0xFFFF_FFFF
 }

@@ -42,6 +42,8 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   ///     `Type.property` scheme. Must be a string literal; the build plugin reads it.
   ///   - store: The store for this preference; ``PreferenceStore/default`` if omitted. The build
   ///     plugin evaluates this expression in the generated registry.
+  ///   - movedFrom: The store this preference was kept in before `store:` named another: its
+  ///     value moves to the new store once, when the new store holds none.
   ///   - format: How the value is stored: ``PreferenceFormat/propertyList`` (the default) or
   ///     ``PreferenceFormat/json``, for data that other code stored as JSON text. A literal.
   ///   - sync: Whether ``PreferenceSync`` mirrors this preference to the user's other devices
@@ -55,6 +57,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     wrappedValue: Value,
     key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default,
+    movedFrom: @autoclosure () -> PreferenceStore? = nil,
     format: PreferenceFormat = .propertyList,
     sync: Bool = false,
     settings: Bool = false,
@@ -68,12 +71,13 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// reads `nil` until a value is stored, like a plain optional property.
   ///
   /// The parameters are those of
-  /// ``init(wrappedValue:key:store:format:sync:settings:renamedFrom:fileID:line:column:)``,
+  /// ``init(wrappedValue:key:store:movedFrom:format:sync:settings:renamedFrom:fileID:line:column:)``,
   /// without `renamedFrom:`, so that a type holding such a property keeps its `init()`.
   @inlinable
   public init(
     key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default,
+    movedFrom: @autoclosure () -> PreferenceStore? = nil,
     format: PreferenceFormat = .propertyList,
     sync: Bool = false,
     settings: Bool = false,
@@ -88,6 +92,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   public init(
     key: StaticString? = nil,
     store: @autoclosure () -> PreferenceStore = .default,
+    movedFrom: @autoclosure () -> PreferenceStore? = nil,
     format: PreferenceFormat = .propertyList,
     sync: Bool = false,
     settings: Bool = false,

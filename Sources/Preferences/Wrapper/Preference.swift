@@ -10,9 +10,9 @@ public struct Preference<Value: PreferenceValue>: Sendable {
       "@Preference needs its key table: apply the build plugin to this target, plugins: [.plugin(name: \"PreferenceRegistryPlugin\", package: \"swift-preferences\")]"
   )
   public init(
-    wrappedValue: Value, key: StaticString? = nil,
-    store: @autoclosure () -> PreferenceStore = .default, sync: Bool = false, settings: Bool = false,
-    renamedFrom: StaticString...
+    wrappedValue: Value, key: StaticString? = nil, store: @autoclosure () -> PreferenceStore = .default,
+    movedFrom: @autoclosure () -> PreferenceStore? = nil, format: PreferenceFormat = .propertyList,
+    sync: Bool = false, settings: Bool = false, renamedFrom: StaticString...
   ) {
     fatalError("unreachable")
   }
@@ -23,8 +23,9 @@ public struct Preference<Value: PreferenceValue>: Sendable {
       "@Preference needs its key table: apply the build plugin to this target, plugins: [.plugin(name: \"PreferenceRegistryPlugin\", package: \"swift-preferences\")]"
   )
   public init(
-    key: StaticString? = nil, store: @autoclosure () -> PreferenceStore = .default, sync: Bool = false,
-    settings: Bool = false
+    key: StaticString? = nil, store: @autoclosure () -> PreferenceStore = .default,
+    movedFrom: @autoclosure () -> PreferenceStore? = nil, format: PreferenceFormat = .propertyList,
+    sync: Bool = false, settings: Bool = false, renamedFrom: StaticString...
   ) where Value: ExpressibleByNilLiteral {
     fatalError("unreachable")
   }
