@@ -229,6 +229,35 @@ import Testing
     #expect(messages[5].contains("declared in a protocol"))
   }
 
+  /// A declared type ends at the line's end after `?`, `!` or `>`; `&` and `->` continue it.
+  @Test func declaredTypesEndWhereTheLineEnds() {
+    let result = scan(
+      """
+      struct Outer {
+        @Preference var search: String?
+
+        struct Inner {
+          @Preference var depth = 2
+        }
+        @Preference var forced: Int!
+        struct A { @Preference var list: Optional<Array<Int>>
+          struct B {}
+        }
+        @Preference var handler: (Int) ->
+          Int = { $0 }
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(
+      result.plans.map(\.key) == [
+        "Outer.search", "Outer.Inner.depth", "Outer.forced", "Outer.A.list", "Outer.handler",
+      ])
+    #expect(
+      result.plans.map { $0.syntax.declaredType ?? "-" } == [
+        "String?", "-", "Int!", "Optional<Array<Int>>", "(Int) -> Int",
+      ])
+  }
+
   @Test func optionalsWithoutADefaultDefaultToNilAtTheCompilersLocation() {
     let result = scan(
       """
@@ -254,7 +283,7 @@ import Testing
       """
       struct K {
         @Preference(key: "") var empty = 1
-        @Preference(key: "has space") var spaced = 1
+        @Preference(key: " padded") var spaced = 1
         @Preference(key: "-dash") var dash = 1
         @Preference(key: someConstant) var notLiteral = 1
         @Preference(colour: .red) var unknown = 1
@@ -265,7 +294,7 @@ import Testing
     let messages = errors(result)
     #expect(messages.count == 6)
     #expect(messages[0].contains("invalid preference key '': a key cannot be empty"))
-    #expect(messages[1].contains("cannot contain spaces"))
+    #expect(messages[1].contains("cannot start or end with a space"))
     #expect(messages[2].contains("cannot start with '-'"))
     #expect(messages[3].contains("must be a plain string literal"))
     #expect(

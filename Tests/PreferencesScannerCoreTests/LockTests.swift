@@ -36,6 +36,32 @@ import Testing
       withoutLines(PreferenceManifest.parse(manifest.render()).entries) == withoutLines(manifest.entries))
   }
 
+  /// Keys with spaces (a type named `Theme Settings`) or the format's punctuation are quoted.
+  @Test func keysWithSpacesAndPunctuationAreQuotedAndRoundTrip() {
+    var manifest = PreferenceManifest()
+    let keys = ["default.Theme Settings.class", "a: b", "x,y", #"say "hi""#, #"back\slash"#, "retired key"]
+    for (offset, key) in keys.enumerated() {
+      manifest.entries[key] = PreferenceManifest.Entry(
+        key: key, type: "Int", renamedFrom: offset == 0 ? ["old key", "plain.old"] : [], line: 0)
+    }
+    let text = manifest.render()
+    #expect(text.contains(#""default.Theme Settings.class": Int renamed-from: "old key", plain.old"#))
+    let parsed = PreferenceManifest.parse(text)
+    #expect(parsed.malformed.isEmpty, "\(parsed.malformed)")
+    #expect(Set(parsed.entries.keys) == Set(keys))
+    #expect(parsed.entries["default.Theme Settings.class"]?.renamedFrom == ["old key", "plain.old"])
+    #expect(parsed.entries["retired key"]?.isRetired == false)
+    // A bare key cannot hold a space: that line is reported, not misread.
+    #expect(PreferenceManifest.parse("two words: Int\n").malformed.map(\.0) == [1])
+    #expect(PreferenceManifest.parse(#""unterminated: Int"#).malformed.map(\.0) == [1])
+  }
+
+  @Test func typesNamedWithSpacesDeriveKeysWithSpaces() {
+    let result = scan("enum `default` { struct `Theme Settings` { @Preference var `class` = 1 } }")
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(result.plans.map(\.key) == ["default.Theme Settings.class"])
+  }
+
   @Test func mergeConflictsAreReadAsTheUnionAndReported() {
     let text = """
       A.a: Int

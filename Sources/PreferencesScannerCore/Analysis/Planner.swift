@@ -85,7 +85,10 @@ package struct Planner: Sendable {
     // The default.
     let registration: PreferencePlan.Registration
     if let expression = syntax.defaultValue, !(expression.tokens.count == 1 && expression.text == "nil") {
-      if let literal = PlistLiteral.encode(expression, as: syntax.declaredType) {
+      // A JSON-format default is encoded by generated code, as the runtime encodes its values.
+      if syntax.arguments.format != "json",
+        let literal = PlistLiteral.encode(expression, as: syntax.declaredType)
+      {
         registration = .literal(literal)
       } else if let blocked {
         registration = .firstRead(reason: blocked)

@@ -161,11 +161,13 @@ package enum Validation {
   /// Why `key` cannot be used as a store key, or `nil` if it can.
   package static func keyProblem(_ key: String) -> String? {
     if key.isEmpty { return "a key cannot be empty" }
+    // Spaces are fine (a type named `Theme Settings` derives one); other whitespace is not.
     if key.unicodeScalars.contains(where: {
-      $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+      ($0.properties.isWhitespace && $0 != " ") || $0.value < 0x20 || $0.value == 0x7F
     }) {
-      return "a key cannot contain spaces, line breaks or control characters"
+      return "a key cannot contain line breaks, tabs or control characters"
     }
+    if key.first == " " || key.last == " " { return "a key cannot start or end with a space" }
     if key.hasPrefix("-") {
       return "a key cannot start with '-' (it could not be overridden by a launch argument)"
     }

@@ -76,10 +76,11 @@ package struct PreferenceManifest: Sendable, Equatable {
       }
       var renamedFrom: [String] = []
       if let range = line.range(of: " renamed-from: ", options: .backwards) {
-        renamedFrom = line[range.upperBound...].split(separator: ",").map {
-          $0.trimmingCharacters(in: .whitespaces)
+        guard let keys = Self.keyList(line[range.upperBound...]) else {
+          manifest.malformed.append((number, String(rawLine)))
+          continue
         }
-        .filter { !$0.isEmpty }
+        renamedFrom = keys
         line = String(line[..<range.lowerBound])
       }
       var store: String?
@@ -87,20 +88,27 @@ package struct PreferenceManifest: Sendable, Equatable {
         store = String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
         line = String(line[..<range.lowerBound])
       }
-      // Keys have no spaces: the first ": " ends the key (a type may hold one: `[String: Int]`).
-      guard
-        let colon = line.range(of: ": ")
-          ?? (line.hasSuffix(":") ? line.range(of: ":", options: .backwards) : nil)
-      else {
+      // A key is bare (no spaces, so the first ": " ends it; a type may hold one: `[String: Int]`)
+      // or quoted like a Swift string when it holds spaces or punctuation the format uses.
+      let key: String
+      let rest: Substring
+      if line.hasPrefix("\""), let (quoted, end) = Self.quotedKey(line[...]), line[end...].hasPrefix(":") {
+        key = quoted
+        rest = line[line.index(after: end)...]
+      } else if let colon = line.range(of: ": ")
+        ?? (line.hasSuffix(":") ? line.range(of: ":", options: .backwards) : nil)
+      {
+        key = String(line[..<colon.lowerBound])
+        rest = line[colon.upperBound...]
+        guard !key.isEmpty, !key.contains(" "), !key.hasPrefix("\"") else {
+          manifest.malformed.append((number, String(rawLine)))
+          continue
+        }
+      } else {
         manifest.malformed.append((number, String(rawLine)))
         continue
       }
-      let key = String(line[..<colon.lowerBound])
-      guard !key.isEmpty, !key.contains(" ") else {
-        manifest.malformed.append((number, String(rawLine)))
-        continue
-      }
-      let type = line[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+      let type = rest.trimmingCharacters(in: .whitespaces)
       let entry = Entry(
         key: key, type: type.isEmpty || type == "?" ? nil : type, store: store, renamedFrom: renamedFrom,
         isRetired: retired, line: number)
@@ -141,12 +149,75 @@ package struct PreferenceManifest: Sendable, Equatable {
 
       """
     for entry in entries.values.sorted(by: { $0.key < $1.key }) {
-      out += (entry.isRetired ? "retired " : "") + "\(entry.key): \(entry.type ?? "?")"
+      out += (entry.isRetired ? "retired " : "") + "\(Self.written(entry.key)): \(entry.type ?? "?")"
       if let store = entry.store { out += " store: " + store }
-      if !entry.renamedFrom.isEmpty { out += " renamed-from: " + entry.renamedFrom.joined(separator: ", ") }
+      if !entry.renamedFrom.isEmpty {
+        out += " renamed-from: " + entry.renamedFrom.map(Self.written).joined(separator: ", ")
+      }
       out += "\n"
     }
     return out
+  }
+
+  /// A key as the lock writes it: bare, or quoted when it holds a character the format uses.
+  static func written(_ key: String) -> String {
+    let needsQuotes =
+      key.isEmpty || key.hasPrefix("\"") || key.hasPrefix("#") || key.hasPrefix("retired ")
+      || key.contains(where: { $0 == " " || $0 == "," || $0 == ":" || $0 == "\\" || $0.isNewline })
+    guard needsQuotes else { return key }
+    var out = "\""
+    for character in key {
+      switch character {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      default: out.append(character)
+      }
+    }
+    return out + "\""
+  }
+
+  /// The quoted key at the start of `text`, and the index after its closing quote.
+  static func quotedKey(_ text: Substring) -> (String, String.Index)? {
+    var key = ""
+    var index = text.index(after: text.startIndex)
+    while index < text.endIndex {
+      let character = text[index]
+      index = text.index(after: index)
+      switch character {
+      case "\"": return (key, index)
+      case "\\":
+        guard index < text.endIndex else { return nil }
+        key.append(text[index])
+        index = text.index(after: index)
+      default: key.append(character)
+      }
+    }
+    return nil
+  }
+
+  /// A comma-separated list of keys, bare or quoted.
+  static func keyList(_ text: Substring) -> [String]? {
+    var keys: [String] = []
+    var rest = text.drop { $0 == " " }
+    while !rest.isEmpty {
+      if rest.hasPrefix("\"") {
+        guard let (key, end) = quotedKey(rest) else { return nil }
+        keys.append(key)
+        rest = rest[end...]
+      } else {
+        let end = rest.firstIndex(of: ",") ?? rest.endIndex
+        let key = rest[..<end].trimmingCharacters(in: .whitespaces)
+        if !key.isEmpty { keys.append(key) }
+        rest = rest[end...]
+      }
+      rest = rest.drop { $0 == " " }
+      if rest.hasPrefix(",") {
+        rest = rest.dropFirst().drop { $0 == " " }
+      } else if !rest.isEmpty {
+        return nil
+      }
+    }
+    return keys
   }
 
   /// `keys` followed by every key they were renamed from, transitively, newest first.

@@ -917,9 +917,15 @@ struct FileParser {
         }
       }
       if index > first && token.followsNewline && angle == 0 {
+        // A type continues on the next line after `&`, `->`, `.` or `,`; not after the `?`,
+        // `!` or `>` that end one (`String?`, `Array<Int>`).
+        let previous = source[index - 1]
         let continues =
-          source[index - 1].kind == .operator || source.isPunct(index - 1, UInt8(ascii: "."))
-          || source.isPunct(index - 1, UInt8(ascii: ","))
+          (previous.kind == .operator
+            && !(source.bytes[Int(previous.end) - 1] == UInt8(ascii: "?")
+              || source.bytes[Int(previous.end) - 1] == UInt8(ascii: "!")
+              || (source.bytes[Int(previous.end) - 1] == UInt8(ascii: ">") && source.text(index - 1) != "->")))
+          || source.isPunct(index - 1, UInt8(ascii: ".")) || source.isPunct(index - 1, UInt8(ascii: ","))
         if !continues && token.kind != .operator { break }
       }
       index += 1
