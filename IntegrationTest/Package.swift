@@ -1,18 +1,49 @@
-// swift-tools-version: 6.1
-// A user's package: depends on swift-preferences by path and applies the build plugin.
-// `.ci/run` builds and runs it (Scripts/integration-test.sh).
+// swift-tools-version: 6.2
+// Users' packages in one: targets in every setting an app uses, each applying the build plugin
+// and depending on swift-preferences by path. `.ci/run` builds them and runs each twice (write,
+// then verify in a new process) through Scripts/integration-test.sh.
 import PackageDescription
+
+/// What a new Xcode 26 app target sets: main-actor isolation by default, and the upcoming
+/// features Xcode enables.
+let xcode26AppSettings: [SwiftSetting] = [
+  .defaultIsolation(MainActor.self),
+  .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+  .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
+let preferences = Target.Dependency.product(name: "Preferences", package: "swift-preferences")
+let support = Target.Dependency.target(name: "IntegrationSupport")
+let plugin = Target.PluginUsage.plugin(name: "PreferenceRegistryPlugin", package: "swift-preferences")
 
 let package = Package(
   name: "IntegrationTest",
-  platforms: [.macOS(.v13), .iOS(.v16)],
+  platforms: [.macOS(.v14), .iOS(.v17)],
   dependencies: [.package(name: "swift-preferences", path: "..")],
   targets: [
+    // What every program here uses to check and report; no preferences of its own.
+    .target(name: "IntegrationSupport"),
+    // Swift 6, strict concurrency: keys, central registration, persistence, the lock.
+    .executableTarget(name: "IntegrationApp", dependencies: [preferences], plugins: [plugin]),
+    // A new Xcode 26 app target.
     .executableTarget(
-      name: "IntegrationApp",
-      dependencies: [.product(name: "Preferences", package: "swift-preferences")],
-      plugins: [.plugin(name: "PreferenceRegistryPlugin", package: "swift-preferences")]
-    )
+      name: "MainActorApp", dependencies: [support, preferences], exclude: ["preferences-config.json"],
+      swiftSettings: xcode26AppSettings, plugins: [plugin]),
+    // An app that has not moved to Swift 6.
+    .executableTarget(
+      name: "Swift5App", dependencies: [support, preferences], exclude: ["preferences-config.json"],
+      swiftSettings: [.swiftLanguageMode(.v5)], plugins: [plugin]),
+    // A settings library with public preferences, used by another module; ported from
+    // @AppStorage, so it reads the data the previous version stored.
+    .target(name: "Models"),
+    .target(
+      name: "SettingsKit", dependencies: ["Models", preferences], exclude: ["preferences-config.json"],
+      plugins: [plugin]),
+    .executableTarget(name: "SettingsClient", dependencies: [support, "SettingsKit", preferences]),
+    // Valid Swift that stresses the scanner: every declaration must persist under its key.
+    .executableTarget(
+      name: "ScannerStress", dependencies: [support, preferences], exclude: ["preferences-config.json"],
+      plugins: [plugin]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -6,26 +6,57 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "== integration package: build and run"
-swift build --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" 2>&1 | tail -n 3
-app=$(swift build --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" --show-bin-path)/IntegrationApp
-"$app" "$work/prefs.plist" write
-"$app" "$work/prefs.plist" verify
+# UserDefaults files of the programs below go here, not to the user's ~/.config.
+export XDG_CONFIG_HOME="$work/config"
+build() { swift build --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" "$@"; }
+
+echo "== integration package: build, then each program writes and a new process verifies"
+build 2>&1 | tail -n 3
+bin=$(build --show-bin-path)
+"$bin/IntegrationApp" "$work/prefs.plist" write
+"$bin/IntegrationApp" "$work/prefs.plist" verify
+# A default-MainActor target with Xcode 26's upcoming features, and a Swift 5 target.
+for program in MainActorApp Swift5App ScannerStress; do
+  "$bin/$program" write
+  "$bin/$program" verify
+done
+# A library of public preferences used by another module, over the previous version's data.
+"$bin/SettingsClient" previous-version
+"$bin/SettingsClient" write
+"$bin/SettingsClient" verify
 
 echo "== an unchanged target recompiles nothing"
 # (SwiftPM on Linux sometimes relinks the scanner tool, which reruns the build command; the
 # scanner then leaves the registry's bytes, and so the app, untouched.)
-output=$(swift build --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" 2>&1)
-if grep -q "Compiling IntegrationApp\|Compiling.*Settings.swift" <<<"$output"; then
+output=$(build 2>&1)
+if grep -v "Compiling plugin" <<<"$output" | grep -q "Compiling"; then
   echo "error: a no-change build recompiled the app:"; echo "$output"; exit 1
 fi
 
-# A copy of the user's package whose path dependency points back here.
+# A package of IntegrationApp alone, whose path dependency points back here: the scenarios
+# below break it in different ways.
 make_copy() {
   rm -rf "$work/copy"
-  cp -R "$root/IntegrationTest" "$work/copy"
-  rm -rf "$work/copy/.build"
-  sed -i.bak "s|path: \"..\"|path: \"$root\"|" "$work/copy/Package.swift"
+  mkdir -p "$work/copy/Sources"
+  cp -R "$root/IntegrationTest/Sources/IntegrationApp" "$work/copy/Sources/"
+  cat >"$work/copy/Package.swift" <<PACKAGE
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "IntegrationCopy",
+  platforms: [.macOS(.v14), .iOS(.v17)],
+  dependencies: [.package(name: "swift-preferences", path: "$root")],
+  targets: [
+    .executableTarget(
+      name: "IntegrationApp",
+      dependencies: [.product(name: "Preferences", package: "swift-preferences")],
+      plugins: [.plugin(name: "PreferenceRegistryPlugin", package: "swift-preferences")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
+PACKAGE
 }
 
 echo "== a declaration without a default fails the build with file:line:column"

@@ -1,0 +1,54 @@
+// One app's preferences, compiled in two settings (Swift5App links this file): a new Xcode 26 app
+// target, where every declaration is main-actor isolated by default and the upcoming features
+// Xcode enables are on; and Swift 5 language mode. Defaults are literals, enum cases,
+// initializers of the target's own types, and statics of the declaring type.
+import Foundation
+import Observation
+import Preferences
+
+enum Theme: String, PreferenceValue { case light, dark, system }
+
+struct Layout: Codable, Equatable, PreferenceValue {
+  var columns: Int
+  init(columns: Int) { self.columns = columns }
+}
+
+struct ContentView {
+  static let defaultVolume = 0.8
+  @Preference var username = "Anonymous"
+  @Preference var volume = Self.defaultVolume
+  @Preference var fallbackVolume = Self.defaultVolume
+  @Preference var theme: Theme = .system
+  @Preference var accent = Theme.dark
+  @Preference var layout = Layout(columns: 2)
+  @Preference var lastSearch: String?
+  @Preference var draft: String?
+
+  struct Inner {
+    @Preference var depth = 2
+    @Preference var pageSize = 20
+  }
+}
+
+/// A default that names its own type by its short name, from inside another type.
+struct Player {
+  struct Queue {
+    static let defaultLength = 10
+    @Preference var length = Queue.defaultLength
+    @Preference var capacity = Queue.defaultLength * 2
+  }
+}
+
+/// Static preferences (of a main-actor type under default isolation).
+enum Flags {
+  @Preference static var beta = false
+}
+
+final class SettingsModel {
+  @Preference var fontSize = 12.0
+}
+
+@Observable final class SidebarModel {
+  @ObservationIgnored @Preference var isShown = true
+  var label: String { isShown ? "shown" : "hidden" }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import IntegrationSupport
+import Observation
+import Preferences
+
+let view = ContentView()
+check(view.$username.key == "ContentView.username", "derived key, got \(view.$username.key)")
+check(Player.Queue().$length.key == "Player.Queue.length", "nested key")
+check(Flags.$beta.key == "Flags.beta", "static key")
+
+// The first read, on the main actor, registered every default, with UserDefaults too: code that
+// reads UserDefaults directly sees them (these keys are never written).
+_ = view.username
+let defaults = UserDefaults.standard
+check(defaults.integer(forKey: "ContentView.Inner.pageSize") == 20, "UserDefaults sees a registered literal")
+check(
+  defaults.double(forKey: "ContentView.fallbackVolume") == 0.8,
+  "UserDefaults sees a default read from a static")
+check(defaults.string(forKey: "ContentView.accent") == "dark", "UserDefaults sees an enum default as stored")
+check(
+  defaults.integer(forKey: "Player.Queue.capacity") == 20,
+  "a default naming its type's short name is registered")
+check(defaults.object(forKey: "ContentView.draft") == nil, "an optional without a default registers nothing")
+
+// Observation: a tracked read is invalidated by a write from anywhere.
+let sidebar = SidebarModel()
+let invalidated = Flag()
+withObservationTracking {
+  _ = sidebar.label
+} onChange: {
+  invalidated.raise()
+}
+PreferenceStore.default.set(!sidebar.isShown, forKey: "SidebarModel.isShown")
+check(invalidated.isRaised, "an @Observable model's computed property is invalidated by a store write")
+
+switch Mode.current {
+case .write:
+  check(view.volume == 0.8 && view.layout == Layout(columns: 2), "defaults before any write")
+  view.username = "Paul"
+  view.volume = 0.3
+  view.theme = .dark
+  view.layout = Layout(columns: 5)
+  view.lastSearch = "swift"
+  ContentView.Inner().depth = 7
+  Player.Queue().length = 25
+  Flags.beta = true
+  SettingsModel().fontSize = 18
+  passed("wrote values")
+case .verify:
+  check(view.username == "Paul", "username persisted, got \(view.username)")
+  check(view.volume == 0.3, "volume persisted")
+  check(view.theme == .dark, "enum persisted")
+  check(view.layout == Layout(columns: 5), "Codable persisted")
+  check(view.lastSearch == "swift", "optional persisted")
+  check(ContentView.Inner().depth == 7, "nested persisted")
+  check(Player.Queue().length == 25, "short-name default's preference persisted")
+  check(Flags.beta, "static persisted")
+  check(SettingsModel().fontSize == 18, "class preference persisted")
+  check(!view.$accent.isStored, "registered defaults are never stored")
+  passed("verified values persisted")
+}

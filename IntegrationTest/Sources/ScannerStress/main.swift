@@ -1,0 +1,61 @@
+// Every declaration of this target persists under the key derived for it, however its file is
+// written (regex literals, #sourceLocation, a byte order mark, backticked names, conditions with
+// comments, strings that look like code).
+import Foundation
+import IntegrationSupport
+import Preferences
+
+/// A declaration's key, and how to write and check a value that differs from its default.
+struct Case {
+  var key: String
+  var write: () -> Void
+  var verify: () -> Bool
+}
+
+func makeCase<Value: PreferenceValue & Equatable>(
+  _ projection: @escaping () -> PreferenceProjection<Value>, _ key: String, _ value: Value
+) -> Case {
+  Case(
+    key: key,
+    write: {
+      check(projection().key == key, "key \(projection().key), expected \(key)")
+      check(projection().value != value, "\(key): the written value must differ from the default")
+      projection().value = value
+    },
+    verify: { projection().key == key && projection().value == value && projection().isStored })
+}
+
+let cases = [
+  makeCase({ LogFilter().$pattern }, "LogFilter.pattern", "warning"),
+  makeCase({ LogFilter().$threshold }, "LogFilter.threshold", 9),
+  makeCase({ AfterRegex().$enabled }, "AfterRegex.enabled", true),
+  makeCase({ Generated().$fromTemplate }, "Generated.fromTemplate", "changed"),
+  makeCase({ Generated().$secondFromTemplate }, "Generated.secondFromTemplate", 3),
+  makeCase({ AfterTemplate().$back }, "AfterTemplate.back", false),
+  makeCase({ MarkedFile().$since }, "MarkedFile.since", Date(timeIntervalSince1970: 86_400)),
+  makeCase({ MarkedFile().$homepage }, "MarkedFile.homepage", URL(string: "https://swift.org")!),
+  makeCase({ `default`.`Theme Settings`().$class }, "default.Theme Settings.class", "y"),
+  makeCase({ `default`.`Theme Settings`().$Type }, "default.Theme Settings.Type", 5),
+  makeCase({ `default`.`Theme Settings`.Nested().$value }, "default.Theme Settings.Nested.value", 7.5),
+  makeCase({ Platform().$syncedOnDesktop }, "Platform.syncedOnDesktop", "changed"),
+  makeCase({ Platform().$nested }, "Platform.nested", "changed"),
+  makeCase({ Texts().$greeting }, "Texts.greeting", "changed"),
+  makeCase({ Texts().$template }, "Texts.template", "changed"),
+]
+
+let declared = Set(PreferenceRegistry.preferences.map(\.key))
+check(declared == Set(cases.map(\.key)), "the registry lists exactly these keys: \(declared.sorted())")
+check(
+  PreferenceRegistry.syncedKeys == ["Platform.syncedOnDesktop"], "a condition with a comment keeps its sync")
+check(Platform().$syncedOnDesktop.defaultValue == "desktop", "the macOS-or-Linux branch is compiled")
+check(Generated().$fromTemplate.key == "Generated.fromTemplate", "a #sourceLocation declaration resolves")
+
+switch Mode.current {
+case .write:
+  for item in cases { item.write() }
+  passed("wrote \(cases.count) values")
+case .verify:
+  let failed = cases.filter { !$0.verify() }.map(\.key)
+  check(failed.isEmpty, "not persisted under their keys: \(failed)")
+  passed("verified \(cases.count) values persisted under their keys")
+}
