@@ -36,6 +36,26 @@ import Testing
     #expect(PropertyListFileBackend(url: url).value(forKey: "k") == .integer(1))
   }
 
+  /// A file another process keeps locked delays only its own store's writes.
+  @Test func aBlockedFileDoesNotDelayOtherStoresWrites() throws {
+    let directory = TemporaryDirectory()
+    let blockedURL = directory.file("blocked.plist")
+    let freeURL = directory.file("free.plist")
+    let lock = open(blockedURL.path + ".lock", O_RDWR | O_CREAT, 0o600)
+    #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
+    let blocked = PropertyListFileBackend(url: blockedURL)
+    let free = PropertyListFileBackend(url: freeURL)
+    blocked.setValue(.integer(1), forKey: "k")
+    usleep(100_000)  // the blocked store's flush is now waiting for the lock
+    free.setValue(.integer(2), forKey: "k")
+    #expect(waitUntil(timeout: 2) { FileManager.default.fileExists(atPath: freeURL.path) })
+    #expect(!FileManager.default.fileExists(atPath: blockedURL.path))
+    flock(lock, LOCK_UN)
+    close(lock)
+    #expect(
+      waitUntil(timeout: 2) { PropertyListFileBackend(url: blockedURL).value(forKey: "k") == .integer(1) })
+  }
+
   @Test func aNormalExitWritesPendingValues() throws {
     let directory = TemporaryDirectory()
     let url = directory.file("exit.plist")

@@ -15,27 +15,23 @@ protocol PendingWriter: AnyObject, Sendable {
 /// register here, so a value set through the library is on disk after a normal exit without the
 /// app calling anything.
 ///
-/// A backend stays registered until a flush leaves it with nothing pending: a failed flush keeps
-/// it, and the exit handler flushes every registered backend, waiting for a flush already in
-/// progress on another thread (each backend serializes its flushes).
+/// Each backend is flushed on its own schedule, concurrently with the others: a slow disk, or a
+/// file another process keeps locked, delays only that backend's writes. A backend stays
+/// registered until a flush leaves it with nothing pending: a failed flush keeps it, and the exit
+/// handler flushes every registered backend, waiting for a flush already in progress on another
+/// thread (each backend serializes its flushes).
 enum PendingFlushes {
   private struct Entry {
     weak var writer: (any PendingWriter)?
-    /// Consecutive failed flushes, and when to try again; `nil` when due with the next flush.
-    var failures = 0
-    var retryAt: DispatchTime?
-  }
-
-  private struct State {
-    var entries: [ObjectIdentifier: Entry] = [:]
-    /// Whether the coalesced flush is scheduled.
+    /// Whether a flush of this writer is scheduled.
     var scheduled = false
-    /// When the earliest retry is scheduled, if one is.
-    var retryScheduled: DispatchTime?
+    /// Consecutive failed flushes.
+    var failures = 0
   }
 
-  private static let state = Locked(State())
-  private static let queue = DispatchQueue(label: "swift-preferences.flush", qos: .utility)
+  private static let state = Locked([ObjectIdentifier: Entry]())
+  private static let queue = DispatchQueue(
+    label: "swift-preferences.flush", qos: .utility, attributes: .concurrent)
 
   /// How long writes are coalesced before they are flushed.
   static let delay: DispatchTimeInterval = .milliseconds(50)
@@ -44,68 +40,69 @@ enum PendingFlushes {
     atexit { PendingFlushes.flushAll(atExit: true) }
   }()
 
-  /// Marks `writer` as having pending changes and schedules a flush. A writer whose last flush
+  /// Marks `writer` as having pending changes and schedules its flush. A writer whose last flush
   /// failed is retried with this flush, without waiting for its backoff.
   static func schedule(_ writer: any PendingWriter) {
     _ = installExitHandler
-    let shouldSchedule = state.withLock { state -> Bool in
-      let id = ObjectIdentifier(writer)
-      var entry = state.entries[id] ?? Entry(writer: writer)
+    let id = ObjectIdentifier(writer)
+    let shouldSchedule = state.withLock { entries -> Bool in
+      var entry = entries[id] ?? Entry(writer: writer)
       entry.writer = writer
-      entry.retryAt = nil
-      state.entries[id] = entry
-      defer { state.scheduled = true }
-      return !state.scheduled
+      defer {
+        entry.scheduled = true
+        entries[id] = entry
+      }
+      // A writer waiting out a backoff is tried again now: the new write may find the disk back.
+      return !entry.scheduled || entry.failures > 0
     }
-    if shouldSchedule { queue.asyncAfter(deadline: .now() + delay) { flushAll(atExit: false) } }
+    if shouldSchedule { queue.asyncAfter(deadline: .now() + delay) { flush(id) } }
   }
 
-  /// Flushes the registered writers that are due (at exit: all of them). A writer whose flush
-  /// fails stays registered and is retried after a backoff of its own (1 s, doubling up to a
-  /// minute), at its next write, and at exit.
+  /// Flushes the writer registered as `id`; on failure, schedules a retry after a backoff of
+  /// its own (1 s, doubling up to a minute).
+  private static func flush(_ id: ObjectIdentifier) {
+    let writer = state.withLock { entries -> (any PendingWriter)? in
+      entries[id]?.scheduled = false
+      guard let writer = entries[id]?.writer else {
+        entries[id] = nil
+        return nil
+      }
+      return writer
+    }
+    guard let writer else { return }
+    let failed = flush(writer, atExit: false)
+    // Unregister only if nothing is pending now; checked under the lock that `schedule` takes,
+    // so a write racing with this flush is never left unscheduled.
+    let retry = state.withLock { entries -> DispatchTime? in
+      guard var entry = entries[id] else { return nil }
+      if !writer.hasPendingChanges {
+        if !entry.scheduled { entries[id] = nil }
+        return nil
+      }
+      entry.failures = failed ? entry.failures + 1 : 0
+      defer { entries[id] = entry }
+      guard !entry.scheduled else { return nil }
+      entry.scheduled = true
+      return .now() + (failed ? min(60, pow(2, Double(entry.failures - 1))) : 0)
+    }
+    if let retry { queue.asyncAfter(deadline: retry) { flush(id) } }
+  }
+
+  /// Flushes `writer`, reporting a failure; returns whether it failed.
+  private static func flush(_ writer: any PendingWriter, atExit: Bool) -> Bool {
+    do {
+      try writer.flush()
+      return false
+    } catch {
+      let reported = (error as? PreferenceError) ?? .writeFailed(path: "\(writer)", reason: "\(error)")
+      PreferenceDiagnostics.report(atExit ? reported.lostAtExit : reported)
+      return true
+    }
+  }
+
+  /// Flushes every registered writer now, one after another (at exit, or from tests).
   static func flushAll(atExit: Bool = false) {
-    let now = DispatchTime.now()
-    let due = state.withLock { state -> [any PendingWriter] in
-      if !atExit { state.scheduled = false }
-      state.entries = state.entries.filter { $0.value.writer != nil }
-      return state.entries.values.filter { atExit || ($0.retryAt.map { $0 <= now } ?? true) }.compactMap(
-        \.writer)
-    }
-    for writer in due {
-      var failed = false
-      do {
-        try writer.flush()
-      } catch {
-        failed = true
-        let reported = (error as? PreferenceError) ?? .writeFailed(path: "\(writer)", reason: "\(error)")
-        PreferenceDiagnostics.report(atExit ? reported.lostAtExit : reported)
-      }
-      // Unregister only if nothing is pending now; checked under the lock that `schedule` takes,
-      // so a write racing with this flush is never left unscheduled.
-      state.withLock { state in
-        let id = ObjectIdentifier(writer)
-        guard var entry = state.entries[id] else { return }
-        if !writer.hasPendingChanges {
-          state.entries[id] = nil
-        } else if failed {
-          entry.failures += 1
-          entry.retryAt = .now() + min(60, pow(2, Double(entry.failures - 1)))
-          state.entries[id] = entry
-        }
-      }
-    }
-    guard !atExit else { return }
-    let retry = state.withLock { state -> DispatchTime? in
-      guard let earliest = state.entries.values.compactMap(\.retryAt).min() else { return nil }
-      if let scheduled = state.retryScheduled, scheduled <= earliest, scheduled > now { return nil }
-      state.retryScheduled = earliest
-      return earliest
-    }
-    if let retry {
-      queue.asyncAfter(deadline: retry) {
-        state.withLock { $0.retryScheduled = nil }
-        flushAll(atExit: false)
-      }
-    }
+    let writers = state.withLock { entries in entries.values.compactMap(\.writer) }
+    for writer in writers where writer.hasPendingChanges { _ = flush(writer, atExit: atExit) }
   }
 }
