@@ -115,18 +115,26 @@ final class PreferenceCell: Sendable {
   /// A stand-in for the value, for key paths.
   @usableFromInline var value: Void { () }
 
+  /// The key path every access and mutation names: formed once, because forming a key path
+  /// literal on each read costs more than the rest of a cached read.
+  ///
+  /// `nonisolated(unsafe)` is safe: a key path is an immutable object once formed (the standard
+  /// library does not mark `KeyPath` `Sendable`, only key path literals it can prove are), and
+  /// this `let` is never reassigned.
+  @usableFromInline nonisolated(unsafe) static let valuePath: KeyPath<PreferenceCell, Void> = \.value
+
   /// Registers an access with the Observation framework, if a tracking scope is active.
   @inlinable @inline(__always)
   func track() {
     #if canImport(Observation)
-      registrar.access(self, keyPath: \.value)
+      registrar.access(self, keyPath: Self.valuePath)
     #endif
   }
 
   /// Tells the Observation framework that the value changed.
   func changed() {
     #if canImport(Observation)
-      registrar.withMutation(of: self, keyPath: \.value) {}
+      registrar.withMutation(of: self, keyPath: Self.valuePath) {}
     #endif
   }
 }

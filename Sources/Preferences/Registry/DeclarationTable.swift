@@ -13,9 +13,20 @@ enum DeclarationTable {
     @usableFromInline let number: Int
     @usableFromInline let registry: Int
     /// The declaration's own store, or `nil` for ``PreferenceStore/default``.
-    @usableFromInline let store: PreferenceStore?
+    let store: PreferenceStore?
+    /// `store`, for reads that must not retain it (see ``lookup(_:_:)``).
+    @usableFromInline let storeReference: Unmanaged<PreferenceStore>?
     let key: String
     let format: PreferenceFormat
+
+    init(number: Int, registry: Int, store: PreferenceStore?, key: String, format: PreferenceFormat) {
+      self.number = number
+      self.registry = registry
+      self.store = store
+      self.storeReference = store.map { Unmanaged.passUnretained($0) }
+      self.key = key
+      self.format = format
+    }
   }
 
   @usableFromInline
@@ -27,7 +38,16 @@ enum DeclarationTable {
       repeating: nil, count: 64)
     @usableFromInline var count = 0
     /// ``PreferenceStore/default`` once chosen or first used.
-    @usableFromInline var defaultStore: PreferenceStore?
+    @usableFromInline var defaultStore: PreferenceStore? {
+      didSet {
+        if let oldValue, oldValue !== defaultStore { formerDefaults.append(oldValue) }
+        defaultStoreReference = defaultStore.map { Unmanaged.passUnretained($0) }
+      }
+    }
+    @usableFromInline var defaultStoreReference: Unmanaged<PreferenceStore>?
+    /// Stores that were the default before: kept for the life of the process, because reads use
+    /// the stores this table returns without retaining them (see ``lookup(_:_:)``).
+    @usableFromInline var formerDefaults: [PreferenceStore] = []
   }
 
   @usableFromInline static let state = Locked(State())
@@ -41,9 +61,14 @@ enum DeclarationTable {
 
   /// The key number, registry number and store of the declaration at `address`, `location`, if
   /// it was resolved before.
+  ///
+  /// The store is returned unretained: a read is the hottest path of the library, and a store's
+  /// reference count lives in a side table (it is referenced weakly), so retaining it would cost
+  /// more than the rest of the read. That is safe because this table never lets a store go:
+  /// entries are never removed, and a replaced default store is kept in `formerDefaults`.
   @inlinable
   static func lookup(_ address: UInt, _ location: UInt64) -> (
-    number: Int, registry: Int, store: PreferenceStore
+    number: Int, registry: Int, store: Unmanaged<PreferenceStore>
   )? {
     state.withLock { state in
       let mask = state.addresses.count - 1
@@ -52,7 +77,7 @@ enum DeclarationTable {
         let found = state.addresses[index]
         if found == 0 { return nil }
         if found == address && state.locations[index] == location, let resolution = state.resolutions[index] {
-          guard let store = resolution.store ?? state.defaultStore else { return nil }
+          guard let store = resolution.storeReference ?? state.defaultStoreReference else { return nil }
           return (resolution.number, resolution.registry, store)
         }
         index = (index + 1) & mask

@@ -115,7 +115,9 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   public var wrappedValue: Value {
     @inlinable get {
       if let (number, registry, store) = DeclarationTable.lookup(fileIDAddress, location),
-        let value = store.cachedValue(number: number, registry: registry, as: Value.self)
+        let value = store._withUnsafeGuaranteedRef({
+          $0.cachedValue(number: number, registry: registry, as: Value.self)
+        })
       {
         return value
       }
