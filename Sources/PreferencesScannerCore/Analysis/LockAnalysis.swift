@@ -35,16 +35,21 @@ package struct LockAnalysis {
         Diagnostic(.error, message, file: plan.file, line: plan.line, column: plan.column))
     }
 
-    // Rename chains.
-    for index in result.plans.indices {
+    // Rename chains: declared renames, configured migrations and previous key formats, each
+    // followed through the renames the lock remembers.
+    let migrations = Dictionary(
+      grouping: configuration.migrations.keys, by: { configuration.migrations[$0]! })
+    let chainsMatter = !manifest.entries.isEmpty || !migrations.isEmpty || configuration.previousKeys != nil
+    for index in result.plans.indices where chainsMatter {
       let plan = result.plans[index]
       var sources = plan.syntax.arguments.renamedFrom
-      sources += configuration.migrations.filter { $0.value == plan.key }.map(\.key).sorted()
+      sources += (migrations[plan.key] ?? []).sorted()
       if let previous = configuration.previousKeys, plan.syntax.arguments.key == nil {
         let old = previous.prefix + (plan.typePath + [plan.property]).joined(separator: previous.separator)
         if old != plan.key { sources.append(old) }
       }
-      result.plans[index].renamedFrom = manifest.chain(sources).filter { $0 != plan.key }
+      let renamedFrom = manifest.chain(sources).filter { $0 != plan.key }
+      if renamedFrom != plan.renamedFrom { result.plans[index] = plan.with(renamedFrom: renamedFrom) }
     }
     let plans = result.plans
     let declared = Dictionary(plans.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })

@@ -31,6 +31,8 @@ package struct ModuleIndex: Sendable {
     package var members: [String: [Member]] = [:]
     /// Names of the types (and type aliases) declared inside it.
     package var nestedTypes: Set<String> = []
+    /// The module's types among ``conformances`` (superclasses and protocols it declares).
+    package fileprivate(set) var inheritedTypes: [TypeID] = []
     /// The outermost of it and the types it is nested in that has generic parameters.
     package fileprivate(set) var genericType: TypeID?
     /// Why generated code cannot name it: the outermost type around it (or itself) that is
@@ -58,6 +60,9 @@ package struct ModuleIndex: Sendable {
   package private(set) var globals: [String: [Member]] = [:]
   /// Names of the enum cases (without payloads or with) declared anywhere in the module.
   package private(set) var enumCaseNames: Set<String> = []
+  /// The name of every type the module declares or extends, at any depth: a name not in it
+  /// never resolves to a module type.
+  package private(set) var typeNames: Set<String> = []
 
   package init(_ files: [FileSyntax]) {
     for file in files {
@@ -94,6 +99,10 @@ package struct ModuleIndex: Sendable {
     // Parents are numbered before their children: one pass in order settles what each type
     // inherits from the types around it.
     for id in types.indices {
+      typeNames.insert(types[id].name)
+      types[id].inheritedTypes = types[id].conformances.compactMap {
+        self.id(of: $0.split(separator: ".").map(String.init))
+      }
       let parent = types[id].parent.map { types[$0] }
       types[id].genericType = parent?.genericType ?? (types[id].genericParameters.isEmpty ? nil : id)
       if let inherited = parent?.unreachable {
@@ -219,8 +228,7 @@ package struct ModuleIndex: Sendable {
     if info.nestedTypes.contains(name) {
       return .nestedType(owner: type, name: name, type: child(name, of: type))
     }
-    for inherited in info.conformances {
-      guard let base = id(of: inherited.split(separator: ".").map(String.init)) else { continue }
+    for base in info.inheritedTypes {
       if let found = lookup(name, inType: base, depth: depth + 1) { return found }
     }
     return nil
@@ -228,7 +236,7 @@ package struct ModuleIndex: Sendable {
 
   /// The module type a type name used at `context` refers to, if any.
   package func typeID(of name: [String], in context: [TypeID]) -> TypeID? {
-    guard let first = name.first else { return nil }
+    guard let first = name.first, typeNames.contains(first) else { return nil }
     let start: TypeID?
     switch resolve(first, in: context).0 {
     case .nestedType(_, _, let type): start = type

@@ -244,9 +244,16 @@ package struct Planner: Sendable {
   /// The module type in `type` (or in its optional, array, set or dictionary values) that does not
   /// conform to `PreferenceValue`, if the module declares one.
   func storabilityProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> String? {
-    // Nested deeper than any real type: left to the compiler, and bounded work.
-    guard depth < 32 else { return nil }
-    var text = type.replacingOccurrences(of: " ", with: "")
+    // Nested deeper than any real type: left to the compiler, and bounded work. A type that
+    // names no type of the module has nothing to check.
+    guard depth < 32,
+      type.utf8.split(whereSeparator: {
+        !($0 == UInt8(ascii: "_") || $0 >= 0x80 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+          || (0x61...0x7A).contains($0))
+      })
+      .contains(where: { index.typeNames.contains(String(decoding: $0, as: UTF8.self)) })
+    else { return nil }
+    var text = type.removing(" ")
     while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
     for wrapper in ["Optional<", "Set<", "Array<"] where text.hasPrefix(wrapper) && text.hasSuffix(">") {
       return storabilityProblem(
@@ -290,8 +297,9 @@ package struct Planner: Sendable {
   }
 }
 
-/// One declaration, planned: everything the output needs, decided once.
-package struct PreferencePlan: Sendable {
+/// One declaration, planned: everything the output needs, decided once. A class, so that the
+/// later stages pass tens of thousands of them around without copying their fields.
+package final class PreferencePlan: Sendable {
   package enum Registration: Sendable, Equatable {
     /// No default (an optional declared without one): nothing to register.
     case none
@@ -328,12 +336,42 @@ package struct PreferencePlan: Sendable {
   package let movedFrom: String?
   /// Keys the value was stored under before, newest first: `renamedFrom:`, configured
   /// migrations, and what the lock remembers.
-  package var renamedFrom: [String]
+  package let renamedFrom: [String]
   /// The `#if` condition, as text for descriptors (bounded).
   package let condition: String?
   /// The declaring type, when generated code may form key paths to the declaration (for the
   /// lock's type checks).
   package let lockCheck: [String]?
+
+  package init(
+    fileIndex: Int, number: Int, file: String, fileID: String, syntax: PreferenceSyntax, typePath: [String],
+    key: String, valueType: String?, registration: Registration, store: String?, movedFrom: String?,
+    renamedFrom: [String], condition: String?, lockCheck: [String]?
+  ) {
+    self.fileIndex = fileIndex
+    self.number = number
+    self.file = file
+    self.fileID = fileID
+    self.syntax = syntax
+    self.typePath = typePath
+    self.key = key
+    self.valueType = valueType
+    self.registration = registration
+    self.store = store
+    self.movedFrom = movedFrom
+    self.renamedFrom = renamedFrom
+    self.condition = condition
+    self.lockCheck = lockCheck
+  }
+
+  /// This plan with the keys it was stored under before replaced.
+  package func with(renamedFrom: [String]) -> PreferencePlan {
+    PreferencePlan(
+      fileIndex: fileIndex, number: number, file: file, fileID: fileID, syntax: syntax, typePath: typePath,
+      key: key,
+      valueType: valueType, registration: registration, store: store, movedFrom: movedFrom,
+      renamedFrom: renamedFrom, condition: condition, lockCheck: lockCheck)
+  }
 
   package var property: String { syntax.property }
   package var enclosingType: String { typePath.joined(separator: ".") }

@@ -48,7 +48,7 @@ package indirect enum PlistLiteral: Sendable, Equatable {
   /// declaration.
   private static func shape(of type: String, depth: Int = 0) -> Shape? {
     guard depth < 32 else { return nil }
-    var text = type.replacingOccurrences(of: " ", with: "")
+    var text = type.removing(" ")
     if text.hasSuffix("?") { text.removeLast() }
     if text.hasPrefix("Optional<") && text.hasSuffix(">") { text = String(text.dropFirst(9).dropLast()) }
     if text.hasPrefix("Array<") && text.hasSuffix(">") {
@@ -192,7 +192,7 @@ package indirect enum PlistLiteral: Sendable, Equatable {
   }
 
   private static func integer(_ text: String) -> Int64? {
-    let digits = text.replacingOccurrences(of: "_", with: "")
+    let digits = text.removing("_")
     for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
       return Int64(digits.dropFirst(2), radix: radix)
     }
@@ -200,7 +200,7 @@ package indirect enum PlistLiteral: Sendable, Equatable {
   }
 
   private static func double(_ text: String) -> Double? {
-    let digits = text.replacingOccurrences(of: "_", with: "")
+    let digits = text.removing("_")
     if digits.hasPrefix("0o") || digits.hasPrefix("0b") { return integer(digits).map(Double.init) }
     if digits.hasPrefix("0x") && !digits.contains("p") && !digits.contains("P") {
       return integer(digits).map(Double.init)

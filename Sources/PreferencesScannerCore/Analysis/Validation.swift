@@ -12,7 +12,12 @@ package enum Validation {
       diagnostics.append(Diagnostic(severity, message, file: plan.file, line: plan.line, column: plan.column))
     }
     var byKey: [String: [Int]] = [:]
-    var byLocation: [String: PreferencePlan] = [:]
+    struct Place: Hashable {
+      var fileID: String
+      var line: Int
+      var column: Int
+    }
+    var byLocation: [Place: PreferencePlan] = [:]
     for (number, plan) in plans.enumerated() {
       if let problem = keyProblem(plan.key) {
         let fix =
@@ -31,8 +36,9 @@ package enum Validation {
       byKey[plan.key, default: []].append(number)
       // Two declarations the compiler reports at one place cannot be told apart at run time.
       let location = plan.reportedLocation
-      let place = "\(location.fileID):\(location.line):\(location.column)"
+      let place = Place(fileID: location.fileID, line: location.line, column: location.column)
       if let earlier = byLocation[place], earlier.file != plan.file || coexist(earlier, plan, files: files) {
+        let place = "\(location.fileID):\(location.line):\(location.column)"
         report(
           .error,
           "@Preference '\(plan.property)' is reported at \(place), like the declaration at \(earlier.file):\(earlier.line):\(earlier.column) (a #sourceLocation directive names the same place); the wrapper could not tell them apart: give one directive another line",
@@ -54,7 +60,7 @@ package enum Validation {
         "\(Set(synced.map(\.key)).count) preferences are marked sync: true; iCloud's key-value store holds at most \(syncedKeyCountLimit) keys; sync fewer, or group them in one Codable value",
         at: first)
     }
-    for (key, declarations) in byKey.sorted(by: { $0.key < $1.key }) where declarations.count > 1 {
+    for (key, declarations) in byKey.filter({ $0.value.count > 1 }).sorted(by: { $0.key < $1.key }) {
       for (later, earlier) in duplicates(declarations.map { plans[$0] }, files: files) {
         report(
           .error,
@@ -66,19 +72,19 @@ package enum Validation {
             column: earlier.column))
       }
     }
-    diagnostics += renames(plans, byKey: byKey.mapValues { $0.map { plans[$0] } })
+    diagnostics += renames(plans, byKey: byKey)
     return diagnostics
   }
 
   /// `renamedFrom:` must not take a value away from a live declaration, be claimed twice, or go
   /// round in a circle.
-  private static func renames(_ plans: [PreferencePlan], byKey: [String: [PreferencePlan]]) -> [Diagnostic] {
+  private static func renames(_ plans: [PreferencePlan], byKey: [String: [Int]]) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     var claimed: [String: PreferencePlan] = [:]
     for plan in plans {
       for old in plan.syntax.arguments.renamedFrom {
         if old == plan.key { continue }
-        if let live = byKey[old]?.first {
+        if let live = byKey[old]?.first.map({ plans[$0] }) {
           let mutual = live.syntax.arguments.renamedFrom.contains(plan.key)
           diagnostics.append(
             Diagnostic(
@@ -162,9 +168,12 @@ package enum Validation {
   package static func keyProblem(_ key: String) -> String? {
     if key.isEmpty { return "a key cannot be empty" }
     // Spaces are fine (a type named `Theme Settings` derives one); other whitespace is not.
-    if key.unicodeScalars.contains(where: {
-      ($0.properties.isWhitespace && $0 != " ") || $0.value < 0x20 || $0.value == 0x7F
-    }) {
+    let printableASCII = key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    if !printableASCII,
+      key.unicodeScalars.contains(where: {
+        ($0.properties.isWhitespace && $0 != " ") || $0.value < 0x20 || $0.value == 0x7F
+      })
+    {
       return "a key cannot contain line breaks, tabs or control characters"
     }
     if key.first == " " || key.last == " " { return "a key cannot start or end with a space" }

@@ -159,7 +159,15 @@ package struct ScannerCommand {
         if let output = options.output { try writeIfChanged(text, to: output) } else { standardOutput(text) }
       case "scan":
         if options.format == "json" {
-          standardOutput(ScanOutput.json(result))
+          var buffer = ""
+          ScanOutput.json(result) { piece in
+            buffer += piece
+            if buffer.utf8.count > 1 << 16 {
+              standardOutput(buffer)
+              buffer = ""
+            }
+          }
+          standardOutput(buffer)
         } else {
           standardOutput(ScanOutput.text(result))
           report(result.diagnostics)
@@ -191,16 +199,16 @@ package struct ScannerCommand {
     }
     let directory = URL(fileURLWithPath: options.outputDirectory!)
     let planned = Set(options.planned.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-    let files = RegistryRenderer.files(result, module: module) { path in
-      guard planned.contains(URL(fileURLWithPath: path).standardizedFileURL.path) else { return nil }
-      return PluginShared.outputFileName(forSource: URL(fileURLWithPath: path).lastPathComponent)
-    }
+    let files = try RegistryRenderer.files(
+      result, module: module,
+      plannedName: { path in
+        guard planned.contains(URL(fileURLWithPath: path).standardizedFileURL.path) else { return nil }
+        return PluginShared.outputFileName(forSource: URL(fileURLWithPath: path).lastPathComponent)
+      },
+      emit: { name, text in try writeIfChanged(text, to: directory.appendingPathComponent(name).path) })
     try writeIfChanged(files.index, to: directory.appendingPathComponent(PluginShared.indexFileName).path)
     try writeIfChanged(
       files.unplanned, to: directory.appendingPathComponent(PluginShared.unplannedFileName).path)
-    for (name, text) in files.planned {
-      try writeIfChanged(text, to: directory.appendingPathComponent(name).path)
-    }
   }
 
   // MARK: lock

@@ -246,7 +246,7 @@ package func typesAreCompatible(_ old: String, _ new: String) -> Bool {
 }
 
 package func normalizedType(_ type: String) -> String {
-  var type = type.replacingOccurrences(of: " ", with: "")
+  var type = type.removing(" ")
   while type.hasSuffix("?") || type.hasSuffix("!") { type.removeLast() }
   if type.hasPrefix("Optional<") && type.hasSuffix(">") { type = String(type.dropFirst(9).dropLast()) }
   let integers: Set<String> = [
@@ -260,7 +260,7 @@ package func normalizedType(_ type: String) -> String {
 /// A store expression with the spellings that name the same store made equal:
 /// `PreferenceStore.suite("x")` and `.suite("x")`; spacing ignored.
 package func normalizedStore(_ store: String?) -> String? {
-  guard var text = store?.replacingOccurrences(of: " ", with: "") else { return nil }
+  guard var text = store?.removing(" ") else { return nil }
   if text.hasPrefix("PreferenceStore.") { text = String(text.dropFirst("PreferenceStore".count)) }
   return text == ".default" ? nil : text
 }

@@ -24,9 +24,12 @@ package indirect enum JSONValue: Sendable, Equatable {
   }
 
   /// JSON with one member or element per line, indented by two spaces per level.
-  package var prettyText: String {
+  package var prettyText: String { prettyText(indent: "") }
+
+  /// Pretty JSON for a value nested at `indent` (its first line is not indented).
+  package func prettyText(indent: String) -> String {
     var out = ""
-    write(to: &out, indent: "")
+    write(to: &out, indent: indent)
     return out
   }
 

@@ -104,8 +104,9 @@ package struct MemberSyntax: Sendable {
   package let branch: Int?
 }
 
-/// One `@Preference` declaration as written.
-package struct PreferenceSyntax: Sendable {
+/// One `@Preference` declaration as written. A class: the file's syntax and the declaration's
+/// plan share it.
+package final class PreferenceSyntax: Sendable {
   /// The innermost type scope it is declared in.
   package let scope: Int
   package let property: String
@@ -126,6 +127,27 @@ package struct PreferenceSyntax: Sendable {
   package let reportedLine: Int
   package let documentation: String?
   package let branch: Int?
+
+  package init(
+    scope: Int, property: String, isStatic: Bool, access: AccessLevel?, declaredType: String?,
+    defaultValue: ExpressionSyntax?, arguments: PreferenceArguments, line: Int, column: Int,
+    reportedFileID: String,
+    reportedLine: Int, documentation: String?, branch: Int?
+  ) {
+    self.scope = scope
+    self.property = property
+    self.isStatic = isStatic
+    self.access = access
+    self.declaredType = declaredType
+    self.defaultValue = defaultValue
+    self.arguments = arguments
+    self.line = line
+    self.column = column
+    self.reportedFileID = reportedFileID
+    self.reportedLine = reportedLine
+    self.documentation = documentation
+    self.branch = branch
+  }
 }
 
 extension PreferenceSyntax {
