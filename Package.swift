@@ -11,8 +11,8 @@ let package = Package(
     .plugin(name: "PreferencesCommand", targets: ["PreferencesCommand"]),
   ],
   targets: [
-    // Runtime: runs in the user's app.
-    .target(name: "Preferences"),
+    // Runtime: runs in the user's app. The privacy manifest declares its required-reason API use.
+    .target(name: "Preferences", resources: [.copy("PrivacyInfo.xcprivacy")]),
 
     // Scanner: lexer, declaration finder, validation and registry rendering. Never links the runtime.
     .target(name: "PreferencesScannerCore"),
