@@ -4,6 +4,8 @@
 //   swift run PreferencesDemo                       list every preference
 //   swift run PreferencesDemo set ContentView.username Paul
 //   swift run PreferencesDemo reset ContentView.username   (or: reset --all)
+//   swift run PreferencesDemo watch                 print each change, made here or by another
+//                                                   process (run `set` in a second terminal)
 //   swift run PreferencesDemo --file /tmp/demo.plist list  use a property-list file store
 import Foundation
 import Preferences
@@ -22,6 +24,8 @@ struct Entry {
   var isStored: () -> Bool
   var set: (String) -> Bool
   var reset: () -> Void
+  /// Calls `handler` with the value as text each time it changes, from any source.
+  var observe: (@escaping @Sendable (String) -> Void) -> PreferenceObservation
 
   init<Value: PreferenceValue>(_ preference: PreferenceProjection<Value>) {
     key = preference.key
@@ -34,6 +38,7 @@ struct Entry {
       return true
     }
     reset = { preference.reset() }
+    observe = { handler in preference.observe { handler(describe($0)) } }
   }
 }
 
@@ -96,7 +101,23 @@ case "reset" where arguments.count == 2:
     entry.reset()
     print("\(entry.key) = \(entry.current()) (default)")
   }
+case "watch":
+  // Written unbuffered: the output may be a pipe, and the process ends with Ctrl-C.
+  func print(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+  print(
+    "Watching \(entries.count) preferences in \(PreferenceStore.default.backend.location). In another terminal, run"
+  )
+  print("  swift run PreferencesDemo set ContentView.username Paul\n(Ctrl-C to stop)")
+  let observations = entries.map { entry in
+    let key = entry.key
+    return entry.observe { value in
+      let time = Date().formatted(date: .omitted, time: .standard)
+      FileHandle.standardOutput.write(Data("\(time)  \(key) = \(value)\n".utf8))
+    }
+  }
+  withExtendedLifetime(observations) { dispatchMain() }
 default:
-  print("usage: PreferencesDemo [--file PATH] [list | get KEY | set KEY VALUE | reset KEY | reset --all]")
+  print(
+    "usage: PreferencesDemo [--file PATH] [list | get KEY | set KEY VALUE | reset KEY | reset --all | watch]")
   exit(2)
 }
