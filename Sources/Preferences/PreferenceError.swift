@@ -96,8 +96,9 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
 /// Where the library reports problems it recovers from: wrong stored types, undecodable values,
 /// corrupt files, failed writes.
 ///
-/// By default each distinct message is written once to standard error. Install your own handler
-/// to log, assert in debug builds, or collect diagnostics in tests:
+/// By default each distinct message is written once to standard error, and a declaration the
+/// registry does not know (a stale build) also stops debug builds with an assertion. Install your
+/// own handler to log, assert, or collect diagnostics in tests; it replaces both:
 ///
 /// ```swift
 /// PreferenceDiagnostics.setHandler { error in
@@ -117,13 +118,20 @@ public enum PreferenceDiagnostics {
 
   /// Reports `error` to the installed handler.
   public static func report(_ error: PreferenceError) {
-    let handler: Handler? = state.withLock { state in
-      if let handler = state.handler { return handler }
-      guard state.seen.insert(error.description).inserted else { return nil }
-      return { error in
-        FileHandle.standardError.write(Data("swift-preferences: warning: \(error.description)\n".utf8))
-      }
+    let (handler, installed): (Handler?, Bool) = state.withLock { state in
+      if let handler = state.handler { return (handler, true) }
+      guard state.seen.insert(error.description).inserted else { return (nil, false) }
+      return (
+        { error in
+          FileHandle.standardError.write(Data("swift-preferences: warning: \(error.description)\n".utf8))
+        }, false
+      )
     }
     handler?(error)
+    if case .unresolvedDeclaration = error, !installed {
+      // A declaration without a registry entry keeps its value in memory only: loud in debug
+      // builds, where it is found before users meet it.
+      assertionFailure("swift-preferences: \(error.description)")
+    }
   }
 }

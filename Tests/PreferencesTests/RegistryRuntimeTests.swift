@@ -220,3 +220,21 @@ struct MovedSettings {
 extension MovedSettings {
   static var registry: PreferenceRegistry.Type { PreferenceRegistry.self }
 }
+
+@Suite struct UnresolvedDeclarationTests {
+  /// A declaration the registry does not know (a stale build) is reported with its place and
+  /// keeps its values in memory, never under a made-up key in the user's store.
+  @Test func anUnknownDeclarationIsReportedAndNeverReachesTheStore() {
+    Diagnostics.start()
+    let fileID: StaticString = "Tests/StaleBuild.swift"
+    let resolution = DeclarationResolver.resolve(
+      FakeRegistry.self, fileIDAddress: UInt(bitPattern: fileID.utf8Start),
+      location: preferenceLocation(line: 41, column: 7))
+    #expect(resolution.key == "Tests/StaleBuild.swift:41:7")
+    #expect(resolution.store !== PreferenceStore.default)
+    #expect(resolution.store != nil)
+    let reported = Diagnostics.reported(mentioning: "Tests/StaleBuild.swift:41:7")
+    #expect(reported.count == 1)
+    #expect(reported.first?.description.contains("Rebuild") == true)
+  }
+}
