@@ -1,66 +1,107 @@
 #!/usr/bin/env bash
-# Measures what PreferenceRegistryPlugin adds to builds of a FILES-file target (two @Preference
-# each): a build with nothing changed and an incremental build after a one-file edit. The
-# baseline is the same sources without the plugin, compiled against the registry the plugin
-# generated (checked in as an ordinary source file), so the difference is the plugin's own cost:
-# running the scanner and scheduling its command. A third variant uses plain stored properties,
-# to show what property wrappers themselves cost the compiler.
-# Usage: [ROUNDS=3] [MODES="plugin registry plain"] Scripts/plugin-build-benchmark.sh [FILES]
-# (takes several minutes on 2 cores; each build is measured ROUNDS times and the median shown)
+# What @Preference and PreferenceRegistryPlugin cost a target's builds, against the same target
+# written with a minimal property wrapper (`@propertyWrapper struct Simple<V> { var
+# wrappedValue: V }`, the baseline) and with plain stored properties.
+#
+# Each target has FILES files declaring 4 properties each. For each variant and size it measures
+# debug builds of the target (its dependencies already built):
+#   clean     the target rebuilt from scratch (its objects and the plugin's outputs removed)
+#   shift     after inserting a line at the top of one file, which moves its declarations
+#   no-shift  after appending a line at the end of one file
+# and prints the median of ROUNDS builds, with the ratio to the minimal wrapper.
+#
+# Usage: [ROUNDS=3] [SIZES="25 300"] Scripts/plugin-build-benchmark.sh
+# (25 files = 100 preferences, 300 files = 1,200; about 15 minutes on 2 cores)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-files=${1:-1000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+rounds=${ROUNDS:-3}
 
-make_package() { # $1 = directory, $2 = plugin|registry|plain
+make_package() { # $1 = directory, $2 = preference|minimal|plain, $3 = files
   mkdir -p "$1/Sources/App"
-  local plugins=""
-  [ "$2" = plugin ] && plugins='plugins: [.plugin(name: "PreferenceRegistryPlugin", package: "swift-preferences")]'
+  local plugins="" wrapper="@Preference "
+  case "$2" in
+    preference) plugins=', plugins: [.plugin(name: "PreferenceRegistryPlugin", package: "swift-preferences")]' ;;
+    minimal)
+      wrapper="@Simple "
+      printf '@propertyWrapper struct Simple<Value> {\n  var wrappedValue: Value\n}\n' >"$1/Sources/App/Simple.swift"
+      ;;
+    plain) wrapper="" ;;
+  esac
   cat >"$1/Package.swift" <<SWIFT
 // swift-tools-version: 6.1
 import PackageDescription
 let package = Package(
-  name: "Bench", dependencies: [.package(name: "swift-preferences", path: "$root")],
-  targets: [.executableTarget(name: "App", dependencies: [.product(name: "Preferences", package: "swift-preferences")], $plugins)])
+  name: "Bench", platforms: [.macOS(.v14)], dependencies: [.package(name: "swift-preferences", path: "$root")],
+  targets: [.executableTarget(name: "App", dependencies: [.product(name: "Preferences", package: "swift-preferences")]$plugins)])
 SWIFT
-  local wrapper="@Preference "
-  [ "$2" = plain ] && wrapper=""
-  for i in $(seq 1 "$files"); do
-    printf 'import Preferences\n\n/// Screen %s.\nstruct Screen%s {\n  %svar title = "Screen %s"\n  %svar count = %s\n  var local = 0\n  func render() -> String { "\\(title) \\(count) \\(local)" }\n}\n' \
-      "$i" "$i" "$wrapper" "$i" "$wrapper" "$i" >"$1/Sources/App/Screen$i.swift"
+  for i in $(seq 1 "$3"); do
+    cat >"$1/Sources/App/Screen$i.swift" <<SWIFT
+import Preferences
+
+/// Screen $i.
+struct Screen$i {
+  ${wrapper}var title = "Screen $i"
+  ${wrapper}var count = $i
+  ${wrapper}var isEnabled = true
+  ${wrapper}var ratio = 0.5
+  var local = 0
+
+  func render() -> String { "\(title) \(count) \(isEnabled) \(ratio) \(local)" }
+}
+SWIFT
   done
   echo 'print(Screen1().render())' >"$1/Sources/App/main.swift"
 }
 
-measure() { # $1 = directory; prints seconds of a build
+seconds() { # runs a build of $1, prints its wall time in seconds
   local start end
   start=$(date +%s%N)
-  swift build -v --package-path "$1" >"$1.log" 2>&1
+  swift build --package-path "$1" >"$1.log" 2>&1 || { cat "$1.log" >&2; exit 1; }
   end=$(date +%s%N)
-  local ms=$(((end - start) / 1000000))
-  printf '%d.%03d' $((ms / 1000)) $((ms % 1000))
+  awk -v ns=$((end - start)) 'BEGIN { printf "%.2f", ns / 1e9 }'
 }
 
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
-rounds=${ROUNDS:-3}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'; }
 
-for mode in ${MODES:-plugin registry plain}; do
-  dir="$work/$mode"
-  make_package "$dir" "$mode"
-  if [ "$mode" = registry ]; then
-    generated=$(find "$work/plugin/.build/plugins/outputs" -name PreferenceRegistry.generated.swift)
-    cp "$generated" "$dir/Sources/App/"
-  fi
-  swift build --package-path "$dir" >/dev/null 2>&1   # first build
-  swift build --package-path "$dir" >/dev/null 2>&1   # settle
-  nochanges=() edits=()
-  for round in $(seq 1 "$rounds"); do
-    nochanges+=("$(measure "$dir")")
-    echo "// edit $round" >>"$dir/Sources/App/Screen$((files / 2)).swift"
-    edits+=("$(measure "$dir")")
-    recompiled=$(grep -oE -- "-primary-file [^ ]*/Sources/App/[^ ]+" "$dir.log" | sort -u | wc -l)
+printf '| target | clean build | edit that shifts lines | edit that does not |\n| --- | --- | --- | --- |\n'
+for files in ${SIZES:-25 300}; do
+  declare -A clean=() shifted=() unshifted=()
+  for variant in minimal preference plain; do
+    dir="$work/$variant-$files"
+    make_package "$dir" "$variant" "$files"
+    swift build --package-path "$dir" >/dev/null 2>&1 # dependencies, and a first build
+    cleans=() shifts=() noshifts=()
+    edited="$dir/Sources/App/Screen$(((files + 1) / 2)).swift"
+    for round in $(seq 1 "$rounds"); do
+      # A clean build of the target: its objects and generated sources gone, every source newer.
+      # (Removing its build folder would also remove the build plan's file map.)
+      rm -f "$dir"/.build/*/debug/App.build/*.o "$dir"/.build/*/debug/App.build/*.swiftdeps
+      rm -rf "$dir"/.build/plugins/outputs/*/App/*/PreferenceRegistryPlugin/GeneratedPreferences
+      find "$dir/Sources" -name '*.swift' -exec touch {} +
+      cleans+=("$(seconds "$dir")")
+      printf '// shift %s\n%s\n' "$round" "$(cat "$edited")" >"$edited"
+      shifts+=("$(seconds "$dir")")
+      printf '// edit %s\n' "$round" >>"$edited"
+      noshifts+=("$(seconds "$dir")")
+    done
+    clean[$variant]=$(median "${cleans[@]}")
+    shifted[$variant]=$(median "${shifts[@]}")
+    unshifted[$variant]=$(median "${noshifts[@]}")
   done
-  echo "$mode: $files files, no-change build $(median "${nochanges[@]}")s, one-file edit $(median "${edits[@]}")s" \
-    "(medians of $rounds: ${nochanges[*]} / ${edits[*]}; $recompiled file(s) recompiled)"
+  for variant in preference minimal plain; do
+    label="$((files * 4)) preferences, $variant"
+    [ "$variant" = preference ] && label="$((files * 4)) preferences, @Preference"
+    [ "$variant" = minimal ] && label="$((files * 4)) preferences, minimal wrapper"
+    [ "$variant" = plain ] && label="$((files * 4)) plain stored properties"
+    printf '| %s | %s s (%s) | %s s (%s) | %s s (%s) |\n' "$label" \
+      "${clean[$variant]}" "$(ratio "${clean[$variant]}" "${clean[minimal]}")" \
+      "${shifted[$variant]}" "$(ratio "${shifted[$variant]}" "${shifted[minimal]}")" \
+      "${unshifted[$variant]}" "$(ratio "${unshifted[$variant]}" "${unshifted[minimal]}")"
+  done
+  unset clean shifted unshifted
 done
+echo
+echo "Medians of $rounds debug builds; ratios to the minimal wrapper. Targets: clean ≤ 1.5×, shifting edit ≤ 1.2×."
