@@ -130,4 +130,85 @@ swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.b
 }
 "$bin/IntegrationApp" "$work/renamed.plist" verify
 
-echo "integration: 6 passed, 0 failed"
+echo "== rename matrix: refactors that would lose a stored value fail the build, with the fix"
+make_copy
+cat >"$work/copy/Sources/IntegrationApp/Matrix.swift" <<'SWIFT'
+import Preferences
+
+enum Counters {
+  static let start = 0
+  static func compute() -> Int { 7 }
+}
+
+struct Matrix {
+  @Preference var inferred = Counters.start
+  @Preference var computed = Counters.compute()
+  @Preference var shared = false
+  @Preference var live = "live"
+}
+SWIFT
+matrix="$work/copy/Sources/IntegrationApp/Matrix.swift"
+lockfile="$work/copy/Sources/IntegrationApp/Preferences.lock"
+copy_build() { swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/$1.log" 2>&1; }
+copy_lock() {
+  (cd "$work/copy" && swift package --scratch-path "$root/IntegrationTest/.build-broken" \
+    --allow-writing-to-package-directory preferences lock --target IntegrationApp "$@") >"$work/lock.log" 2>&1
+}
+# $1 = log name, $2 = pattern the failed build must print
+must_fail() {
+  if copy_build "$1"; then echo "error: $1: the build succeeded"; exit 1; fi
+  grep -E "$2" "$work/$1.log" >/dev/null || { echo "error: $1: expected /$2/:"; cat "$work/$1.log"; exit 1; }
+}
+must_build() { copy_build "$1" || { echo "error: $1: the build failed:"; cat "$work/$1.log"; exit 1; }; }
+copy_lock || { cat "$work/lock.log"; exit 1; }
+must_build matrix-v1
+cp "$matrix" "$work/Matrix.v1"
+
+# A retype the declaration does not spell: the static's type changes.
+sed -i.bak 's/static let start = 0/static let start = "0"/' "$matrix"
+must_fail inferred "Matrix.swift:9:4: error: .*'Matrix.inferred' was shipped as Int"
+# Running lock again (what users do after a build error) refuses to record it.
+if copy_lock; then echo "error: lock recorded an incompatible retype"; cat "$work/lock.log"; exit 1; fi
+grep -q "accept-retype Matrix.inferred" "$work/lock.log" || { cat "$work/lock.log"; exit 1; }
+cp "$work/Matrix.v1" "$matrix"
+
+# A retype through a static function's result type.
+sed -i.bak 's/static func compute() -> Int { 7 }/static func compute() -> String { "7" }/' "$matrix"
+must_fail computed "Matrix.swift:10:4: error: .*'Matrix.computed' was shipped as Int"
+cp "$work/Matrix.v1" "$matrix"
+
+# A retype the scanner cannot see (a subscript's result): the generated code makes the compiler
+# check the locked type.
+sed -i.bak -e 's/static let start = 0/static let start = 0; static let values = ["7"]/' \
+  -e 's/@Preference var computed = Counters.compute()/@Preference var computed = Counters.values[0]/' "$matrix"
+must_fail opaque "error: .*preference 'Matrix.computed' was shipped as Int"
+cp "$work/Matrix.v1" "$matrix"
+
+# A move to another store, undeclared, then declared.
+sed -i.bak 's/@Preference var shared = false/@Preference(store: .suite("group.matrix")) var shared = false/' "$matrix"
+must_fail moved "error: preference 'Matrix.shared' was shipped in store .default"
+sed -i.bak 's/store: .suite("group.matrix"))/store: .suite("group.matrix"), movedFrom: .standard)/' "$matrix"
+must_build moved-declared
+cp "$work/Matrix.v1" "$matrix"
+
+# renamedFrom a key another declaration still uses would move its live value.
+sed -i.bak 's/@Preference var shared = false/@Preference(renamedFrom: "Matrix.live") var shared = false/' "$matrix"
+must_fail thief "error: @Preference 'shared' is renamedFrom 'Matrix.live', which the declaration at .* still uses"
+cp "$work/Matrix.v1" "$matrix"
+
+# A lock with merge-conflict markers fails at the marker; lock resolves it as the union.
+cp "$lockfile" "$work/lock.v1"
+{ echo "<<<<<<< ours"; echo "Matrix.ours: Int"; echo "======="; echo "Matrix.theirs: Int"; echo ">>>>>>> theirs"; } >>"$lockfile"
+must_fail conflict "Preferences.lock:[0-9]+:1: error: Preferences.lock has unresolved merge conflict markers"
+copy_lock || { cat "$work/lock.log"; exit 1; }
+grep -q "^Matrix.theirs: Int" "$lockfile" && grep -q "^Matrix.ours: Int" "$lockfile" || {
+  echo "error: lock did not keep the union"; cat "$lockfile"; exit 1
+}
+cp "$work/lock.v1" "$lockfile"
+
+# A deleted lock is one warning that says how to create it.
+rm "$lockfile"
+must_build nolock
+grep -q "warning: this target has no Preferences.lock" "$work/nolock.log" || { cat "$work/nolock.log"; exit 1; }
+
+echo "integration: 7 passed, 0 failed"

@@ -141,6 +141,34 @@ import Testing
         == true)
   }
 
+  @Test func aRetypeThroughAStaticFunctionIsSeen() {
+    let source = """
+      enum Counters {
+        static func compute() async throws -> String { "7" }
+        static func make(_ seed: Int) -> Int { seed }
+        static func make() -> Int { 0 }
+        static func mixed() -> Int { 0 }
+        static func mixed(_ text: String) -> String { text }
+        static func generic<T>() -> T { fatalError() }
+      }
+      struct S {
+        @Preference var computed = Counters.compute()
+        @Preference var made = Counters.make(3)
+        @Preference var mixed = Counters.mixed()
+        @Preference var generic: Int = Counters.generic()
+      }
+      """
+    let result = scan(source, lock: "S.computed: Int\nS.made: Int\nS.mixed: Int\nS.generic: Int\n")
+    #expect(
+      errors(result).first?.contains(
+        "preference 'S.computed' was shipped as Int (Preferences.lock) and is now declared as String") == true
+    )
+    #expect(errors(result).count == 1)
+    let types = Dictionary(uniqueKeysWithValues: result.plans.map { ($0.key, $0.valueType) })
+    #expect(types["S.made"] == "Int", "every overload returns Int")
+    #expect(types["S.mixed"] == .some(nil), "overloads disagree: left to the compiler")
+  }
+
   /// Where the scanner cannot see the type, the generated code makes the compiler check it.
   @Test func typesTheScannerCannotSeeAreCheckedByGeneratedCode() throws {
     let result = scan(

@@ -201,16 +201,34 @@ package struct Planner: Sendable {
       }
       return nil
     }
-    // A.b.c: an enum case or a static member with a known type.
+    // A.b.c: an enum case or a static member with a known type; A.b(…): a static function whose
+    // every overload returns the same written type.
     var names: [String] = []
     var position = 0
+    var isCall = false
     while let word = expression.word(position) {
       names.append(word)
       if position + 1 == tokens.count { break }
+      if expression.punct(position + 1, UInt8(ascii: "(")),
+        matchingClose(expression, position + 1) == tokens.count - 1
+      {
+        isCall = true
+        position = tokens.count - 1
+        break
+      }
       guard expression.punct(position + 1, UInt8(ascii: ".")) else { return nil }
       position += 2
     }
     guard position + 1 == tokens.count, names.count >= 2 else { return nil }
+    if isCall {
+      let typeNames = Array(names.dropLast())
+      let owner = typeNames == ["Self"] ? declaringType : index.typeID(of: typeNames, in: context)
+      guard let owner, let overloads = index[owner].members[names.last!],
+        let first = overloads.first?.syntax.type,
+        overloads.allSatisfy({ $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.type == first })
+      else { return nil }
+      return first
+    }
     let typeNames = Array(names.dropLast())
     let owner = typeNames == ["Self"] ? declaringType : index.typeID(of: typeNames, in: context)
     guard let owner, let member = index[owner].members[names.last!]?.first else { return nil }

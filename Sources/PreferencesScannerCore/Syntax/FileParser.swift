@@ -191,7 +191,9 @@ struct FileParser {
       if source.isWord(index, "var") || source.isWord(index, "let") {
         property(at: index)
       } else if source.isWord(index, "func"), source.isIdentifier(index + 1) {
-        member(.function, name: source.text(index + 1), introducer: index, nameIndex: index + 1)
+        member(
+          .function, name: source.text(index + 1), introducer: index, nameIndex: index + 1,
+          type: returnType(ofFunctionNamedAt: index + 1))
       } else if source.isWord(index, "typealias"), source.isIdentifier(index + 1) {
         member(.typeAlias, name: source.text(index + 1), introducer: index, nameIndex: index + 1)
       }
@@ -598,6 +600,25 @@ struct FileParser {
       }
     }
     member(.property, name: name, introducer: index, nameIndex: index + 1, type: type, reference: reference)
+  }
+
+  /// The written result type of a non-generic function whose name is at `nameIndex`
+  /// (`func make(…) async throws -> T`), or `nil` (generic, no result, or not plainly written).
+  private func returnType(ofFunctionNamedAt nameIndex: Int) -> String? {
+    var cursor = nameIndex + 1
+    guard source.isPunct(cursor, UInt8(ascii: "(")) else { return nil }  // generic: `<` first
+    cursor = source.matchingClose(cursor) + 1
+    while source.isWord(cursor, "async") || source.isWord(cursor, "throws")
+      || source.isWord(cursor, "rethrows")
+    {
+      cursor += 1
+      if source.isPunct(cursor, UInt8(ascii: "(")) { cursor = source.matchingClose(cursor) + 1 }
+    }
+    guard source.isOperator(cursor, "->") else { return nil }
+    let end = typeEnd(from: cursor + 1)
+    guard end > cursor + 1 else { return nil }
+    let type = source.normalizedText(from: cursor + 1, through: end - 1)
+    return type.contains("where") || type == "Self" || type.hasPrefix("some ") ? nil : type
   }
 
   /// `A.b` or `A.B.c` (identifiers joined by dots, nothing else), or `nil`.
