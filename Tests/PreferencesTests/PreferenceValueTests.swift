@@ -111,8 +111,8 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     #expect(
       try Layout(columns: 2, title: "T", tags: []).propertyListValue()
         == .string(#"{"columns":2,"tags":[],"title":"T"}"#))
-    #expect(try 5.propertyListValue() == .integer(5))
-    #expect(try UInt64.max.propertyListValue() == .unsignedInteger(.max))
+    #expect(5.propertyListValue() == .integer(5))
+    #expect(UInt64.max.propertyListValue() == .unsignedInteger(.max))
   }
 
   @Test func settingNilRemovesTheStoredValue() {

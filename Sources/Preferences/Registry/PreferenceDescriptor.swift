@@ -10,7 +10,7 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     /// The registry registers it with every other default, before the first read.
     case registry
     /// The registry evaluates it on the main actor: registered up front when registration runs
-    /// on the main thread, else at the preference's first read.
+    /// there, else on the main actor's next turn (or at the preference's first read, if sooner).
     case mainActor
     /// The registry cannot evaluate it where the declaration can (see ``registrationNote``); the
     /// preference registers it at its first read.
