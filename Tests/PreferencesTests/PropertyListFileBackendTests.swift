@@ -89,7 +89,7 @@ import Testing
   @Test func twoProcessesWritingDifferentKeysLoseNothing() async throws {
     let directory = TemporaryDirectory()
     let url = directory.file("shared.plist")
-    let count = 1000
+    let count = Intensity.rounds(quick: 200, long: 1000)
     async let a = runHelperAsync(["write-loop", url.path, "a", "\(count)"])
     async let b = runHelperAsync(["write-loop", url.path, "b", "\(count)"])
     #expect(try await (a, b) == (0, 0))

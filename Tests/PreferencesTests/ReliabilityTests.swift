@@ -20,7 +20,7 @@ import Testing
     var previousMinimum = 0
     var kills = 0
     var rounds = 0
-    for _ in 0..<200 {
+    for _ in 0..<Intensity.rounds(quick: 50, long: 200) {
       let process = Process()
       process.executableURL = helperURL
       process.arguments = ["kill-loop", url.path]
