@@ -12,12 +12,34 @@ enum PluginShared {
   /// The per-target manifest of shipped keys.
   static let lockFileName = "Preferences.lock"
 
-  /// The generated file that holds the table of the source file named `name` (`File.swift`).
-  static func outputFileName(forSource name: String) -> String {
-    (name.hasSuffix(".swift") ? String(name.dropLast(6)) : name) + "+Preferences.generated.swift"
+  /// How many planned source files share a generated table file, about: few enough that an edit
+  /// recompiles a small file, many fewer files than sources, because each file of a module costs
+  /// every compile job of a clean build.
+  static let sourcesPerTableFile = 16
+
+  /// How many table files a target with `planned` sources gets: a power of two, so that it
+  /// changes (and moves sources between files) only when the number of sources doubles or halves.
+  static func tableFileCount(planned: Int) -> Int {
+    var count = 1
+    while count * sourcesPerTableFile < planned { count *= 2 }
+    return count
   }
 
-  /// The source files that get a generated file of their own: those that mention `@Preference`
+  /// The name of table file number `number`.
+  static func tableFileName(_ number: Int) -> String {
+    "PreferenceRegistry+Tables\(number).generated.swift"
+  }
+
+  /// The table file that holds the tables of the source file named `name` (`File.swift`), among
+  /// `count`: chosen by a hash of the name (FNV-1a, the same in every process), so that it stays
+  /// put when other files are added or removed.
+  static func tableFileName(forSource name: String, count: Int) -> String {
+    var hash: UInt32 = 2_166_136_261
+    for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+    return tableFileName(Int(hash % UInt32(count)))
+  }
+
+  /// The source files whose tables go to a planned table file: those that mention `@Preference`
   /// now. (SwiftPM plans outputs again only when the target's files change, so a file that gains
   /// its first declaration later goes to the unplanned file until then.)
   static func plannedSources(_ sources: [URL]) -> [URL] {
@@ -28,7 +50,9 @@ enum PluginShared {
   /// Every file the generate command writes, for a target with `planned` sources.
   static func outputs(in directory: URL, planned: [URL]) -> [URL] {
     [directory.appendingPathComponent(indexFileName), directory.appendingPathComponent(unplannedFileName)]
-      + planned.map { directory.appendingPathComponent(outputFileName(forSource: $0.lastPathComponent)) }
+      + (0..<tableFileCount(planned: planned.count)).map {
+        directory.appendingPathComponent(tableFileName($0))
+      }
   }
 
   /// The scanner's options for a target in `directory`: its configuration and lock, if any, and

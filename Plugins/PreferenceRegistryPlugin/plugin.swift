@@ -3,13 +3,13 @@ import PackagePlugin
 
 /// Generates the preference registry of a target: scans its `.swift` files for `@Preference`
 /// declarations and writes, in the plugin's work directory, the module index
-/// (`PreferenceRegistry.generated.swift`), a table for each source file that declares
-/// preferences (`File+Preferences.generated.swift`), and one for files that gained their first
-/// declaration since outputs were planned.
+/// (`PreferenceRegistry.generated.swift`), table files that each hold the tables of about 16
+/// source files (`PreferenceRegistry+Tables<n>.generated.swift`), and one for files that gained
+/// their first declaration since outputs were planned.
 ///
 /// A `.buildCommand`: it reruns only when a source file, the configuration or the lock changed,
 /// and the scanner rewrites only the outputs whose bytes change, so an edit that shifts one
-/// file's declarations recompiles that file's table and nothing else.
+/// file's declarations recompiles one small table file and nothing else.
 @main
 struct PreferenceRegistryPlugin: BuildToolPlugin {
   func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {

@@ -18,6 +18,7 @@ import Testing
     func read(_ name: String) -> String? {
       try? String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
     }
+    func contents() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] }
     func modified(_ name: String) -> Date? {
       try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path)[
         .modificationDate] as? Date
@@ -32,32 +33,58 @@ import Testing
     return (status, output, errors)
   }
 
-  /// A line-shifting edit rewrites only its file's table; the index and the other tables keep
-  /// their bytes (and dates), so nothing else recompiles.
+  /// A line-shifting edit rewrites only the table file that holds its file's table; the index
+  /// and the other table files keep their bytes (and dates), so nothing else recompiles.
   @Test func generateRewritesOnlyWhatAnEditChanged() throws {
     let sources = Directory()
     let output = Directory()
-    sources.write("A.swift", "struct A {\n  @Preference var a = 1\n}\n")
-    sources.write("B.swift", "struct B {\n  @Preference var b = 2\n}\n")
-    sources.write("C.swift", "struct C {}\n")
-    let paths = ["A.swift", "B.swift", "C.swift"].map { sources.url.appendingPathComponent($0).path }
+    let names = (1...40).map { "Screen\($0).swift" }
+    for (number, name) in names.enumerated() {
+      sources.write(name, "struct Screen\(number) {\n  @Preference var value = \(number)\n}\n")
+    }
+    sources.write("Plain.swift", "struct Plain {}\n")
+    let paths = (names + ["Plain.swift"]).map { sources.url.appendingPathComponent($0).path }
     let arguments =
       ["generate", "--module", "App", "--output-directory", output.url.path]
-      + ["--planned", paths[0], "--planned", paths[1], "--planned", paths[2], "--"] + paths
+      + paths.flatMap { ["--planned", $0] } + ["--"] + paths
     #expect(run(arguments).0 == 0)
-    let names = [
-      "PreferenceRegistry.generated.swift", "A+Preferences.generated.swift", "B+Preferences.generated.swift",
-      "C+Preferences.generated.swift", "PreferenceRegistry+Unplanned.generated.swift",
-    ]
-    for name in names { #expect(output.read(name) != nil, "\(name)") }
-    #expect(output.read("C+Preferences.generated.swift")?.contains("declares no @Preference") == true)
-    let before = names.map(output.modified)
+    // 41 planned sources share 4 table files; every planned output exists.
+    let count = PluginShared.tableFileCount(planned: 41)
+    #expect(count == 4)
+    let outputs =
+      ["PreferenceRegistry.generated.swift", "PreferenceRegistry+Unplanned.generated.swift"]
+      + (0..<count).map(PluginShared.tableFileName)
+    #expect(Set(output.contents()) == Set(outputs))
+    let holding = PluginShared.tableFileName(forSource: "Screen7.swift", count: count)
+    #expect(output.read(holding)?.contains("enum _Preferences_Screen7: PreferenceFileTable") == true)
+    #expect(
+      (0..<count).map(PluginShared.tableFileName).filter { output.read($0)?.contains("Screen") == true }.count
+        > 1)
+    // A file of an older layout is removed by the next run.
+    output.write("Screen7+Preferences.generated.swift", "// stale\n")
+    #expect(run(arguments).0 == 0)
+    #expect(output.read("Screen7+Preferences.generated.swift") == nil)
+    let before = outputs.map(output.modified)
     Thread.sleep(forTimeInterval: 0.01)
-    sources.write("A.swift", "// a new first line\nstruct A {\n  @Preference var a = 1\n}\n")
+    sources.write("Screen7.swift", "// a new first line\nstruct Screen6 {\n  @Preference var value = 6\n}\n")
     #expect(run(arguments).0 == 0)
-    let after = names.map(output.modified)
-    #expect(before[1] != after[1], "A's table changed")
-    #expect(before[0] == after[0] && before[2] == after[2] && before[3] == after[3] && before[4] == after[4])
+    let after = outputs.map(output.modified)
+    for (index, name) in outputs.enumerated() {
+      #expect((before[index] != after[index]) == (name == holding), "\(name)")
+    }
+  }
+
+  @Test func tableFilesStayPutAsSourcesAreAdded() {
+    #expect(PluginShared.tableFileCount(planned: 0) == 1)
+    #expect(PluginShared.tableFileCount(planned: 16) == 1)
+    #expect(PluginShared.tableFileCount(planned: 17) == 2)
+    #expect(PluginShared.tableFileCount(planned: 300) == 32)
+    // The same name lands in the same file in every process (a fixed hash, not Hasher).
+    #expect(
+      PluginShared.tableFileName(forSource: "ContentView.swift", count: 32)
+        == PluginShared.tableFileName(forSource: "ContentView.swift", count: 32))
+    let spread = Set((1...300).map { PluginShared.tableFileName(forSource: "Screen\($0).swift", count: 32) })
+    #expect(spread.count == 32, "300 names fill every table file")
   }
 
   @Test func aFileThatGainsItsFirstDeclarationGoesToTheUnplannedFile() throws {

@@ -63,7 +63,7 @@ import Testing
       )
     ])
     #expect(!result.hasErrors, "\(result.diagnostics)")
-    let files = RegistryRenderer.files(result, module: "App") { _ in "Out.swift" }
+    let files = RegistryRenderer.files(result, module: "App", tableFiles: ["Out.swift"]) { _ in "Out.swift" }
     let text = files.planned[0].text
     #expect(text.contains("extension `default`.`Theme Settings` {"))
     #expect(text.contains("_preferenceDefault_class()"))

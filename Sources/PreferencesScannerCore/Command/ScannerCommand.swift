@@ -9,9 +9,10 @@ package struct ScannerCommand {
            preferences-scanner export --format json|markdown|settings-plist [--output FILE] [options] PATH...
 
     scan      Prints every @Preference declaration and diagnostic (JSON or text).
-    generate  Writes the generated registry: with --output-directory, the module index, a file
-              per --planned source, and one for the other sources' tables (what the build
-              plugin uses); with --output, everything in one file. Files are written only when
+    generate  Writes the generated registry: with --output-directory, the module index, table
+              files shared by about 16 --planned sources each, and one for the other sources'
+              tables (what the build plugin uses; other *.generated.swift files in DIR are
+              removed); with --output, everything in one file. Files are written only when
               their contents change. Diagnostics go to standard error as
               file:line:column: severity: message.
     lock      Writes or updates the lock of shipped keys (Preferences.lock): adds new keys,
@@ -199,16 +200,28 @@ package struct ScannerCommand {
     }
     let directory = URL(fileURLWithPath: options.outputDirectory!)
     let planned = Set(options.planned.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    let count = PluginShared.tableFileCount(planned: planned.count)
     let files = try RegistryRenderer.files(
-      result, module: module,
+      result, module: module, tableFiles: (0..<count).map(PluginShared.tableFileName),
       plannedName: { path in
         guard planned.contains(URL(fileURLWithPath: path).standardizedFileURL.path) else { return nil }
-        return PluginShared.outputFileName(forSource: URL(fileURLWithPath: path).lastPathComponent)
+        return PluginShared.tableFileName(
+          forSource: URL(fileURLWithPath: path).lastPathComponent, count: count)
       },
       emit: { name, text in try writeIfChanged(text, to: directory.appendingPathComponent(name).path) })
     try writeIfChanged(files.index, to: directory.appendingPathComponent(PluginShared.indexFileName).path)
     try writeIfChanged(
       files.unplanned, to: directory.appendingPathComponent(PluginShared.unplannedFileName).path)
+    // Generated files this run did not write (an older layout, fewer table files) are removed,
+    // so that nothing stale is left beside the outputs.
+    let written = Set(
+      (0..<count).map(PluginShared.tableFileName) + [
+        PluginShared.indexFileName, PluginShared.unplannedFileName,
+      ])
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    where name.hasSuffix(".generated.swift") && !written.contains(name) {
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+    }
   }
 
   // MARK: lock
