@@ -41,7 +41,7 @@ import Testing
       previousMinimum = minimum
       rounds = maximum
     }
-    #expect(kills == 200)
+    #expect(kills == Intensity.rounds(quick: 50, long: 200))
     #expect(rounds > 0, "the child made progress between kills")
     // Temporary files of killed writers are cleaned up by the next flush.
     let store = PreferenceStore(backend: PropertyListFileBackend(url: url), arguments: [])

@@ -16,7 +16,9 @@ protocol PendingWriter: AnyObject, Sendable {
 /// app calling anything.
 ///
 /// Each backend is flushed on its own schedule, concurrently with the others: a slow disk, or a
-/// file another process keeps locked, delays only that backend's writes. A backend stays
+/// file another process keeps locked, delays only that backend's writes. A flush runs on a thread
+/// of its own, not on a Dispatch worker: a flush waiting for another process's lock must not
+/// hold one of the few threads the app's (and other stores') work shares. A backend stays
 /// registered until a flush leaves it with nothing pending: a failed flush keeps it, and the exit
 /// handler flushes every registered backend, waiting for a flush already in progress on another
 /// thread (each backend serializes its flushes).
@@ -30,8 +32,8 @@ enum PendingFlushes {
   }
 
   private static let state = Locked([ObjectIdentifier: Entry]())
-  private static let queue = DispatchQueue(
-    label: "swift-preferences.flush", qos: .utility, attributes: .concurrent)
+  /// Times the flushes; each flush then runs on a thread of its own (``start(_:)``).
+  private static let queue = DispatchQueue(label: "swift-preferences.flush", qos: .utility)
 
   /// How long writes are coalesced before they are flushed.
   static let delay: DispatchTimeInterval = .milliseconds(50)
@@ -55,7 +57,7 @@ enum PendingFlushes {
       // A writer waiting out a backoff is tried again now: the new write may find the disk back.
       return !entry.scheduled || entry.failures > 0
     }
-    if shouldSchedule { queue.asyncAfter(deadline: .now() + delay) { flush(id) } }
+    if shouldSchedule { queue.asyncAfter(deadline: .now() + delay) { start(id) } }
   }
 
   /// Flushes the writer registered as `id`; on failure, schedules a retry after a backoff of
@@ -85,7 +87,12 @@ enum PendingFlushes {
       entry.scheduled = true
       return .now() + (failed ? min(60, pow(2, Double(entry.failures - 1))) : 0)
     }
-    if let retry { queue.asyncAfter(deadline: retry) { flush(id) } }
+    if let retry { queue.asyncAfter(deadline: retry) { start(id) } }
+  }
+
+  /// Starts the flush of the writer registered as `id` on a thread of its own.
+  private static func start(_ id: ObjectIdentifier) {
+    Thread.detachNewThread { flush(id) }
   }
 
   /// Flushes `writer`, reporting a failure; returns whether it failed.
