@@ -10,7 +10,7 @@
 #   no-shift  after appending a line at the end of one file
 # and prints the median of ROUNDS builds, with the ratio to the minimal wrapper.
 #
-# Usage: [ROUNDS=3] [SIZES="25 300"] Scripts/plugin-build-benchmark.sh
+# Usage: [ROUNDS=3] [SIZES="25 300"] Scripts/plugin-build-benchmark.sh (variants interleaved per round)
 # (25 files = 100 preferences, 300 files = 1,200; about 15 minutes on 2 cores)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,28 +68,36 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'; }
 
 printf '| target | clean build | edit that shifts lines | edit that does not |\n| --- | --- | --- | --- |\n'
 for files in ${SIZES:-25 300}; do
-  declare -A clean=() shifted=() unshifted=()
+  declare -A clean=() shifted=() unshifted=() cleans=() shifts=() noshifts=()
   for variant in minimal preference plain; do
-    dir="$work/$variant-$files"
-    make_package "$dir" "$variant" "$files"
-    swift build --package-path "$dir" >/dev/null 2>&1 # dependencies, and a first build
-    cleans=() shifts=() noshifts=()
-    edited="$dir/Sources/App/Screen$(((files + 1) / 2)).swift"
-    for round in $(seq 1 "$rounds"); do
+    make_package "$work/$variant-$files" "$variant" "$files"
+    swift build --package-path "$work/$variant-$files" >/dev/null 2>&1 # dependencies, and a first build
+  done
+  # Rounds interleave the variants, so that a machine that slows down or speeds up during the
+  # run moves every variant's numbers alike.
+  for round in $(seq 1 "$rounds"); do
+    for variant in minimal preference plain; do
+      dir="$work/$variant-$files"
+      edited="$dir/Sources/App/Screen$(((files + 1) / 2)).swift"
       # A clean build of the target: its objects and generated sources gone, every source newer.
       # (Removing its build folder would also remove the build plan's file map.)
       rm -f "$dir"/.build/*/debug/App.build/*.o "$dir"/.build/*/debug/App.build/*.swiftdeps
       rm -rf "$dir"/.build/plugins/outputs/*/App/*/PreferenceRegistryPlugin/GeneratedPreferences
       find "$dir/Sources" -name '*.swift' -exec touch {} +
-      cleans+=("$(seconds "$dir")")
+      cleans[$variant]+=" $(seconds "$dir")"
       printf '// shift %s\n%s\n' "$round" "$(cat "$edited")" >"$edited"
-      shifts+=("$(seconds "$dir")")
+      shifts[$variant]+=" $(seconds "$dir")"
       printf '// edit %s\n' "$round" >>"$edited"
-      noshifts+=("$(seconds "$dir")")
+      noshifts[$variant]+=" $(seconds "$dir")"
     done
-    clean[$variant]=$(median "${cleans[@]}")
-    shifted[$variant]=$(median "${shifts[@]}")
-    unshifted[$variant]=$(median "${noshifts[@]}")
+  done
+  for variant in minimal preference plain; do
+    # shellcheck disable=SC2086 # word splitting of the lists is intended
+    clean[$variant]=$(median ${cleans[$variant]})
+    # shellcheck disable=SC2086
+    shifted[$variant]=$(median ${shifts[$variant]})
+    # shellcheck disable=SC2086
+    unshifted[$variant]=$(median ${noshifts[$variant]})
   done
   for variant in preference minimal plain; do
     label="$((files * 4)) preferences, $variant"
@@ -101,7 +109,7 @@ for files in ${SIZES:-25 300}; do
       "${shifted[$variant]}" "$(ratio "${shifted[$variant]}" "${shifted[minimal]}")" \
       "${unshifted[$variant]}" "$(ratio "${unshifted[$variant]}" "${unshifted[minimal]}")"
   done
-  unset clean shifted unshifted
+  unset clean shifted unshifted cleans shifts noshifts
 done
 echo
-echo "Medians of $rounds debug builds; ratios to the minimal wrapper. Targets: clean ≤ 1.5×, shifting edit ≤ 1.2×."
+echo "Medians of $rounds debug builds, the variants interleaved round by round; ratios to the minimal wrapper. Targets: clean ≤ 1.5×, shifting edit ≤ 1.2×."

@@ -32,30 +32,45 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   @usableFromInline let location: UInt64
   @usableFromInline let defaultValue: Value
 
-  /// Declares a preference whose key is derived from the enclosing type and property name.
+  /// Declares a preference whose key is derived from the enclosing type and property name:
+  /// `@Preference var username = "Anonymous"`.
   ///
-  /// - Parameters:
-  ///   - wrappedValue: The default value, used until a value is stored. Like a stored property's
-  ///     initial value, it is evaluated each time the enclosing value is created; the generated
-  ///     registry evaluates it once more to register it.
-  ///   - key: An explicit key, for data stored under a name that does not follow the
-  ///     `Type.property` scheme. Must be a string literal; the build plugin reads it.
-  ///   - store: The store for this preference; ``PreferenceStore/default`` if omitted. The build
-  ///     plugin evaluates this expression in the generated registry.
-  ///   - movedFrom: The store this preference was kept in before `store:` named another: its
-  ///     value moves to the new store once, when the new store holds none.
-  ///   - format: How the value is stored: ``PreferenceFormat/propertyList`` (the default) or
-  ///     ``PreferenceFormat/json``, for data that other code stored as JSON text. A literal.
-  ///   - sync: Whether ``PreferenceSync`` mirrors this preference to the user's other devices
-  ///     (listed in `PreferenceRegistry.syncedKeys`). Must be a literal.
-  ///   - settings: Whether `swift package preferences export --format settings-plist` lists this
-  ///     preference in the iOS Settings app's `Root.plist`. Must be a literal.
-  ///   - renamedFrom: Keys this preference was stored under before a rename, newest first. Must
-  ///     be string literals.
+  /// Options come in this order, each optional, and are read from source by the build plugin:
+  ///
+  /// - `key:` An explicit key, for data stored under a name that does not follow the
+  ///   `Type.property` scheme. A string literal.
+  /// - `store:` The store for this preference; ``PreferenceStore/default`` if omitted. The build
+  ///   plugin evaluates this expression in the generated registry.
+  /// - `movedFrom:` The store this preference was kept in before `store:` named another: its
+  ///   value moves to the new store once, when the new store holds none.
+  /// - `format:` How the value is stored: ``PreferenceFormat/propertyList`` (the default) or
+  ///   ``PreferenceFormat/json``, for data that other code stored as JSON text. A literal.
+  /// - `sync:` Whether ``PreferenceSync`` mirrors this preference to the user's other devices
+  ///   (listed in `PreferenceRegistry.syncedKeys`). A literal.
+  /// - `settings:` Whether `swift package preferences export --format settings-plist` lists this
+  ///   preference in the iOS Settings app's `Root.plist`. A literal.
+  /// - `renamedFrom:` Keys this preference was stored under before a rename, newest first.
+  ///   String literals.
+  ///
+  /// Each combination of options has one initializer, led by its first option, so that the
+  /// compiler resolves every declaration without trying alternatives: it does so for every
+  /// declaration of the module in every build.
+  ///
+  /// - Parameter wrappedValue: The default value, used until a value is stored. Like a stored
+  ///   property's initial value, it is evaluated each time the enclosing value is created; the
+  ///   generated registry evaluates it once more to register it.
+  @inlinable
+  public init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column)
+  {
+    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+  }
+
+  /// Declares a preference with options, the first being `key:`; see
+  /// ``init(wrappedValue:fileID:line:column:)``.
   @inlinable
   public init(
     wrappedValue: Value,
-    key: StaticString? = nil,
+    key: StaticString,
     store: @autoclosure () -> PreferenceStore = .default,
     movedFrom: @autoclosure () -> PreferenceStore? = nil,
     format: PreferenceFormat = .propertyList,
@@ -67,12 +82,90 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
   }
 
+  /// Declares a preference with options, the first being `store:`; see
+  /// ``init(wrappedValue:fileID:line:column:)``.
+  @inlinable
+  public init(
+    wrappedValue: Value,
+    store: @autoclosure () -> PreferenceStore,
+    movedFrom: @autoclosure () -> PreferenceStore? = nil,
+    format: PreferenceFormat = .propertyList,
+    sync: Bool = false,
+    settings: Bool = false,
+    renamedFrom: StaticString...,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) {
+    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+  }
+
+  /// Declares a preference with options, the first being `movedFrom:`; see
+  /// ``init(wrappedValue:fileID:line:column:)``.
+  @inlinable
+  public init(
+    wrappedValue: Value,
+    movedFrom: @autoclosure () -> PreferenceStore?,
+    format: PreferenceFormat = .propertyList,
+    sync: Bool = false,
+    settings: Bool = false,
+    renamedFrom: StaticString...,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) {
+    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+  }
+
+  /// Declares a preference with options, the first being `format:`; see
+  /// ``init(wrappedValue:fileID:line:column:)``.
+  @inlinable
+  public init(
+    wrappedValue: Value,
+    format: PreferenceFormat,
+    sync: Bool = false,
+    settings: Bool = false,
+    renamedFrom: StaticString...,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) {
+    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+  }
+
+  /// Declares a preference with options, the first being `sync:`; see
+  /// ``init(wrappedValue:fileID:line:column:)``.
+  @inlinable
+  public init(
+    wrappedValue: Value,
+    sync: Bool,
+    settings: Bool = false,
+    renamedFrom: StaticString...,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) {
+    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+  }
+
+  /// Declares a preference with options, the first being `settings:`; see
+  /// ``init(wrappedValue:fileID:line:column:)``.
+  @inlinable
+  public init(
+    wrappedValue: Value,
+    settings: Bool,
+    renamedFrom: StaticString...,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) {
+    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+  }
+
+  /// Declares a preference with options, the first being `renamedFrom:`; see
+  /// ``init(wrappedValue:fileID:line:column:)``.
+  @inlinable
+  public init(
+    wrappedValue: Value,
+    renamedFrom: StaticString, _ moreRenamedFrom: StaticString...,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) {
+    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+  }
+
   /// Declares an optional preference without a default: `@Preference var lastSearch: String?`
-  /// reads `nil` until a value is stored, like a plain optional property.
-  ///
-  /// The parameters are those of
-  /// ``init(wrappedValue:key:store:movedFrom:format:sync:settings:renamedFrom:fileID:line:column:)``,
-  /// without `renamedFrom:`, so that a type holding such a property keeps its `init()`.
+  /// reads `nil` until a value is stored, like a plain optional property. The options are those
+  /// of ``init(wrappedValue:fileID:line:column:)`` but `renamedFrom:`.
   @inlinable
   public init(
     key: StaticString? = nil,
@@ -96,7 +189,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     format: PreferenceFormat = .propertyList,
     sync: Bool = false,
     settings: Bool = false,
-    renamedFrom: StaticString...,
+    renamedFrom: StaticString, _ moreRenamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
   ) where Value: ExpressibleByNilLiteral {
     self.init(default: nil, fileID: fileID, line: line, column: column)
