@@ -706,7 +706,8 @@ struct FileParser {
           access = level
         }
         cursor += 1
-        if source.isPunct(cursor, UInt8(ascii: "(")) { cursor = source.matchingClose(cursor) + 1 }  // private(set)
+        // `private(set)` and the like.
+        if source.isPunct(cursor, UInt8(ascii: "(")) { cursor = source.matchingClose(cursor) + 1 }
         continue
       }
       break
