@@ -220,18 +220,18 @@ package struct Planner: Sendable {
       position += 2
     }
     guard position + 1 == tokens.count, names.count >= 2 else { return nil }
-    if isCall {
-      let typeNames = Array(names.dropLast())
-      let owner = typeNames == ["Self"] ? declaringType : index.typeID(of: typeNames, in: context)
-      guard let owner, let overloads = index[owner].members[names.last!],
-        let first = overloads.first?.syntax.type,
-        overloads.allSatisfy({ $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.type == first })
-      else { return nil }
-      return first
-    }
     let typeNames = Array(names.dropLast())
     let owner = typeNames == ["Self"] ? declaringType : index.typeID(of: typeNames, in: context)
-    guard let owner, let member = index[owner].members[names.last!]?.first else { return nil }
+    guard let owner, let overloads = index[owner].members[names.last!], let member = overloads.first else {
+      return nil
+    }
+    if isCall {
+      let type = member.syntax.type
+      return overloads.allSatisfy {
+        $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.type == type
+      }
+        ? type : nil
+    }
     switch member.syntax.kind {
     case .enumCase where !member.syntax.hasPayload:
       return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
