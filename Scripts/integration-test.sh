@@ -59,6 +59,18 @@ let package = Package(
 PACKAGE
 }
 
+# Builds of the copy: $1 names the log; must_fail also takes the pattern the failure prints.
+copy_build() { swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/$1.log" 2>&1; }
+copy_lock() {
+  (cd "$work/copy" && swift package --scratch-path "$root/IntegrationTest/.build-broken" \
+    --allow-writing-to-package-directory preferences lock --target IntegrationApp "$@") >"$work/lock.log" 2>&1
+}
+must_fail() {
+  if copy_build "$1"; then echo "error: $1: the build succeeded"; exit 1; fi
+  grep -E "$2" "$work/$1.log" | head -n 1 | grep . || { echo "error: $1: expected /$2/:"; cat "$work/$1.log"; exit 1; }
+}
+must_build() { copy_build "$1" || { echo "error: $1: the build failed:"; cat "$work/$1.log"; exit 1; }; }
+
 echo "== a declaration without a default fails the build with file:line:column"
 make_copy
 cat >"$work/copy/Sources/IntegrationApp/Broken.swift" <<'SWIFT'
@@ -66,12 +78,7 @@ struct Broken {
   @Preference var missing: Int
 }
 SWIFT
-if swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/broken.log" 2>&1; then
-  echo "error: the build with a broken declaration succeeded"; exit 1
-fi
-grep -E "Broken.swift:2:4: error: @Preference 'missing' has no default value" "$work/broken.log" || {
-  echo "error: expected the scanner's file:line:column message:"; cat "$work/broken.log"; exit 1
-}
+must_fail broken "Broken.swift:2:4: error: @Preference 'missing' has no default value"
 
 echo "== a duplicate key fails the build naming both places"
 make_copy
@@ -82,10 +89,8 @@ extension ContentView {
   }
 }
 SWIFT
-if swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/dup.log" 2>&1; then
-  echo "error: the build with a duplicate key succeeded"; exit 1
-fi
-grep -E "error: duplicate preference key 'ContentView.username'" "$work/dup.log" | grep "Duplicate.swift:3:6" | grep "Settings.swift:6:4" || {
+must_fail dup "error: duplicate preference key 'ContentView.username'"
+grep -E "error: duplicate preference key 'ContentView.username'" "$work/dup.log" | grep "Duplicate.swift:3:6" | grep -q "Settings.swift:6:4" || {
   cat "$work/dup.log"; exit 1
 }
 
@@ -94,40 +99,24 @@ make_copy
 sed -i.bak '/plugins:/d' "$work/copy/Package.swift"
 rm "$work/copy/Sources/IntegrationApp/main.swift"
 echo 'print(ContentView().username)' >"$work/copy/Sources/IntegrationApp/main.swift"
-if swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/noplugin.log" 2>&1; then
-  echo "error: the build without the plugin succeeded"; exit 1
-fi
-grep -E "Settings.swift:6:4: error: .*apply the build plugin to this target" "$work/noplugin.log" | head -n 1 || {
-  cat "$work/noplugin.log"; exit 1
-}
+must_fail noplugin "Settings.swift:6:4: error: .*apply the build plugin to this target"
+
 echo "== a committed manifest catches a rename; declaring it keeps the user's value"
 make_copy
-(cd "$work/copy" && swift package --scratch-path "$root/IntegrationTest/.build-broken" \
-  --allow-writing-to-package-directory preferences lock --target IntegrationApp) >"$work/lock.log" 2>&1 || {
-  cat "$work/lock.log"; exit 1
-}
+copy_lock || { cat "$work/lock.log"; exit 1; }
 grep -q "^ContentView.username: String$" "$work/copy/Sources/IntegrationApp/Preferences.lock" || {
   echo "error: the lock command did not record ContentView.username"; cat "$work/copy/Sources/IntegrationApp/Preferences.lock"; exit 1
 }
-swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/v1.log" 2>&1 || {
-  cat "$work/v1.log"; exit 1
-}
+must_build v1
 bin=$(swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" --show-bin-path)
 "$bin/IntegrationApp" "$work/renamed.plist" write
 # Version 2 renames username to displayName without saying so: the build must fail.
 sed -i.bak 's/username/displayName/g' "$work/copy/Sources/IntegrationApp/Settings.swift" "$work/copy/Sources/IntegrationApp/main.swift"
-if swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/v2.log" 2>&1; then
-  echo "error: a build that dropped a shipped key succeeded"; exit 1
-fi
-grep -E "Preferences.lock:[0-9]+:1: error: preference key 'ContentView.username' \(String\) was shipped but no declaration uses it" "$work/v2.log" || {
-  cat "$work/v2.log"; exit 1
-}
+must_fail v2 "Preferences.lock:[0-9]+:1: error: preference key 'ContentView.username' \\(String\\) was shipped but no declaration uses it"
 # Declaring the rename fixes the build, and the value stored under the old key is read.
 sed -i.bak 's/@Preference var displayName/@Preference(renamedFrom: "ContentView.username") var displayName/' \
   "$work/copy/Sources/IntegrationApp/Settings.swift"
-swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/v3.log" 2>&1 || {
-  cat "$work/v3.log"; exit 1
-}
+must_build v3
 "$bin/IntegrationApp" "$work/renamed.plist" verify
 
 echo "== rename matrix: refactors that would lose a stored value fail the build, with the fix"
@@ -149,17 +138,6 @@ struct Matrix {
 SWIFT
 matrix="$work/copy/Sources/IntegrationApp/Matrix.swift"
 lockfile="$work/copy/Sources/IntegrationApp/Preferences.lock"
-copy_build() { swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" >"$work/$1.log" 2>&1; }
-copy_lock() {
-  (cd "$work/copy" && swift package --scratch-path "$root/IntegrationTest/.build-broken" \
-    --allow-writing-to-package-directory preferences lock --target IntegrationApp "$@") >"$work/lock.log" 2>&1
-}
-# $1 = log name, $2 = pattern the failed build must print
-must_fail() {
-  if copy_build "$1"; then echo "error: $1: the build succeeded"; exit 1; fi
-  grep -E "$2" "$work/$1.log" >/dev/null || { echo "error: $1: expected /$2/:"; cat "$work/$1.log"; exit 1; }
-}
-must_build() { copy_build "$1" || { echo "error: $1: the build failed:"; cat "$work/$1.log"; exit 1; }; }
 copy_lock || { cat "$work/lock.log"; exit 1; }
 must_build matrix-v1
 cp "$matrix" "$work/Matrix.v1"
