@@ -56,7 +56,7 @@ import Testing
       + (0..<count).map(PluginShared.tableFileName)
     #expect(Set(output.contents()) == Set(outputs))
     let holding = PluginShared.tableFileName(forSource: "Screen7.swift", count: count)
-    #expect(output.read(holding)?.contains("enum _Preferences_Screen7: PreferenceFileTable") == true)
+    #expect(output.read(holding)?.contains("func _Preferences_Screen7() -> PreferenceFileTable") == true)
     #expect(
       (0..<count).map(PluginShared.tableFileName).filter { output.read($0)?.contains("Screen") == true }.count
         > 1)
@@ -95,7 +95,7 @@ import Testing
     #expect(run(["generate", "--module", "App", "--output-directory", output.url.path, "--", path]).0 == 0)
     #expect(
       output.read("PreferenceRegistry+Unplanned.generated.swift")?.contains(
-        "enum _Preferences_A: PreferenceFileTable") == true)
+        "func _Preferences_A() -> PreferenceFileTable") == true)
   }
 
   @Test func scanSkipsFoldersNamedLikeSwiftFiles() throws {

@@ -28,24 +28,23 @@ enum FakeTables {
 }
 
 /// One declaration in an explicit store, renamed twice and synced; its default is encoded.
-enum ProfileTable: PreferenceFileTable {
-  static let fileID: StaticString = "Tests/Fake.swift"
-  static func records() -> [String] {
+let profileTable = PreferenceFileTable(
+  fileID: "Tests/Fake.swift",
+  records: {
     [
       "["
         + FakeTables.record(
           key: "Profile.name", index: 0, line: 1, store: "Self.store", syncs: true,
           renamedFrom: ["User.name", "name"], registeredValue: #"{"string":"Anonymous"}"#) + "]"
     ]
-  }
-  static func store(_ index: Int) -> PreferenceStore? { FakeTables.store.withLock { $0 } }
-}
+  },
+  store: { _ in FakeTables.store.withLock { $0 } })
 
 /// Defaults the registry evaluates: one anywhere, one only on the main actor; and a declaration
 /// whose `#sourceLocation` names another file.
-enum EvaluatedTable: PreferenceFileTable {
-  static let fileID: StaticString = "Tests/Evaluated.swift"
-  static func records() -> [String] {
+let evaluatedTable = PreferenceFileTable(
+  fileID: "Tests/Evaluated.swift",
+  records: {
     [
       "["
         + [
@@ -59,8 +58,8 @@ enum EvaluatedTable: PreferenceFileTable {
             key: "Evaluated.mapped", index: 2, line: 900, fileID: "Tests/Template.stencil", store: "s"),
         ].joined(separator: ",") + "]"
     ]
-  }
-  static func registration(_ index: Int) -> PreferenceRegistration {
+  },
+  registration: { index in
     switch index {
     case 0:
       return .nonisolated {
@@ -70,24 +69,20 @@ enum EvaluatedTable: PreferenceFileTable {
     case 1: return .mainActor { .integer(2) }
     default: return .none
     }
-  }
-  static func store(_ index: Int) -> PreferenceStore? { FakeTables.store.withLock { $0 } }
-}
+  },
+  store: { _ in FakeTables.store.withLock { $0 } })
 
 /// Generated records that do not decode (a registry from another version of the library).
-enum BrokenTable: PreferenceFileTable {
-  static let fileID: StaticString = "Tests/Broken.swift"
-  static func records() -> [String] { [#"[{"key": 42}]"#] }
-}
+let brokenTable = PreferenceFileTable(fileID: "Tests/Broken.swift", records: { [#"[{"key": 42}]"#] })
 
 enum FakeRegistry: GeneratedPreferenceRegistry {
-  static func _preferenceFiles() -> [Any.Type] { [ProfileTable.self, EvaluatedTable.self] }
+  static func _preferenceFiles() -> [Any] { [profileTable, evaluatedTable] }
   static func _retiredKeys() -> [String] { ["Old.flag", "Old.count", "Profile.name"] }
 }
 
 @Suite(.serialized) struct RegistryRuntimeTests {
   /// A catalog of its own, in a store of its own, so that each test registers from scratch.
-  func catalog(_ tables: [any PreferenceFileTable.Type], store: PreferenceStore) -> RegistryCatalog {
+  func catalog(_ tables: [PreferenceFileTable], store: PreferenceStore) -> RegistryCatalog {
     FakeTables.store.withLock { $0 = store }
     return RegistryCatalog(tables: tables)
   }
@@ -95,7 +90,7 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
   @Test func concurrentRegistrationMigratesOnceAndRegistersDefaults() {
     for _ in 0..<Intensity.rounds(quick: 20, long: 500) {
       let store = PreferenceStore.inMemory(["User.name": "Newer", "name": "Oldest"])
-      let catalog = catalog([ProfileTable.self], store: store)
+      let catalog = catalog([profileTable], store: store)
       DispatchQueue.concurrentPerform(iterations: 8) { _ in catalog.ensureRegistered(in: store) }
       #expect(store.backend.value(forKey: "Profile.name") == .string("Newer"))
       #expect(!store.hasStoredValue(forKey: "User.name"))
@@ -108,7 +103,7 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
   @Test func defaultsAreEvaluatedOncePerStoreAndMainActorOnesOnTheMainActor() async {
     // On the main actor: every default is registered at once.
     let mainStore = PreferenceStore.inMemory()
-    let mainCatalog = catalog([EvaluatedTable.self], store: mainStore)
+    let mainCatalog = catalog([evaluatedTable], store: mainStore)
     await MainActor.run {
       mainCatalog.ensureRegistered(in: mainStore)
       #expect(mainStore.registeredDefault(forKey: "Evaluated.onMain") == .integer(2))
@@ -116,7 +111,7 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
 
     // Elsewhere: the main-actor default follows on the main actor's next turn.
     let store = PreferenceStore.inMemory()
-    let catalog = catalog([EvaluatedTable.self], store: store)
+    let catalog = catalog([evaluatedTable], store: store)
     let before = FakeTables.evaluations.withLock { $0 }
     await Task.detached { catalog.ensureRegistered(in: store) }.value
     catalog.ensureRegistered(in: store)
@@ -127,7 +122,7 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
   }
 
   @Test func declarationsAreFoundWhereTheCompilerReportsThem() {
-    let catalog = catalog([EvaluatedTable.self], store: .inMemory())
+    let catalog = catalog([evaluatedTable], store: .inMemory())
     let onMain = catalog.entry(
       fileID: "Tests/Evaluated.swift", location: preferenceLocation(line: 2, column: 3))
     #expect(onMain?.descriptor.key == "Evaluated.onMain")
@@ -143,7 +138,7 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
 
   @Test func recordsThatDoNotDecodeAreReportedNotFatal() {
     Diagnostics.start()
-    let catalog = catalog([BrokenTable.self, ProfileTable.self], store: .inMemory())
+    let catalog = catalog([brokenTable, profileTable], store: .inMemory())
     #expect(catalog.allEntries().map(\.descriptor.key) == ["Profile.name"])
     #expect(!Diagnostics.reported(mentioning: "Tests/Broken.swift").isEmpty)
   }

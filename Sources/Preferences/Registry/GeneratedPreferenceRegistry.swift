@@ -16,8 +16,10 @@ import Foundation
 /// }
 /// ```
 public protocol GeneratedPreferenceRegistry: Sendable {
-  /// The per-file tables of the module (types conforming to the generated-code protocol).
-  @_spi(Generated) static func _preferenceFiles() -> [Any.Type]
+  /// The per-file tables of the module (generated-code `PreferenceFileTable` values; typed
+  /// `Any` because a module with `public` preferences declares this member `public`, where an
+  /// SPI type cannot appear).
+  @_spi(Generated) static func _preferenceFiles() -> [Any]
   /// Keys `Preferences.lock` marks retired.
   @_spi(Generated) static func _retiredKeys() -> [String]
 }

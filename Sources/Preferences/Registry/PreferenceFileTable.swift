@@ -3,31 +3,40 @@ import Foundation
 /// The part of a generated registry that belongs to one source file: its declarations as JSON
 /// records, and the code that evaluates their defaults and stores where the declarations are.
 ///
+/// The generator returns it from one function per source file. A function's body is not part of
+/// its module's interface, so a table costs the module-wide `emit-module` job of every build
+/// nothing beyond its signature (a type conforming to a protocol per file did, in every build).
+///
 /// Generated code only; not part of the public API.
 @_spi(Generated)
-public protocol PreferenceFileTable: Sendable {
+public struct PreferenceFileTable: Sendable {
   /// `#fileID` of the source file.
-  static var fileID: StaticString { get }
-
+  public let fileID: StaticString
   /// The file's declarations, as JSON arrays of ``PreferenceDescriptor`` records (with the
   /// generator's `index` and `registeredValue` fields); one array per `#if` branch compiled.
-  static func records() -> [String]
-
+  let records: @Sendable () -> [String]
   /// How the registry evaluates the default of record `index`.
-  static func registration(_ index: Int) -> PreferenceRegistration
-
+  let registration: @Sendable (_ index: Int) -> PreferenceRegistration
   /// The store of record `index`, if its declaration names one (`@Preference(store: …)`).
-  static func store(_ index: Int) -> PreferenceStore?
-
+  let store: @Sendable (_ index: Int) -> PreferenceStore?
   /// The store record `index`'s value moves from, if its declaration names one
   /// (`@Preference(store: …, movedFrom: …)`).
-  static func movedFrom(_ index: Int) -> PreferenceStore?
-}
+  let movedFrom: @Sendable (_ index: Int) -> PreferenceStore?
 
-extension PreferenceFileTable {
-  public static func registration(_ index: Int) -> PreferenceRegistration { .none }
-  public static func store(_ index: Int) -> PreferenceStore? { nil }
-  public static func movedFrom(_ index: Int) -> PreferenceStore? { nil }
+  /// A table; the closures run only when the runtime first needs the file's declarations.
+  public init(
+    fileID: StaticString,
+    records: @escaping @Sendable () -> [String],
+    registration: @escaping @Sendable (_ index: Int) -> PreferenceRegistration = { _ in .none },
+    store: @escaping @Sendable (_ index: Int) -> PreferenceStore? = { _ in nil },
+    movedFrom: @escaping @Sendable (_ index: Int) -> PreferenceStore? = { _ in nil }
+  ) {
+    self.fileID = fileID
+    self.records = records
+    self.registration = registration
+    self.store = store
+    self.movedFrom = movedFrom
+  }
 }
 
 /// How a generated registry evaluates a default, in the declaration's own context.

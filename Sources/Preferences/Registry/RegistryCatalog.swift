@@ -10,13 +10,13 @@ final class RegistryCatalog: Sendable {
     var index: Int
     /// The default in stored form, when the generator could encode it.
     var registeredValue: PropertyListValue?
-    /// The file table the record comes from (a `PreferenceFileTable` type).
-    var table: ObjectIdentifier
+    /// The `#fileID` of the file table the record comes from.
+    var table: String
   }
 
   /// The registry's process-wide number, used by stores to remember that it registered there.
   let number: Int
-  private let tables: [String: any PreferenceFileTable.Type]
+  private let tables: [String: PreferenceFileTable]
 
   private struct State {
     /// Entries of the tables decoded so far, by the table's file ID.
@@ -33,12 +33,12 @@ final class RegistryCatalog: Sendable {
   private let registering = Locked<Set<ObjectIdentifier>>([])
 
   /// A catalog of `tables` with a process-wide number of its own.
-  init(tables: [any PreferenceFileTable.Type]) {
+  init(tables: [PreferenceFileTable]) {
     self.number = Self.numbers.withLock { number in
       defer { number += 1 }
       return number
     }
-    var byFile: [String: any PreferenceFileTable.Type] = [:]
+    var byFile: [String: PreferenceFileTable] = [:]
     for table in tables { byFile[Self.text(table.fileID)] = table }
     self.tables = byFile
   }
@@ -50,7 +50,7 @@ final class RegistryCatalog: Sendable {
   static func of<Registry: GeneratedPreferenceRegistry>(_ registry: Registry.Type) -> RegistryCatalog {
     catalogs.withLock { catalogs in
       if let catalog = catalogs[ObjectIdentifier(registry)] { return catalog }
-      let tables = registry._preferenceFiles().compactMap { $0 as? any PreferenceFileTable.Type }
+      let tables = registry._preferenceFiles().compactMap { $0 as? PreferenceFileTable }
       let catalog = RegistryCatalog(tables: tables)
       catalogs[ObjectIdentifier(registry)] = catalog
       return catalog
@@ -86,7 +86,7 @@ final class RegistryCatalog: Sendable {
     state.withLock { $0.allDecoded = true }
   }
 
-  private func decode(_ table: any PreferenceFileTable.Type) {
+  private func decode(_ table: PreferenceFileTable) {
     let fileID = Self.text(table.fileID)
     guard state.withLock({ $0.entries[fileID] == nil }) else { return }
     var entries: [Entry] = []
@@ -96,7 +96,7 @@ final class RegistryCatalog: Sendable {
         entries += records.map {
           Entry(
             descriptor: $0.descriptor, index: $0.index, registeredValue: $0.registeredValue,
-            table: ObjectIdentifier(table))
+            table: fileID)
         }
       } catch {
         PreferenceDiagnostics.report(
@@ -115,8 +115,8 @@ final class RegistryCatalog: Sendable {
     }
   }
 
-  private func table(of entry: Entry) -> (any PreferenceFileTable.Type)? {
-    tables.values.first { ObjectIdentifier($0) == entry.table }
+  private func table(of entry: Entry) -> PreferenceFileTable? {
+    tables[entry.table]
   }
 
   /// The explicit store of `entry`, evaluated once; `nil` for ``PreferenceStore/default``.

@@ -1,10 +1,11 @@
 /// Renders the generated registry of a module as several files, so that an edit to one source
 /// file regenerates and recompiles only a small file:
 ///
-/// - a table per source file (``fileTable(for:plans:imports:preferencesImport:locks:)``): its
-///   declarations as JSON records, the code that evaluates their defaults and stores in an
-///   extension of the declaring type, and compile-time checks of locked types. Line numbers live
-///   only here, in function bodies. The tables of about 16 source files share a generated file
+/// - a table per source file (``fileTable(for:plans:locks:)``): a function returning its
+///   declarations as JSON records and closures that evaluate their defaults and stores (in an
+///   extension of the declaring type), and compile-time checks of locked types. Line numbers live
+///   only here, in function bodies, which the module-wide `emit-module` job of every build skips:
+///   it sees one signature per source file. The tables of about 16 source files share a generated file
 ///   (a file per source would make every compile job of a clean build parse hundreds more files).
 /// - the module index (``index(module:tables:retiredKeys:preferencesImport:)``): the
 ///   `Preference` alias, `PreferenceRegistry`, and the list of tables, which changes only when
@@ -13,7 +14,7 @@
 package enum RegistryRenderer {
   static let header = "// swift-format-ignore-file\n"
 
-  /// The table type of the file with `fileID`.
+  /// The name of the function that returns the table of the file with `fileID`.
   package static func tableName(forFileID fileID: String) -> String {
     let name = fileID.split(separator: "/").last.map(String.init) ?? fileID
     return "_Preferences_"
@@ -206,8 +207,8 @@ package enum RegistryRenderer {
 
     /// Every `@Preference` declared in this module.
     \(access.declaration)enum PreferenceRegistry: GeneratedPreferenceRegistry {
-      \(access.member)nonisolated static func _preferenceFiles() -> [Any.Type] {
-        [\(tables.map { $0 + ".self" }.joined(separator: ", "))]
+      \(access.member)nonisolated static func _preferenceFiles() -> [Any] {
+        [\(tables.map { $0 + "()" }.joined(separator: ", "))]
       }
 
       \(access.member)nonisolated static func _retiredKeys() -> [String] {
@@ -238,16 +239,16 @@ package enum RegistryRenderer {
     let name = tableName(forFileID: file.fileID)
     let emitter = ConditionalEmitter(branches: file.branches)
 
-    out += "nonisolated enum \(name): PreferenceFileTable {\n"
-    out += "  nonisolated static let fileID: StaticString = \(StringLiteral.quote(file.fileID))\n\n"
+    out += "nonisolated func \(name)() -> PreferenceFileTable {\n"
+    out += "  PreferenceFileTable(\n    fileID: \(StringLiteral.quote(file.fileID)),\n"
 
     // Records: one JSON array per run of declarations in the same #if branch.
-    out += "  nonisolated static func records() -> [String] {\n    var records: [String] = []\n"
-    out += emitter.emit(plans.map { ($0.syntax.branch, $0) }, indent: "    ", chunked: true) { chunk in
+    out += "    records: {\n      var records: [String] = []\n"
+    out += emitter.emit(plans.map { ($0.syntax.branch, $0) }, indent: "      ", chunked: true) { chunk in
       let json = JSONValue.array(chunk.map { PreferenceRecord.json($0, extras: .generator) }).text
-      return "    records.append(\(StringLiteral.quote(json)))\n"
+      return "      records.append(\(StringLiteral.quote(json)))\n"
     }
-    out += "    return records\n  }\n"
+    out += "      return records\n    }"
 
     // Defaults the table evaluates.
     let evaluated = plans.filter {
@@ -257,29 +258,28 @@ package enum RegistryRenderer {
       }
     }
     if !evaluated.isEmpty {
-      out +=
-        "\n  nonisolated static func registration(_ index: Int) -> PreferenceRegistration {\n    switch index {\n"
-      out += emitter.emit(evaluated.map { ($0.syntax.branch, $0) }, indent: "    ") { plans in
+      out += ",\n    registration: { index in\n      switch index {\n"
+      out += emitter.emit(evaluated.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
         plans.map { plan in
           let call = "\(qualified(plan.typePath)).\(defaultFunction(plan))()"
           let kind = if case .mainActor = plan.registration { "mainActor" } else { "nonisolated" }
-          return "    case \(plan.number): return .\(kind) { \(call) }\n"
+          return "      case \(plan.number): return .\(kind) { \(call) }\n"
         }.joined()
       }
-      out += "    default: return .none\n    }\n  }\n"
+      out += "      default: return .none\n      }\n    }"
     }
     for (label, selector) in [("store", \PreferencePlan.store), ("movedFrom", \PreferencePlan.movedFrom)] {
       let stores = plans.filter { $0[keyPath: selector] != nil }
       guard !stores.isEmpty else { continue }
-      out += "\n  nonisolated static func \(label)(_ index: Int) -> PreferenceStore? {\n    switch index {\n"
-      out += emitter.emit(stores.map { ($0.syntax.branch, $0) }, indent: "    ") { plans in
+      out += ",\n    \(label): { index in\n      switch index {\n"
+      out += emitter.emit(stores.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
         plans.map {
-          "    case \($0.number): return \(qualified($0.typePath)).\(storeFunction($0, label))()\n"
+          "      case \($0.number): return \(qualified($0.typePath)).\(storeFunction($0, label))()\n"
         }.joined()
       }
-      out += "    default: return nil\n    }\n  }\n"
+      out += "      default: return nil\n      }\n    }"
     }
-    out += "}\n"
+    out += ")\n}\n"
 
     // Evaluations in the declaring type's context, where the declaration's names resolve.
     out += emitter.emit(plans.map { ($0.syntax.branch, $0) }, indent: "") { plans in
