@@ -100,4 +100,18 @@ import Testing
         "#endif",
       ])
   }
+
+  /// Generated records are raw literals: each must read back as exactly the text written, and
+  /// lex as one string token, whatever quotes, backslashes and `#` runs the text holds.
+  @Test(arguments: [
+    "", "plain", #"{"key":"a"}"#, #"\"#, #"a\"#, #"a""#, ##""#""##, ##"\#"##, ###""##"###, ###"x\##y"###,
+    ##"{"k":"#tag","v":"\"quoted\""}"##, "tab\there", "line\nbreak", "é \u{2028}",
+  ])
+  func rawQuotedTextReadsBackExactly(_ text: String) {
+    let literal = StringLiteral.rawQuote(text)
+    #expect(StringLiteral.value(of: literal) == text, "\(literal)")
+    let tokens = Lexer.tokenize(Array("let x = \(literal)\n".utf8)).tokens
+    #expect(tokens.map(\.kind) == [.identifier, .identifier, .punctuation, .string], "\(literal)")
+  }
+
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value with members in a fixed order, and the one writer and escaper the scanner uses
 /// for every JSON it prints or generates.
 package indirect enum JSONValue: Sendable, Equatable {
@@ -33,6 +35,9 @@ package indirect enum JSONValue: Sendable, Equatable {
     return out
   }
 
+  // Index loops and no per-member allocations: the scanner runs as a debug build in users'
+  // builds (SwiftPM builds plugin tools in the build's configuration), where iterator
+  // abstractions are not optimized away.
   private func write(to out: inout String, indent: String?) {
     switch self {
     case .null: out += "null"
@@ -42,22 +47,28 @@ package indirect enum JSONValue: Sendable, Equatable {
     case .array(let values):
       guard !values.isEmpty else { return out += "[]" }
       out += "["
-      for (offset, value) in values.enumerated() {
-        if offset > 0 { out += "," }
-        if let indent { out += "\n" + indent + "  " }
-        value.write(to: &out, indent: indent.map { $0 + "  " })
+      let inner = indent.map { $0 + "  " }
+      var index = 0
+      while index < values.count {
+        if index > 0 { out += "," }
+        if let inner { out += "\n" + inner }
+        values[index].write(to: &out, indent: inner)
+        index += 1
       }
       if let indent { out += "\n" + indent }
       out += "]"
     case .object(let members):
       guard !members.isEmpty else { return out += "{}" }
       out += "{"
-      for (offset, (key, value)) in members.enumerated() {
-        if offset > 0 { out += "," }
-        if let indent { out += "\n" + indent + "  " }
-        Self.escape(key, into: &out)
-        out += indent == nil ? ":" : ": "
-        value.write(to: &out, indent: indent.map { $0 + "  " })
+      let inner = indent.map { $0 + "  " }
+      var index = 0
+      while index < members.count {
+        if index > 0 { out += "," }
+        if let inner { out += "\n" + inner }
+        Self.escape(members[index].0, into: &out)
+        out += inner == nil ? ":" : ": "
+        members[index].1.write(to: &out, indent: inner)
+        index += 1
       }
       if let indent { out += "\n" + indent }
       out += "}"
@@ -67,6 +78,12 @@ package indirect enum JSONValue: Sendable, Equatable {
   /// Writes `text` as a JSON string: quotes, backslashes and control characters escaped, and the
   /// line and paragraph separators too, so the result is safe inside Swift and JavaScript.
   package static func escape(_ text: String, into out: inout String) {
+    if !needsEscaping(text) {
+      out += "\""
+      out += text
+      out += "\""
+      return
+    }
     var bytes: [UInt8] = [UInt8(ascii: "\"")]
     bytes.reserveCapacity(text.utf8.count + 2)
     let utf8 = Array(text.utf8)
@@ -93,6 +110,16 @@ package indirect enum JSONValue: Sendable, Equatable {
     bytes.append(UInt8(ascii: "\""))
     out += String(decoding: bytes, as: UTF8.self)
   }
+
+  /// Whether `text` has a byte that ``escape(_:into:)`` may rewrite (most keys, names and
+  /// numbers have none, and are then copied whole): control characters, quotes, backslashes,
+  /// and the lead byte of U+2028 and U+2029.
+  private static func needsEscaping(_ text: String) -> Bool {
+    text.containsByte(from: escapedBytes)
+  }
+
+  private static let escapedBytes = String.ByteSet(
+    String.controlBytes + [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0xE2])
 
   private static func hexEscape(_ value: UInt32) -> [UInt8] {
     let hex = String(value, radix: 16)

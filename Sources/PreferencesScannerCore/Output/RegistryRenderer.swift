@@ -246,7 +246,7 @@ package enum RegistryRenderer {
     out += "    records: {\n      var records: [String] = []\n"
     out += emitter.emit(plans.map { ($0.syntax.branch, $0) }, indent: "      ", chunked: true) { chunk in
       let json = JSONValue.array(chunk.map { PreferenceRecord.json($0, extras: .generator) }).text
-      return "      records.append(\(StringLiteral.quote(json)))\n"
+      return "      records.append(\(StringLiteral.rawQuote(json)))\n"
     }
     out += "      return records\n    }"
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads and writes Swift string literals.
 enum StringLiteral {
   /// The value of a plain literal (`"…"` or `#"…"#`, no interpolation), or `nil`.
@@ -44,6 +46,26 @@ enum StringLiteral {
     return result
   }
 
+  /// `value` as a raw Swift string literal (`#"…"#`, with as many `#` as it takes), for long
+  /// text full of quotes and backslashes such as JSON: written without rewriting a byte. Falls
+  /// back to ``quote(_:)`` for text with line breaks or other control characters.
+  static func rawQuote(_ value: String) -> String {
+    // Foundation and C searches, not loops over bytes: the scanner runs as a debug build in
+    // users' builds, where such a loop costs a hundred times more.
+    if value.containsByte(from: controlCharacters) { return quote(value) }
+    var hashes = "#"
+    while contains(value, "\"" + hashes) || contains(value, "\\" + hashes) { hashes += "#" }
+    return hashes + "\"" + value + "\"" + hashes
+  }
+
+  /// Whether `text`'s UTF-8 holds `bytes`' UTF-8, compared byte by byte as the Swift lexer
+  /// reads them (no Unicode equivalence). Neither may contain a NUL, which ends a C string.
+  private static func contains(_ text: String, _ bytes: String) -> Bool {
+    text.withCString { haystack in bytes.withCString { needle in strstr(haystack, needle) != nil } }
+  }
+
+  private static let controlCharacters = String.ByteSet(String.controlBytes)
+
   /// `value` as a Swift string literal.
   static func quote(_ value: String) -> String {
     var bytes: [UInt8] = [UInt8(ascii: "\"")]
@@ -65,6 +87,23 @@ enum StringLiteral {
 }
 
 extension String {
+  /// A set of bytes for ``containsByte(from:)``: non-NUL bytes, ASCII or UTF-8 lead bytes.
+  struct ByteSet: Sendable {
+    /// The bytes as a C string.
+    fileprivate let terminated: [CChar]
+    init(_ bytes: [UInt8]) { terminated = (bytes + [0]).map { CChar(bitPattern: $0) } }
+  }
+
+  /// The C0 control characters but NUL, and DEL: with NUL, which ``containsByte(from:)``
+  /// always finds, the bytes a Swift string literal cannot hold as they are.
+  static let controlBytes: [UInt8] = Array(1...0x1F) + [0x7F]
+
+  /// Whether the UTF-8 holds a NUL or one of `set`: the C library's search, which the debug
+  /// builds the scanner runs as do not slow down as they do a loop over bytes.
+  func containsByte(from set: ByteSet) -> Bool {
+    withCString { text in strlen(text) != utf8.count || strpbrk(text, set.terminated) != nil }
+  }
+
   /// The string without any `character`: a plain scan, much cheaper than Foundation's
   /// `replacingOccurrences(of:with:)` on the scanner's hot paths.
   func removing(_ character: Character) -> String {
