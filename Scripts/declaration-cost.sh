@@ -13,6 +13,7 @@
 #
 #   minimal      @propertyWrapper struct Minimal<V> { var wrappedValue: V } (the benchmark's baseline)
 #   settable     a computed `wrappedValue { get nonmutating set }`, as SwiftUI needs
+#   projected    settable, with a `projectedValue` (`$name`)
 #   defaulted    settable, with init(wrappedValue:fileID:line:column:) taking plain defaults
 #   located      settable, with the defaults #fileID, #line, #column (how @Preference finds its key)
 #   fileID-only  settable, with #fileID alone
@@ -23,7 +24,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rounds=${ROUNDS:-7}
 files=${FILES:-300}
-variants="minimal settable defaulted located fileID-only"
+variants="minimal settable projected defaulted located fileID-only"
 
 mkdir -p "$work/W"
 cat >"$work/W/W.swift" <<'SWIFT'
@@ -34,6 +35,12 @@ cat >"$work/W/W.swift" <<'SWIFT'
 @propertyWrapper public struct Settable<V> {
   let value: V
   public var wrappedValue: V { get { value } nonmutating set {} }
+  public init(wrappedValue: V) { value = wrappedValue }
+}
+@propertyWrapper public struct Projected<V> {
+  let value: V
+  public var wrappedValue: V { get { value } nonmutating set {} }
+  public var projectedValue: [V] { [value] }
   public init(wrappedValue: V) { value = wrappedValue }
 }
 @propertyWrapper public struct Defaulted<V> {
@@ -58,7 +65,7 @@ swiftc -emit-module -module-name W -parse-as-library -swift-version 6 -o "$work/
 
 wrapper_type() {
   case "$1" in
-    minimal) echo Minimal ;; settable) echo Settable ;; defaulted) echo Defaulted ;;
+    minimal) echo Minimal ;; settable) echo Settable ;; projected) echo Projected ;; defaulted) echo Defaulted ;;
     located) echo Located ;; fileID-only) echo FileIDOnly ;;
   esac
 }
