@@ -4,8 +4,8 @@
 # that the generated code does not control.
 #
 # A module W declares wrapper variants that differ in one respect each; a target of FILES files
-# declares 4 properties per file with each variant (the same files as
-# Scripts/plugin-build-benchmark.sh). Each target's module is emitted as SwiftPM's incremental
+# declares 4 properties per file with each variant (the files of Scripts/plugin-build-benchmark.sh,
+# written by Scripts/benchmark-sources.sh). Each target's module is emitted as SwiftPM's incremental
 # debug builds emit it (-experimental-skip-non-inlinable-function-bodies-without-types,
 # -enable-testing, -Onone), ROUNDS times with the variants interleaved, and the script prints the
 # lowest and median CPU seconds (user + system), and how much more the lowest is than the
@@ -20,6 +20,9 @@
 #
 # Usage: [ROUNDS=7] [FILES=300] Scripts/declaration-cost.sh   (Linux: GNU time; about 2 minutes)
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=Scripts/benchmark-sources.sh
+source "$root/Scripts/benchmark-sources.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rounds=${ROUNDS:-7}
@@ -71,24 +74,8 @@ wrapper_type() {
 }
 
 for variant in $variants; do
-  wrapper="@$(wrapper_type "$variant") "
   mkdir -p "$work/$variant"
-  for i in $(seq 1 "$files"); do
-    cat >"$work/$variant/Screen$i.swift" <<SWIFT
-import W
-
-/// Screen $i.
-struct Screen$i {
-  ${wrapper}var title = "Screen $i"
-  ${wrapper}var count = $i
-  ${wrapper}var isEnabled = true
-  ${wrapper}var ratio = 0.5
-  var local = 0
-
-  func render() -> String { "\(title) \(count) \(isEnabled) \(ratio) \(local)" }
-}
-SWIFT
-  done
+  write_screens "$work/$variant" W "@$(wrapper_type "$variant") " "$files"
 done
 
 cpu() { # emits the module of $1's files; prints user + system CPU seconds

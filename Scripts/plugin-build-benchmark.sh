@@ -17,6 +17,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rounds=${ROUNDS:-3}
+# shellcheck source=Scripts/benchmark-sources.sh
+source "$root/Scripts/benchmark-sources.sh"
 
 make_package() { # $1 = directory, $2 = preference|minimal|plain, $3 = files
   mkdir -p "$1/Sources/App"
@@ -36,22 +38,7 @@ let package = Package(
   name: "Bench", platforms: [.macOS(.v14)], dependencies: [.package(name: "swift-preferences", path: "$root")],
   targets: [.executableTarget(name: "App", dependencies: [.product(name: "Preferences", package: "swift-preferences")]$plugins)])
 SWIFT
-  for i in $(seq 1 "$3"); do
-    cat >"$1/Sources/App/Screen$i.swift" <<SWIFT
-import Preferences
-
-/// Screen $i.
-struct Screen$i {
-  ${wrapper}var title = "Screen $i"
-  ${wrapper}var count = $i
-  ${wrapper}var isEnabled = true
-  ${wrapper}var ratio = 0.5
-  var local = 0
-
-  func render() -> String { "\(title) \(count) \(isEnabled) \(ratio) \(local)" }
-}
-SWIFT
-  done
+  write_screens "$1/Sources/App" Preferences "$wrapper" "$3"
   echo 'print(Screen1().render())' >"$1/Sources/App/main.swift"
 }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A JSON value with members in a fixed order, and the one writer and escaper the scanner uses
 /// for every JSON it prints or generates.
 package indirect enum JSONValue: Sendable, Equatable {

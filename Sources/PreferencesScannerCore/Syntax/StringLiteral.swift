@@ -50,8 +50,8 @@ enum StringLiteral {
   /// text full of quotes and backslashes such as JSON: written without rewriting a byte. Falls
   /// back to ``quote(_:)`` for text with line breaks or other control characters.
   static func rawQuote(_ value: String) -> String {
-    // Foundation and C searches, not loops over bytes: the scanner runs as a debug build in
-    // users' builds, where such a loop costs a hundred times more.
+    // C library searches, not loops over bytes: the scanner runs as a debug build in users'
+    // builds, where such a loop costs a hundred times more.
     if value.containsByte(from: controlCharacters) { return quote(value) }
     var hashes = "#"
     while contains(value, "\"" + hashes) || contains(value, "\\" + hashes) { hashes += "#" }
