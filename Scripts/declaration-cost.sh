@@ -7,18 +7,29 @@
 # declares 4 properties per file with each variant (the files of Scripts/plugin-build-benchmark.sh,
 # written by Scripts/benchmark-sources.sh). Each target's module is emitted as SwiftPM's incremental
 # debug builds emit it (-experimental-skip-non-inlinable-function-bodies-without-types,
-# -enable-testing, -Onone), ROUNDS times with the variants interleaved, and the script prints the
-# lowest and median CPU seconds (user + system), and how much more the lowest is than the
-# minimal wrapper's (the lowest is the steadier figure on a shared machine).
+# -enable-testing, -Onone, Swift 6 mode).
 #
 #   minimal      @propertyWrapper struct Minimal<V> { var wrappedValue: V } (the benchmark's baseline)
 #   settable     a computed `wrappedValue { get nonmutating set }`, as SwiftUI needs
 #   projected    settable, with a `projectedValue` (`$name`)
 #   defaulted    settable, with init(wrappedValue:fileID:line:column:) taking plain defaults
 #   located      settable, with the defaults #fileID, #line, #column (how @Preference finds its key)
+#   fileID-line  settable, with #fileID and #line (no #column)
 #   fileID-only  settable, with #fileID alone
 #
-# Usage: [ROUNDS=7] [FILES=300] Scripts/declaration-cost.sh   (Linux: GNU time; about 2 minutes)
+# MEASURE=instructions (the default where valgrind is installed) counts the compiler's
+# instructions under `valgrind --tool=callgrind`, once per variant: the same count on every run,
+# whatever else the machine does. It prints each variant's count, what it adds to the minimal
+# wrapper's per declaration, and where that goes: type checking (Sema), SIL generation (SILGen),
+# the SIL diagnostic passes (which include Swift 6's region-based isolation checking) and the
+# rest (serialization, module loading). FILES defaults to 75 (300 declarations): counts grow
+# linearly with the declarations.
+#
+# MEASURE=cpu times each variant ROUNDS times, interleaved, and prints the lowest and median CPU
+# seconds (user + system); FILES defaults to 300. Noisier: differences of 0.1 s move between runs.
+#
+# Usage: [MEASURE=instructions|cpu] [FILES=N] [ROUNDS=7] Scripts/declaration-cost.sh
+#        (Linux: GNU time for cpu; about 6 minutes for instructions, 3 for cpu)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=Scripts/benchmark-sources.sh
@@ -26,8 +37,13 @@ source "$root/Scripts/benchmark-sources.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rounds=${ROUNDS:-7}
-files=${FILES:-300}
-variants="minimal settable projected defaulted located fileID-only"
+measure=${MEASURE:-$(command -v valgrind >/dev/null && echo instructions || echo cpu)}
+case "$measure" in
+  instructions) files=${FILES:-75} ;;
+  cpu) files=${FILES:-300} ;;
+  *) echo "MEASURE must be instructions or cpu, not '$measure'" >&2 && exit 2 ;;
+esac
+variants="minimal settable projected defaulted located fileID-line fileID-only"
 
 mkdir -p "$work/W"
 cat >"$work/W/W.swift" <<'SWIFT'
@@ -58,6 +74,11 @@ cat >"$work/W/W.swift" <<'SWIFT'
     value = wrappedValue
   }
 }
+@propertyWrapper public struct FileIDLine<V> {
+  let value: V
+  public var wrappedValue: V { get { value } nonmutating set {} }
+  public init(wrappedValue: V, fileID: StaticString = #fileID, line: UInt = #line) { value = wrappedValue }
+}
 @propertyWrapper public struct FileIDOnly<V> {
   let value: V
   public var wrappedValue: V { get { value } nonmutating set {} }
@@ -69,7 +90,7 @@ swiftc -emit-module -module-name W -parse-as-library -swift-version 6 -o "$work/
 wrapper_type() {
   case "$1" in
     minimal) echo Minimal ;; settable) echo Settable ;; projected) echo Projected ;; defaulted) echo Defaulted ;;
-    located) echo Located ;; fileID-only) echo FileIDOnly ;;
+    located) echo Located ;; fileID-line) echo FileIDLine ;; fileID-only) echo FileIDOnly ;;
   esac
 }
 
@@ -78,13 +99,54 @@ for variant in $variants; do
   write_screens "$work/$variant" W "@$(wrapper_type "$variant") " "$files"
 done
 
-cpu() { # emits the module of $1's files; prints user + system CPU seconds
-  /usr/bin/time -f "%U %S" -o "$work/time" swiftc -frontend -emit-module -module-name App \
-    -parse-as-library -swift-version 6 -Onone -enable-testing -I "$work/W" -o "$work/App.swiftmodule" \
-    -experimental-skip-non-inlinable-function-bodies-without-types "$work/$1"/*.swift
-  awk '{ printf "%.3f", $1 + $2 }' "$work/time"
+emit_module_arguments() { # the emit-module job of $1's files, as an incremental debug build runs it
+  echo -frontend -emit-module -module-name App -parse-as-library -swift-version 6 -Onone -enable-testing \
+    -I "$work/W" -o "$work/App.swiftmodule" -experimental-skip-non-inlinable-function-bodies-without-types \
+    "$work/$1"/*.swift
 }
 
+if [ "$measure" = instructions ]; then
+  frontend=$(dirname "$(command -v swiftc)")/swift-frontend
+  # Inclusive instructions of the functions that begin each phase, from callgrind_annotate.
+  phase() { # $1 = profile, $2 = function name; prints its inclusive instruction count
+    # (awk reads to the end: stopping early would fail the pipeline under pipefail)
+    callgrind_annotate --inclusive=yes "$1" | awk -v f="$2" '!found && index($0, f) { gsub(",", "", $1); print $1; found = 1 }'
+  }
+  declare -A total=() sema=() silgen=() diagnostics=()
+  for variant in $variants; do
+    # shellcheck disable=SC2046 # the argument list is split on purpose
+    valgrind --tool=callgrind --callgrind-out-file="$work/$variant.callgrind" "$frontend" \
+      $(emit_module_arguments "$variant") 2>"$work/valgrind.log" || {
+      cat "$work/valgrind.log" >&2
+      exit 1
+    }
+    total[$variant]=$(awk '/Collected :/ { print $NF }' "$work/valgrind.log")
+    sema[$variant]=$(phase "$work/$variant.callgrind" "swift::CompilerInstance::performSema()")
+    silgen[$variant]=$(phase "$work/$variant.callgrind" "swift::Lowering::SILGenModule::emitSourceFile(")
+    diagnostics[$variant]=$(phase "$work/$variant.callgrind" "swift::runSILDiagnosticPasses(")
+  done
+  declarations=$((files * 4))
+  printf '| wrapper (%d declarations) | emit-module instructions | more than minimal, per declaration | Sema | SILGen | SIL diagnostics | rest |\n' "$declarations"
+  printf '| --- | --- | --- | --- | --- | --- | --- |\n'
+  for variant in $variants; do
+    awk -v name="$variant" -v n="$declarations" -v t="${total[$variant]}" -v t0="${total[minimal]}" \
+      -v a="${sema[$variant]}" -v a0="${sema[minimal]}" -v b="${silgen[$variant]}" -v b0="${silgen[minimal]}" \
+      -v c="${diagnostics[$variant]}" -v c0="${diagnostics[minimal]}" 'BEGIN {
+        if (name == "minimal") { printf "| %s | %.3f G | | | | | |\n", name, t / 1e9; exit }
+        d = t - t0; da = a - a0; db = b - b0; dc = c - c0
+        printf "| %s | %.3f G | +%.0f k | %+.0f k | %+.0f k | %+.0f k | %+.0f k |\n", name, t / 1e9, d / n / 1e3,
+          da / n / 1e3, db / n / 1e3, dc / n / 1e3, (d - da - db - dc) / n / 1e3 }'
+  done
+  echo
+  echo "Instructions of one emit-module run per variant (valgrind --tool=callgrind; the same on every run)."
+  exit 0
+fi
+
+cpu() { # emits the module of $1's files; prints user + system CPU seconds
+  # shellcheck disable=SC2046 # the argument list is split on purpose
+  /usr/bin/time -f "%U %S" -o "$work/time" swiftc $(emit_module_arguments "$1")
+  awk '{ printf "%.3f", $1 + $2 }' "$work/time"
+}
 declare -A samples=()
 for round in $(seq 1 "$rounds"); do
   for variant in $variants; do samples[$variant]+=" $(cpu "$variant")"; done
