@@ -41,18 +41,22 @@ struct Lexer {
 
   // MARK: Helpers
 
-  @inline(__always) private func peek(_ offset: Int = 0) -> UInt8 {
+  // The lexer's readers (these and the lookahead helpers below) are `mutating` though they only
+  // read: called from a mutating method, a non-mutating one gets a copy of `self` in a debug
+  // build, retaining its arrays on every call, and SwiftPM builds the plugin's tool in debug.
+
+  @inline(__always) private mutating func peek(_ offset: Int = 0) -> UInt8 {
     let index = position + offset
     return index >= 0 && index < bytes.count ? bytes[index] : 0
   }
 
-  @inline(__always) private func byte(at index: Int) -> UInt8 {
+  @inline(__always) private mutating func byte(at index: Int) -> UInt8 {
     index >= 0 && index < bytes.count ? bytes[index] : 0
   }
 
-  @inline(__always) private var atEnd: Bool { position >= bytes.count }
+  @inline(__always) private var atEnd: Bool { mutating get { position >= bytes.count } }
 
-  @inline(__always) private var column: Int32 { Int32(position - lineStart + 1) }
+  @inline(__always) private var column: Int32 { mutating get { Int32(position - lineStart + 1) } }
 
   @inline(__always) private mutating func newline() {
     line += 1
@@ -78,11 +82,11 @@ struct Lexer {
     sawNewline = false
   }
 
-  private func text(_ start: Int, _ end: Int) -> String {
+  private mutating func text(_ start: Int, _ end: Int) -> String {
     String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
   }
 
-  private func equals(_ token: Token, _ word: StaticString) -> Bool {
+  private mutating func equals(_ token: Token, _ word: StaticString) -> Bool {
     let count = Int(token.end - token.start)
     guard count == word.utf8CodeUnitCount else { return false }
     for offset in 0..<count where bytes[Int(token.start) + offset] != word.utf8Start[offset] { return false }
@@ -142,23 +146,22 @@ struct Lexer {
     }
   }
 
+  // The two byte classes below are tested on every byte, and a debug build (which is how SwiftPM
+  // builds the plugin's tool) calls `UInt8(ascii:)` and `ClosedRange.contains` rather than
+  // folding them: so they compare with numeric literals, which it does fold.
+
+  /// `/ = - + ! * % < > & | ^ ~ ? .`
   @inline(__always) static func isOperator(_ byte: UInt8) -> Bool {
     switch byte {
-    case UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "!"),
-      UInt8(ascii: "*"), UInt8(ascii: "%"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"),
-      UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "~"), UInt8(ascii: "?"), UInt8(ascii: "."):
-      true
+    case 0x2F, 0x3D, 0x2D, 0x2B, 0x21, 0x2A, 0x25, 0x3C, 0x3E, 0x26, 0x7C, 0x5E, 0x7E, 0x3F, 0x2E: true
     default: false
     }
   }
 
+  /// `a`–`z`, `A`–`Z`, `0`–`9`, `_`, `$`, and any byte of a multi-byte UTF-8 character.
   @inline(__always) static func isIdentifierByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...0xFF:
-      true
-    default: false
-    }
+    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+      || byte == 0x5F || byte == 0x24 || byte >= 0x80
   }
 
   // MARK: Comments
@@ -284,7 +287,7 @@ struct Lexer {
     if !gaveUp { problem("unterminated string literal", line: startLine, column: startColumn) }
   }
 
-  private func closingHashes(after offset: Int, _ hashes: Int) -> Bool {
+  private mutating func closingHashes(after offset: Int, _ hashes: Int) -> Bool {
     for index in 0..<hashes where peek(offset + index) != UInt8(ascii: "#") { return false }
     return true
   }
@@ -324,7 +327,7 @@ struct Lexer {
   }
 
   /// If a raw string starts here (`#"`, `##"` …), the number of `#`.
-  private func rawStringHashes() -> Int? {
+  private mutating func rawStringHashes() -> Int? {
     var count = 0
     while peek(count) == UInt8(ascii: "#") { count += 1 }
     return count > 0 && peek(count) == UInt8(ascii: "\"") ? count : nil
@@ -384,7 +387,7 @@ struct Lexer {
 
   /// Whether a regex literal may start after the previous token: where an expression, not a
   /// binary operator, is expected (the language's rule, as swift-syntax states it).
-  private func isRegexLiteralPosition() -> Bool {
+  private mutating func isRegexLiteralPosition() -> Bool {
     guard let previous = tokens.last else { return true }
     switch previous.kind {
     case .punctuation:
@@ -426,7 +429,7 @@ struct Lexer {
   ]
 
   /// Whether an operator starting at `index` is bound to what precedes it.
-  private func isLeftBound(_ index: Int) -> Bool {
+  private mutating func isLeftBound(_ index: Int) -> Bool {
     if index == 0 || (index == 3 && byte(at: 0) == 0xEF) { return false }
     switch byte(at: index - 1) {
     case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "("),
@@ -440,7 +443,7 @@ struct Lexer {
   }
 
   /// Whether an operator ending at `index` is bound to what follows it.
-  private func isRightBound(_ index: Int, leftBound: Bool) -> Bool {
+  private mutating func isRightBound(_ index: Int, leftBound: Bool) -> Bool {
     switch byte(at: index) {
     case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: ")"),
       UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), 0:
@@ -457,7 +460,7 @@ struct Lexer {
 
   /// Whether the regex literal that the language would lex at the `/` at `slash`, in an operator
   /// spanning `start..<end`, exists; returns its end.
-  private func bareRegex(slash: Int, operatorStart start: Int, operatorEnd end: Int) -> Int? {
+  private mutating func bareRegex(slash: Int, operatorStart start: Int, operatorEnd end: Int) -> Int? {
     let leftBound = isLeftBound(start)
     guard !leftBound else { return nil }
     if let previous = tokens.last, previous.kind == .identifier, !previous.isBackticked,
@@ -483,7 +486,7 @@ struct Lexer {
     return scanBareRegex(from: slash, mustBeRegex: mustBeRegex)
   }
 
-  private func afterOptionalTry() -> Bool {
+  private mutating func afterOptionalTry() -> Bool {
     guard tokens.count >= 2, let last = tokens.last, last.kind == .operator,
       equals(last, "?") || equals(last, "!")
     else { return false }
@@ -492,7 +495,7 @@ struct Lexer {
   }
 
   /// Scans `/…/` from the opening slash; returns the end, or `nil` if this is not a regex.
-  private func scanBareRegex(from slash: Int, mustBeRegex: Bool) -> Int? {
+  private mutating func scanBareRegex(from slash: Int, mustBeRegex: Bool) -> Int? {
     var index = slash + 1
     switch byte(at: index) {
     case UInt8(ascii: " "), UInt8(ascii: "\t"):

@@ -13,33 +13,35 @@ struct SourceTokens {
     self.bytes = bytes
     self.tokens = lexed.tokens
     self.docComments = lexed.docComments
-    var matching = [Int32](repeating: -1, count: lexed.tokens.count)
-    var open = PersistentStack<Int>()
-    var groups: [PersistentStack<Int>] = []
-    for (index, token) in lexed.tokens.enumerated() {
+    // A plain loop over indices, comparing bytes with numeric literals, with arrays for the
+    // stacks: this runs over every token, and a debug build (how SwiftPM builds the plugin's
+    // tool) calls out for iterators, `UInt8(ascii:)` and generic nodes.
+    let tokens = lexed.tokens
+    var matching = [Int32](repeating: -1, count: tokens.count)
+    var open: [Int] = []  // the brackets not closed yet, innermost last
+    var groups: [[Int]] = []  // `open` where each enclosing `#if` group started
+    var index = 0
+    while index < tokens.count {
+      let token = tokens[index]
       switch token.kind {
       case .punctuation:
-        switch bytes[Int(token.start)] {
-        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
-          open.push(index)
-        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
-          if let opener = open.top {
-            matching[opener] = Int32(index)
-            matching[index] = Int32(opener)
-            open.pop()
-          }
-        default:
-          break
+        let byte = bytes[Int(token.start)]
+        if byte == 0x28 || byte == 0x5B || byte == 0x7B {  // ( [ {
+          open.append(index)
+        } else if byte == 0x29 || byte == 0x5D || byte == 0x7D, let opener = open.popLast() {  // ) ] }
+          matching[opener] = Int32(index)
+          matching[index] = Int32(opener)
         }
       case .directive:
         switch bytes[Int(token.start) + 1] {
-        case UInt8(ascii: "i"): groups.append(open)  // #if
-        case UInt8(ascii: "e") where token.end - token.start == 6: _ = groups.popLast()  // #endif
+        case 0x69: groups.append(open)  // #if
+        case 0x65 where token.end - token.start == 6: _ = groups.popLast()  // #endif
         default: if let start = groups.last { open = start }  // #else, #elseif
         }
       default:
         break
       }
+      index += 1
     }
     self.matching = matching
   }
