@@ -36,7 +36,7 @@ struct Appointment: Codable, Equatable, PreferenceValue {
     try store.flush()
     #expect(store.value(forKey: "k", default: "") == "A")
     try runHelper(["set-and-exit", url.path, "k", "B"])
-    #expect(waitUntil(timeout: 1.5) { store.value(forKey: "k", default: "") == "B" })
+    #expect(waitUntil { store.value(forKey: "k", default: "") == "B" })
   }
 
   /// A value reads the same in this process and the next: sub-second dates in JSON keep their

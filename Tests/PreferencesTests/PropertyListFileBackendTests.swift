@@ -48,12 +48,12 @@ import Testing
     blocked.setValue(.integer(1), forKey: "k")
     usleep(100_000)  // the blocked store's flush is now waiting for the lock
     free.setValue(.integer(2), forKey: "k")
-    #expect(waitUntil(timeout: 2) { FileManager.default.fileExists(atPath: freeURL.path) })
+    #expect(waitUntil { FileManager.default.fileExists(atPath: freeURL.path) })
     #expect(!FileManager.default.fileExists(atPath: blockedURL.path))
     flock(lock, LOCK_UN)
     close(lock)
     #expect(
-      waitUntil(timeout: 2) { PropertyListFileBackend(url: blockedURL).value(forKey: "k") == .integer(1) })
+      waitUntil { PropertyListFileBackend(url: blockedURL).value(forKey: "k") == .integer(1) })
   }
 
   @Test func aNormalExitWritesPendingValues() throws {
