@@ -127,14 +127,14 @@ enum Intensity {
 }
 
 /// Waits, without blocking a Swift concurrency thread's progress for long, until `condition`
-/// holds or `timeout` seconds pass; returns whether it held.
+/// holds or 10 seconds pass; returns whether it held.
 ///
-/// The timeout is a deadline for "it arrives", not a latency check (changes are polled every
+/// The 10 seconds are a deadline for "it arrives", not a latency check (changes are polled every
 /// 250–500 ms): CI's long run loads both cores with hundreds of child processes and parallel
 /// suites, and there a 2-second deadline was once missed by a change that did arrive.
 @discardableResult
-func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(timeout)
+func waitUntil(_ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(10)
   while !condition() {
     if Date() > deadline { return false }
     usleep(5_000)
