@@ -69,7 +69,7 @@ for files in ${SIZES:-25 300}; do
       # A clean build of the target: its objects and generated sources gone, every source newer.
       # (Removing its build folder would also remove the build plan's file map.)
       rm -f "$dir"/.build/*/debug/App.build/*.o "$dir"/.build/*/debug/App.build/*.swiftdeps
-      rm -rf "$dir"/.build/plugins/outputs/*/App/*/PreferenceRegistryPlugin/GeneratedPreferences
+      rm -rf "$dir"/.build/plugins/outputs/*/App/*/PreferenceRegistryPlugin/{GeneratedPreferences,ParseCache}
       find "$dir/Sources" -name '*.swift' -exec touch {} +
       cleans[$variant]+=" $(seconds "$dir")"
       printf '// shift %s\n%s\n' "$round" "$(cat "$edited")" >"$edited"

@@ -7,6 +7,9 @@ enum PluginShared {
   static let indexFileName = "PreferenceRegistry.generated.swift"
   /// Tables of files that gained their first `@Preference` since the plugin last planned outputs.
   static let unplannedFileName = "PreferenceRegistry+Unplanned.generated.swift"
+  /// The folder, in the plugin's work directory, where the scanner keeps what it parsed, so that a
+  /// build parses only the files whose contents changed since the last.
+  static let parseCacheName = "ParseCache"
   /// The per-target configuration file's name.
   static let configFileName = "preferences-config.json"
   /// The per-target manifest of shipped keys.
@@ -47,6 +50,11 @@ enum PluginShared {
     return sources.filter { (try? Data(contentsOf: $0))?.range(of: marker) != nil }
   }
 
+  /// Where the generate command writes the generated sources, in the plugin's work directory.
+  static func outputDirectory(in workDirectory: URL) -> URL {
+    workDirectory.appendingPathComponent("GeneratedPreferences")
+  }
+
   /// Every file the generate command writes, for a target with `planned` sources.
   static func outputs(in directory: URL, planned: [URL]) -> [URL] {
     [directory.appendingPathComponent(indexFileName), directory.appendingPathComponent(unplannedFileName)]
@@ -70,11 +78,13 @@ enum PluginShared {
     [configFileName, lockFileName].compactMap { existingFile($0, in: directory) }
   }
 
-  /// The scanner's arguments to generate the registry of one module.
+  /// The scanner's arguments to generate the registry of one module, in the plugin's
+  /// `workDirectory`.
   static func generateArguments(
-    module: String, outputDirectory: URL, directory: URL, sources: [URL], planned: [URL]
+    module: String, workDirectory: URL, directory: URL, sources: [URL], planned: [URL]
   ) -> [String] {
-    ["generate", "--module", module, "--output-directory", outputDirectory.path]
+    ["generate", "--module", module, "--output-directory", outputDirectory(in: workDirectory).path]
+      + ["--cache", workDirectory.appendingPathComponent(parseCacheName).path]
       + planned.flatMap { ["--planned", $0.path] } + targetOptions(in: directory) + ["--"]
       + sources.map(\.path)
   }

@@ -7,9 +7,10 @@ import PackagePlugin
 /// source files (`PreferenceRegistry+Tables<n>.generated.swift`), and one for files that gained
 /// their first declaration since outputs were planned.
 ///
-/// A `.buildCommand`: it reruns only when a source file, the configuration or the lock changed,
-/// and the scanner rewrites only the outputs whose bytes change, so an edit that shifts one
-/// file's declarations recompiles one small table file and nothing else.
+/// A `.buildCommand`: it reruns only when a source file, the configuration or the lock changed;
+/// the scanner then parses only the files whose contents changed (it keeps what it parsed in the
+/// work directory's `ParseCache`) and rewrites only the outputs whose bytes change, so an edit
+/// that shifts one file's declarations recompiles one small table file and nothing else.
 @main
 struct PreferenceRegistryPlugin: BuildToolPlugin {
   func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -26,16 +27,16 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
   static func command(
     tool: URL, workDirectory: URL, module: String, targetName: String, directory: URL, sources: [URL]
   ) -> Command {
-    let outputDirectory = workDirectory.appendingPathComponent("GeneratedPreferences")
     let planned = PluginShared.plannedSources(sources)
     return .buildCommand(
       displayName: "Generating the preference registry of \(targetName)",
       executable: tool,
       arguments: PluginShared.generateArguments(
-        module: module, outputDirectory: outputDirectory, directory: directory, sources: sources,
+        module: module, workDirectory: workDirectory, directory: directory, sources: sources,
         planned: planned),
       inputFiles: sources + PluginShared.extraInputs(in: directory),
-      outputFiles: PluginShared.outputs(in: outputDirectory, planned: planned))
+      outputFiles: PluginShared.outputs(in: PluginShared.outputDirectory(in: workDirectory), planned: planned)
+    )
   }
 }
 

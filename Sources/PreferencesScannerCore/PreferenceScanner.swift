@@ -41,6 +41,8 @@ package struct PreferenceScanner: Sendable {
     package var retiredKeys: [String]
     /// Locked types that generated code checks, by key.
     package var lockedTypes: [String: RegistryRenderer.LockedType]
+    /// How many files came from a ``ParseCache`` instead of being parsed.
+    package var reusedFiles = 0
     /// Lines read.
     package var lineCount: Int { files.reduce(0) { $0 + $1.lineCount } }
 
@@ -52,16 +54,28 @@ package struct PreferenceScanner: Sendable {
     analyze(files.map { FileParser.parse(path: $0.path, module: module, contents: $0.contents) })
   }
 
-  /// Reads and scans `.swift` files and directories (searched recursively).
-  package func scan(paths: [String]) throws(Diagnostic) -> Result {
+  /// Reads and scans `.swift` files and directories (searched recursively). With a `cache`, files
+  /// whose contents it has seen are not parsed again (see ``Result/reusedFiles``).
+  package func scan(paths: [String], cache: ParseCache? = nil) throws(Diagnostic) -> Result {
     var syntax: [FileSyntax] = []
-    for file in try Self.swiftFiles(in: paths) {
+    var reused = 0
+    let files = try Self.swiftFiles(in: paths)
+    for file in files {
       guard let data = FileManager.default.contents(atPath: file) else {
         throw Diagnostic(.error, "cannot read file", file: file, line: 1, column: 1)
       }
-      syntax.append(FileParser.parse(path: file, module: module, contents: [UInt8](data)))
+      if let cache {
+        let (fileSyntax, wasReused) = cache.syntax(path: file, module: module, contents: [UInt8](data))
+        syntax.append(fileSyntax)
+        if wasReused { reused += 1 }
+      } else {
+        syntax.append(FileParser.parse(path: file, module: module, contents: [UInt8](data)))
+      }
     }
-    return analyze(syntax)
+    cache?.removeEntries(except: files)
+    var result = analyze(syntax)
+    result.reusedFiles = reused
+    return result
   }
 
   /// The analysis stage, over every file's syntax.
@@ -136,8 +150,8 @@ package struct PreferenceScanner: Sendable {
 }
 
 /// A problem found in source, printed as `file:line:column: severity: message`.
-package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
-  package enum Severity: String, Sendable { case error, warning, note }
+package struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible {
+  package enum Severity: String, Sendable, Codable { case error, warning, note }
 
   package var severity: Severity
   package var message: String

@@ -6,8 +6,13 @@ import Testing
 /// The command line the plugins run.
 @Suite struct CommandTests {
   final class Directory {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("scanner-\(UUID().uuidString)")
-    init() { try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+    let url: URL
+    init(
+      url: URL = FileManager.default.temporaryDirectory.appendingPathComponent("scanner-\(UUID().uuidString)")
+    ) {
+      self.url = url
+      try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
     deinit { try? FileManager.default.removeItem(at: url) }
     func write(_ name: String, _ text: String) {
       let file = url.appendingPathComponent(name)
@@ -34,20 +39,26 @@ import Testing
   }
 
   /// A line-shifting edit rewrites only the table file that holds its file's table; the index
-  /// and the other table files keep their bytes (and dates), so nothing else recompiles.
+  /// and the other table files keep their bytes (and dates), so nothing else recompiles. Run
+  /// with the build plugin's arguments, parse cache included: only the edited file is parsed
+  /// again, and its new contents reach the output.
   @Test func generateRewritesOnlyWhatAnEditChanged() throws {
     let sources = Directory()
-    let output = Directory()
+    let work = Directory()
     let names = (1...40).map { "Screen\($0).swift" }
     for (number, name) in names.enumerated() {
       sources.write(name, "struct Screen\(number) {\n  @Preference var value = \(number)\n}\n")
     }
     sources.write("Plain.swift", "struct Plain {}\n")
-    let paths = (names + ["Plain.swift"]).map { sources.url.appendingPathComponent($0).path }
-    let arguments =
-      ["generate", "--module", "App", "--output-directory", output.url.path]
-      + paths.flatMap { ["--planned", $0] } + ["--"] + paths
+    let urls = (names + ["Plain.swift"]).map { sources.url.appendingPathComponent($0) }
+    let paths = urls.map(\.path)
+    let arguments = PluginShared.generateArguments(
+      module: "App", workDirectory: work.url, directory: sources.url, sources: urls, planned: urls)
+    #expect(arguments.contains(PluginShared.outputDirectory(in: work.url).path))
+    let output = Directory(url: PluginShared.outputDirectory(in: work.url))
     #expect(run(arguments).0 == 0)
+    let cache = ParseCache(directory: work.url.appendingPathComponent(PluginShared.parseCacheName).path)
+    #expect(try PreferenceScanner(module: "App").scan(paths: paths, cache: cache).reusedFiles == 41)
     // 41 planned sources share 4 table files; every planned output exists.
     let count = PluginShared.tableFileCount(planned: 41)
     #expect(count == 4)
@@ -72,6 +83,8 @@ import Testing
     for (index, name) in outputs.enumerated() {
       #expect((before[index] != after[index]) == (name == holding), "\(name)")
     }
+    #expect(output.read(holding)?.contains(#""key":"Screen6.value""#) == true)
+    #expect(try PreferenceScanner(module: "App").scan(paths: paths, cache: cache).reusedFiles == 41)
   }
 
   @Test func tableFilesStayPutAsSourcesAreAdded() {

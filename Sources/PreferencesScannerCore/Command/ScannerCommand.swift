@@ -24,7 +24,8 @@ package struct ScannerCommand {
 
     Options: --config FILE (default: \(ScannerConfiguration.fileName) in a directory PATH),
     --lock FILE (the lock the sources are checked against), --expected-lock FILE (where the
-    lock belongs, for the warning when there is none).
+    lock belongs, for the warning when there is none), --cache DIR (where to keep what was parsed,
+    so that a later run parses only the files whose contents changed; the build plugin keeps one).
 
     PATH is a .swift file or a directory searched recursively. Exit status: 0 on success, 1 when
     an error diagnostic was reported, 2 for invalid arguments.
@@ -50,6 +51,7 @@ package struct ScannerCommand {
     var outputDirectory: String?
     var planned: [String] = []
     var config: String?
+    var cache: String?
     var lock: String?
     var expectedLock: String?
     var retire: [String] = []
@@ -98,6 +100,7 @@ package struct ScannerCommand {
       case "--output-directory": options.outputDirectory = try value()
       case "--planned": options.planned.append(try value())
       case "--config": options.config = try value()
+      case "--cache": options.cache = try value()
       case "--":
         options.paths += remaining
         remaining = []
@@ -150,7 +153,7 @@ package struct ScannerCommand {
       }
       let scanner = PreferenceScanner(
         module: module, configuration: configuration, lock: lock, expectedLockPath: options.expectedLock)
-      let result = try scanner.scan(paths: options.paths)
+      let result = try scanner.scan(paths: options.paths, cache: cache(options))
       switch options.command {
       case "export":
         var diagnostics = result.diagnostics
@@ -251,7 +254,7 @@ package struct ScannerCommand {
     let result = try PreferenceScanner(
       module: module, configuration: configuration, lock: (manifest, lockPath)
     )
-    .scan(paths: options.paths)
+    .scan(paths: options.paths, cache: cache(options))
     // The scanner's own errors, except the lock's: those are what this command settles.
     problems += result.diagnostics.filter {
       $0.severity != .error || $0.file != lockPath && !$0.message.contains(PreferenceManifest.fileName)
@@ -324,6 +327,10 @@ package struct ScannerCommand {
       "\(lockPath): \(updated.entries.count) keys (\(updated.entries.values.filter(\.isRetired).count) retired)\n"
     )
     return 0
+  }
+
+  private func cache(_ options: Options) -> ParseCache? {
+    options.cache.flatMap { ParseCache(directory: $0) }
   }
 
   private func defaultConfig(_ paths: [String]) -> String? {

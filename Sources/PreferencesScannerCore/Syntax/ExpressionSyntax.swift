@@ -1,3 +1,5 @@
+import Foundation
+
 /// The tokens of one expression (a default value, a `store:` argument) or type, kept with its own
 /// bytes so that it can be analysed after its file has been released.
 package struct ExpressionSyntax: Sendable, Equatable {
@@ -58,5 +60,24 @@ package struct ExpressionSyntax: Sendable, Equatable {
   /// The identifiers, argument labels excepted.
   package var identifiers: [String] {
     tokens.indices.compactMap { index in punct(index + 1, UInt8(ascii: ":")) ? nil : word(index) }
+  }
+}
+
+// The bytes, not the text, so that a cached expression is exactly the one parsed (text decoded
+// from invalid UTF-8 would not give the same bytes back).
+extension ExpressionSyntax: Codable {
+  private enum CodingKeys: String, CodingKey { case bytes, tokens }
+
+  package init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    bytes = [UInt8](try container.decode(Data.self, forKey: .bytes))
+    tokens = try container.decode([Token].self, forKey: .tokens)
+    text = String(decoding: bytes, as: UTF8.self)
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(Data(bytes), forKey: .bytes)
+    try container.encode(tokens, forKey: .tokens)
   }
 }

@@ -1,6 +1,6 @@
 /// What one Swift file declares, as far as preferences are concerned: read from syntax alone,
 /// with no knowledge of other files. Built once by ``FileParser`` and never changed.
-package struct FileSyntax: Sendable {
+package struct FileSyntax: Sendable, Codable {
   /// The path as given to the scanner.
   package let path: String
   /// `#fileID` of the file: `Module/File.swift`.
@@ -32,7 +32,7 @@ package struct FileSyntax: Sendable {
 }
 
 /// An access level written on a declaration.
-package enum AccessLevel: String, Sendable, Comparable {
+package enum AccessLevel: String, Sendable, Comparable, Codable {
   case `private`, `fileprivate`, `internal`, `package`, `public`, `open`
 
   package var isFilePrivate: Bool { self == .private || self == .fileprivate }
@@ -51,8 +51,8 @@ package enum AccessLevel: String, Sendable, Comparable {
 }
 
 /// A type declaration or an extension.
-package struct TypeScope: Sendable {
-  package enum Kind: String, Sendable {
+package struct TypeScope: Sendable, Codable {
+  package enum Kind: String, Sendable, Codable {
     case `struct`, `class`, `enum`, `actor`, `protocol`, `extension`
   }
 
@@ -77,8 +77,8 @@ package struct TypeScope: Sendable {
 }
 
 /// A declaration inside a type's body (or at file scope) that a default expression may name.
-package struct MemberSyntax: Sendable {
-  package enum Kind: String, Sendable {
+package struct MemberSyntax: Sendable, Codable {
+  package enum Kind: String, Sendable, Codable {
     case enumCase, property, function, initializer, typeAlias
   }
 
@@ -106,7 +106,7 @@ package struct MemberSyntax: Sendable {
 
 /// One `@Preference` declaration as written. A class: the file's syntax and the declaration's
 /// plan share it.
-package final class PreferenceSyntax: Sendable {
+package final class PreferenceSyntax: Sendable, Codable {
   /// The innermost type scope it is declared in.
   package let scope: Int
   package let property: String
@@ -159,7 +159,7 @@ extension PreferenceSyntax {
 }
 
 /// The arguments of a `@Preference(…)` attribute, by label (see ``PreferenceArguments/labels``).
-package struct PreferenceArguments: Sendable {
+package struct PreferenceArguments: Sendable, Codable {
   /// The default, when written as an argument rather than after `=`.
   package var wrappedValue: ExpressionSyntax?
   package var key: String?
@@ -181,7 +181,7 @@ package struct PreferenceArguments: Sendable {
 }
 
 /// One branch of an `#if … #elseif … #else … #endif` group.
-package struct BranchSyntax: Sendable {
+package struct BranchSyntax: Sendable, Codable {
   /// The branch the group sits in.
   package let parent: Int?
   /// The group, unique within the file.
@@ -196,7 +196,7 @@ package struct BranchSyntax: Sendable {
 
 /// An `import` declaration at file scope, which generated code repeats so that defaults and store
 /// expressions see the same modules as the declarations they come from.
-package struct ImportSyntax: Sendable, Hashable {
+package struct ImportSyntax: Sendable, Hashable, Codable {
   /// The imported path: `Foundation`, or `Foundation.URL` for `import struct Foundation.URL`.
   package var path: String
   /// The declaration kind of a scoped import (`struct`, `func`, …), or `nil`.

@@ -1,0 +1,118 @@
+import Foundation
+
+/// What the parser read from each source file, kept between runs of the scanner, so that a run
+/// parses only the files whose contents changed.
+///
+/// The build plugin runs the scanner over the whole target whenever any of its files changes;
+/// with this cache (the plugin keeps one in its work directory) an edit re-parses the edited file
+/// and decodes the others. One entry per source file, named after its path, holds that file's
+/// ``FileSyntax`` with what it was parsed from: the path, the module, the contents' size and
+/// fingerprint, and the scanner that parsed it (its executable's size and modification time, so
+/// that a rebuilt scanner, which may read source differently, parses everything afresh).
+///
+/// Entries are checked against the contents, not file dates: a file restored with an old date or
+/// edited twice within one clock tick is still re-parsed. An entry that cannot be read or decoded
+/// (from another version, or damaged) is parsed again and replaced; the cache only ever holds
+/// copies of what parsing produces, so losing it loses nothing. Entries of files no longer
+/// scanned are removed.
+package struct ParseCache: Sendable {
+  /// The folder that holds the entries.
+  package let directory: String
+  /// Who parsed: the cache format and the scanner's identity. Entries by another are ignored.
+  package let producer: String
+
+  /// A cache in `directory`, for entries made by `producer` (the running scanner by default).
+  /// Returns `nil` when the running scanner cannot be identified, so that no entry could be
+  /// mistaken for one it made.
+  package init?(directory: String, producer: String? = ParseCache.runningScanner) {
+    guard let producer else { return nil }
+    self.directory = directory
+    self.producer = producer
+  }
+
+  /// The cache format: raise it when an entry's encoding changes.
+  static let format = 1
+
+  /// The running executable's size and modification time, with the cache format.
+  package static let runningScanner: String? = {
+    guard let path = Bundle.main.executablePath,
+      let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      let size = attributes[.size] as? NSNumber,
+      let modified = attributes[.modificationDate] as? Date
+    else { return nil }
+    return "\(format) \(path) \(size) \(modified.timeIntervalSince1970)"
+  }()
+
+  private struct Entry: Codable {
+    var producer: String
+    var module: String
+    var path: String
+    var size: Int
+    var fingerprint: UInt64
+    var syntax: FileSyntax
+  }
+
+  /// The syntax of the file at `path` with `contents`: the cached one when this scanner parsed
+  /// the same contents before, or the file parsed now (and cached). `reused` says which.
+  package func syntax(path: String, module: String, contents: [UInt8]) -> (syntax: FileSyntax, reused: Bool) {
+    let fingerprint = Self.fingerprint(contents)
+    let entryPath = entryPath(for: path)
+    if let data = FileManager.default.contents(atPath: entryPath),
+      let entry = try? JSONDecoder().decode(Entry.self, from: data),
+      entry.producer == producer, entry.module == module, entry.path == path,
+      entry.size == contents.count, entry.fingerprint == fingerprint
+    {
+      return (entry.syntax, true)
+    }
+    let syntax = FileParser.parse(path: path, module: module, contents: contents)
+    let entry = Entry(
+      producer: producer, module: module, path: path, size: contents.count, fingerprint: fingerprint,
+      syntax: syntax)
+    // A cache that cannot be written only costs the next run a parse.
+    if let data = try? JSONEncoder().encode(entry) {
+      try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      try? data.write(to: URL(fileURLWithPath: entryPath), options: .atomic)
+    }
+    return (syntax, false)
+  }
+
+  /// Removes the entries of files other than `paths`.
+  package func removeEntries(except paths: [String]) {
+    let kept = Set(paths.map { entryName(for: $0) })
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    where name.hasSuffix(".json") && !kept.contains(name) {
+      try? FileManager.default.removeItem(atPath: directory + "/" + name)
+    }
+  }
+
+  private func entryName(for path: String) -> String {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex + ".json"
+  }
+
+  private func entryPath(for path: String) -> String { directory + "/" + entryName(for: path) }
+
+  /// A 64-bit fingerprint of `bytes`, eight bytes at a time (the scanner runs as a debug build in
+  /// users' builds, where a loop per byte is slow): each word is mixed in by a multiply and a
+  /// shift, so that a change anywhere moves every bit. Not cryptographic: it tells an edited
+  /// file from its previous contents, with the size compared too.
+  static func fingerprint(_ bytes: [UInt8]) -> UInt64 {
+    bytes.withUnsafeBytes { raw in
+      var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(raw.count)
+      var offset = 0
+      let words = raw.count & ~7
+      while offset < words {
+        hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= hash >> 29
+        offset += 8
+      }
+      while offset < raw.count {
+        hash = (hash ^ UInt64(raw[offset])) &* 0x0000_0100_0000_01B3
+        offset += 1
+      }
+      return hash ^ hash >> 32
+    }
+  }
+}
