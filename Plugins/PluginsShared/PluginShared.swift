@@ -7,6 +7,8 @@ enum PluginShared {
   static let indexFileName = "PreferenceRegistry.generated.swift"
   /// Tables of files that gained their first `@Preference` since the plugin last planned outputs.
   static let unplannedFileName = "PreferenceRegistry+Unplanned.generated.swift"
+  /// The folder, in the plugin's work directory, that holds the generated sources.
+  static let outputDirectoryName = "GeneratedPreferences"
   /// The folder, in the plugin's work directory, where the scanner keeps what it parsed, so that a
   /// build parses only the files whose contents changed since the last.
   static let parseCacheName = "ParseCache"
@@ -52,7 +54,7 @@ enum PluginShared {
 
   /// Where the generate command writes the generated sources, in the plugin's work directory.
   static func outputDirectory(in workDirectory: URL) -> URL {
-    workDirectory.appendingPathComponent("GeneratedPreferences")
+    workDirectory.appendingPathComponent(outputDirectoryName)
   }
 
   /// Every file the generate command writes, for a target with `planned` sources.
