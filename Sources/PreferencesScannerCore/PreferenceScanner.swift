@@ -64,13 +64,12 @@ package struct PreferenceScanner: Sendable {
       guard let data = FileManager.default.contents(atPath: file) else {
         throw Diagnostic(.error, "cannot read file", file: file, line: 1, column: 1)
       }
-      if let cache {
-        let (fileSyntax, wasReused) = cache.syntax(path: file, module: module, contents: [UInt8](data))
-        syntax.append(fileSyntax)
-        if wasReused { reused += 1 }
-      } else {
-        syntax.append(FileParser.parse(path: file, module: module, contents: [UInt8](data)))
-      }
+      let contents = [UInt8](data)
+      let (fileSyntax, wasReused) =
+        cache?.syntax(path: file, module: module, contents: contents)
+        ?? (FileParser.parse(path: file, module: module, contents: contents), false)
+      syntax.append(fileSyntax)
+      if wasReused { reused += 1 }
     }
     cache?.removeEntries(except: files)
     var result = analyze(syntax)

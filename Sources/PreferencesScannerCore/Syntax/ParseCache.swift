@@ -21,7 +21,8 @@ package struct ParseCache: Sendable {
   /// Who parsed: the cache format and the scanner's identity. Entries by another are ignored.
   package let producer: String
 
-  /// A cache in `directory`, for entries made by `producer` (the running scanner by default).
+  /// A cache in `directory` (created if missing), for entries made by `producer` (the running
+  /// scanner by default).
   /// Returns `nil` when the running scanner cannot be identified, so that no entry could be
   /// mistaken for one it made.
   package init?(directory: String, producer: String? = ParseCache.runningScanner) {
@@ -89,10 +90,9 @@ package struct ParseCache: Sendable {
     }
   }
 
+  /// The entry's file name: the fingerprint of the path, in hex.
   private func entryName(for path: String) -> String {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-    let hex = String(hash, radix: 16)
+    let hex = String(Self.fingerprint(Array(path.utf8)), radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex + ".json"
   }
 
