@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What @Preference and PreferenceRegistryPlugin cost a target's builds, against the same target
 # written with a minimal property wrapper (`@propertyWrapper struct Simple<V> { var
-# wrappedValue: V }`, the baseline) and with plain stored properties.
+# wrappedValue: V }`, the baseline), with that wrapper plus the `#fileID`, `#line`, `#column`
+# default arguments by which @Preference finds its key (`located`: what the mechanism alone costs,
+# with no plugin, registry or options), and with plain stored properties.
 #
 # Each target has FILES files declaring 4 properties each. For each variant and size it measures
 # debug builds of the target (its dependencies already built):
@@ -11,7 +13,7 @@
 # and prints the median of ROUNDS builds, with the ratio to the minimal wrapper.
 #
 # Usage: [ROUNDS=3] [SIZES="25 300"] Scripts/plugin-build-benchmark.sh (variants interleaved per round)
-# (25 files = 100 preferences, 300 files = 1,200; about 15 minutes on 2 cores)
+# (25 files = 100 preferences, 300 files = 1,200; about 20 minutes on 2 cores with ROUNDS=3)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -20,7 +22,7 @@ rounds=${ROUNDS:-3}
 # shellcheck source=Scripts/benchmark-sources.sh
 source "$root/Scripts/benchmark-sources.sh"
 
-make_package() { # $1 = directory, $2 = preference|minimal|plain, $3 = files
+make_package() { # $1 = directory, $2 = preference|minimal|located|plain, $3 = files
   mkdir -p "$1/Sources/App"
   local plugins="" wrapper="@Preference "
   case "$2" in
@@ -28,6 +30,17 @@ make_package() { # $1 = directory, $2 = preference|minimal|plain, $3 = files
     minimal)
       wrapper="@Simple "
       printf '@propertyWrapper struct Simple<Value> {\n  var wrappedValue: Value\n}\n' >"$1/Sources/App/Simple.swift"
+      ;;
+    located)
+      wrapper="@Located "
+      cat >"$1/Sources/App/Located.swift" <<'SWIFT'
+@propertyWrapper struct Located<Value> {
+  var wrappedValue: Value
+  init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+    self.wrappedValue = wrappedValue
+  }
+}
+SWIFT
       ;;
     plain) wrapper="" ;;
   esac
@@ -53,17 +66,18 @@ seconds() { # runs a build of $1, prints its wall time in seconds
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'; }
 
+variants="minimal preference located plain"
 printf '| target | clean build | edit that shifts lines | edit that does not |\n| --- | --- | --- | --- |\n'
 for files in ${SIZES:-25 300}; do
   declare -A clean=() shifted=() unshifted=() cleans=() shifts=() noshifts=()
-  for variant in minimal preference plain; do
+  for variant in $variants; do
     make_package "$work/$variant-$files" "$variant" "$files"
     swift build --package-path "$work/$variant-$files" >/dev/null 2>&1 # dependencies, and a first build
   done
   # Rounds interleave the variants, so that a machine that slows down or speeds up during the
   # run moves every variant's numbers alike.
   for round in $(seq 1 "$rounds"); do
-    for variant in minimal preference plain; do
+    for variant in $variants; do
       dir="$work/$variant-$files"
       edited="$dir/Sources/App/Screen$(((files + 1) / 2)).swift"
       # A clean build of the target: its objects and generated sources gone, every source newer.
@@ -78,7 +92,7 @@ for files in ${SIZES:-25 300}; do
       noshifts[$variant]+=" $(seconds "$dir")"
     done
   done
-  for variant in minimal preference plain; do
+  for variant in $variants; do
     # shellcheck disable=SC2086 # word splitting of the lists is intended
     clean[$variant]=$(median ${cleans[$variant]})
     # shellcheck disable=SC2086
@@ -86,10 +100,11 @@ for files in ${SIZES:-25 300}; do
     # shellcheck disable=SC2086
     unshifted[$variant]=$(median ${noshifts[$variant]})
   done
-  for variant in preference minimal plain; do
+  for variant in preference located minimal plain; do
     label="$((files * 4)) preferences, $variant"
     [ "$variant" = preference ] && label="$((files * 4)) preferences, @Preference"
     [ "$variant" = minimal ] && label="$((files * 4)) preferences, minimal wrapper"
+    [ "$variant" = located ] && label="$((files * 4)) preferences, minimal wrapper + location defaults"
     [ "$variant" = plain ] && label="$((files * 4)) plain stored properties"
     printf '| %s | %s s (%s) | %s s (%s) | %s s (%s) |\n' "$label" \
       "${clean[$variant]}" "$(ratio "${clean[$variant]}" "${clean[minimal]}")" \
