@@ -16,7 +16,12 @@
 #   located      settable, with the defaults #fileID, #line, #column (how @Preference finds its key)
 #   fileID-line  settable, with #fileID and #line (no #column)
 #   fileID-only  settable, with #fileID alone
+#   preference   this package's @Preference, with the registry its scanner generates for the target
+#                (the real thing: its set of initializers, its generic registry, the generated files)
 #
+# Every variant's files import a module that re-exports Preferences, so that loading it (and
+# Foundation) costs each variant alike; the package is built first (debug) for its Preferences
+# module and scanner.
 # MEASURE=instructions (the default where valgrind is installed) counts the compiler's
 # instructions under `valgrind --tool=callgrind`, once per variant: the same count on every run,
 # whatever else the machine does. It prints each variant's count, what it adds to the minimal
@@ -43,10 +48,15 @@ case "$measure" in
   cpu) files=${FILES:-300} ;;
   *) echo "MEASURE must be instructions or cpu, not '$measure'" >&2 && exit 2 ;;
 esac
-variants="minimal settable projected defaulted located fileID-line fileID-only"
+variants="minimal settable projected defaulted located fileID-line fileID-only preference"
+
+swift build --package-path "$root" --product preferences-scanner >/dev/null
+swift build --package-path "$root" --target Preferences >/dev/null
+bin=$(swift build --package-path "$root" --show-bin-path)
 
 mkdir -p "$work/W"
 cat >"$work/W/W.swift" <<'SWIFT'
+@_exported import Preferences
 @propertyWrapper public struct Minimal<V> {
   public var wrappedValue: V
   public init(wrappedValue: V) { self.wrappedValue = wrappedValue }
@@ -85,12 +95,14 @@ cat >"$work/W/W.swift" <<'SWIFT'
   public init(wrappedValue: V, fileID: StaticString = #fileID) { value = wrappedValue }
 }
 SWIFT
-swiftc -emit-module -module-name W -parse-as-library -swift-version 6 -o "$work/W/W.swiftmodule" "$work/W/W.swift"
+swiftc -emit-module -module-name W -parse-as-library -swift-version 6 -I "$bin/Modules" \
+  -module-cache-path "$work/module-cache" -o "$work/W/W.swiftmodule" "$work/W/W.swift"
 
 wrapper_type() {
   case "$1" in
     minimal) echo Minimal ;; settable) echo Settable ;; projected) echo Projected ;; defaulted) echo Defaulted ;;
     located) echo Located ;; fileID-line) echo FileIDLine ;; fileID-only) echo FileIDOnly ;;
+    preference) echo Preference ;;
   esac
 }
 
@@ -98,12 +110,20 @@ for variant in $variants; do
   mkdir -p "$work/$variant"
   write_screens "$work/$variant" W "@$(wrapper_type "$variant") " "$files"
 done
+# The registry of the @Preference target, as the build plugin generates it (every file planned).
+planned=()
+for source in "$work/preference"/Screen*.swift; do planned+=(--planned "$source"); done
+"$bin/preferences-scanner" generate --module App --output-directory "$work/preference" "${planned[@]}" \
+  "$work/preference"/Screen*.swift 2>/dev/null
 
 emit_module_arguments() { # the emit-module job of $1's files, as an incremental debug build runs it
   echo -frontend -emit-module -module-name App -parse-as-library -swift-version 6 -Onone -enable-testing \
-    -I "$work/W" -o "$work/App.swiftmodule" -experimental-skip-non-inlinable-function-bodies-without-types \
-    "$work/$1"/*.swift
+    -I "$work/W" -I "$bin/Modules" -module-cache-path "$work/module-cache" -o "$work/App.swiftmodule" \
+    -experimental-skip-non-inlinable-function-bodies-without-types "$work/$1"/*.swift
 }
+# A first run fills the module cache (Foundation's C modules), which no measured run should pay.
+# shellcheck disable=SC2046 # the argument list is split on purpose
+swiftc $(emit_module_arguments preference) >/dev/null
 
 if [ "$measure" = instructions ]; then
   frontend=$(dirname "$(command -v swiftc)")/swift-frontend
