@@ -22,6 +22,7 @@
 # Every variant's files import a module that re-exports Preferences, so that loading it (and
 # Foundation) costs each variant alike; the package is built first (debug) for its Preferences
 # module and scanner.
+#
 # MEASURE=instructions (the default where valgrind is installed) counts the compiler's
 # instructions under `valgrind --tool=callgrind`, once per variant: the same count on every run,
 # whatever else the machine does. It prints each variant's count, what it adds to the minimal
@@ -114,7 +115,7 @@ done
 planned=()
 for source in "$work/preference"/Screen*.swift; do planned+=(--planned "$source"); done
 "$bin/preferences-scanner" generate --module App --output-directory "$work/preference" "${planned[@]}" \
-  "$work/preference"/Screen*.swift 2>/dev/null
+  "$work/preference"/Screen*.swift 2>"$work/generate.log" || { cat "$work/generate.log" >&2; exit 1; }
 
 emit_module_arguments() { # the emit-module job of $1's files, as an incremental debug build runs it
   echo -frontend -emit-module -module-name App -parse-as-library -swift-version 6 -Onone -enable-testing \

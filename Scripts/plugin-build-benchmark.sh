@@ -101,11 +101,12 @@ for files in ${SIZES:-25 300}; do
     unshifted[$variant]=$(median ${noshifts[$variant]})
   done
   for variant in preference located minimal plain; do
-    label="$((files * 4)) preferences, $variant"
-    [ "$variant" = preference ] && label="$((files * 4)) preferences, @Preference"
-    [ "$variant" = minimal ] && label="$((files * 4)) preferences, minimal wrapper"
-    [ "$variant" = located ] && label="$((files * 4)) preferences, minimal wrapper + location defaults"
-    [ "$variant" = plain ] && label="$((files * 4)) plain stored properties"
+    case "$variant" in
+      preference) label="$((files * 4)) preferences, @Preference" ;;
+      located) label="$((files * 4)) preferences, minimal wrapper + location defaults" ;;
+      minimal) label="$((files * 4)) preferences, minimal wrapper" ;;
+      plain) label="$((files * 4)) plain stored properties" ;;
+    esac
     printf '| %s | %s s (%s) | %s s (%s) | %s s (%s) |\n' "$label" \
       "${clean[$variant]}" "$(ratio "${clean[$variant]}" "${clean[minimal]}")" \
       "${shifted[$variant]}" "$(ratio "${shifted[$variant]}" "${shifted[minimal]}")" \
