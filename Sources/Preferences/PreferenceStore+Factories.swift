@@ -3,12 +3,16 @@ import Foundation
 extension PreferenceStore {
   private static let shared = Locked<[String: PreferenceStore]>([:])
 
+  /// The store shared under `id`, made on first use. `make` runs without the lock held (a
+  /// backend's initializer reads UserDefaults or the disk); if two threads race, the first store
+  /// registered wins and the other is dropped before anything used it.
   private static func shared(_ id: String, _ make: () -> PreferenceStore) -> PreferenceStore {
-    shared.withLock { stores in
+    if let store = shared.withLock({ $0[id] }) { return store }
+    let made = make()
+    return shared.withLock { stores in
       if let store = stores[id] { return store }
-      let store = make()
-      stores[id] = store
-      return store
+      stores[id] = made
+      return made
     }
   }
 

@@ -18,9 +18,10 @@ import Foundation
 /// let score = store.value(forKey: "HighScore", default: 0)   // 42
 /// ```
 ///
-/// Stores are thread-safe. Factory methods such as ``suite(_:)`` and
-/// ``propertyList(at:format:)`` return the same store for the same suite or file, so every part
-/// of the app shares one cache.
+/// Stores are thread-safe, and never hold a lock while they call the backend, a decoder, a
+/// default or an observer: any of them may call back into the store. Factory methods such as
+/// ``suite(_:)`` and ``propertyList(at:format:)`` return the same store for the same suite or
+/// file, so every part of the app shares one cache.
 public final class PreferenceStore: Sendable {
   /// Where values are persisted.
   public let backend: any PreferenceBackend
@@ -37,8 +38,16 @@ public final class PreferenceStore: Sendable {
     /// Observers by key.
     var listeners: [String: [Int: @Sendable (String) -> Void]] = [:]
     var nextListener = 0
-    /// Incremented by every change; observers use it to deliver values in order.
+    /// Running observations, and whether the backend was last told it is observed.
+    var observations = 0
+    var backendObserved = false
+    /// Incremented after every change has reached the backend (a write, a registration, an
+    /// outside change). A read that sees the same count before and after it reads the backend
+    /// read a settled value and may cache it; observers use it to deliver values in order.
     var version: UInt64 = 0
+    /// Writes started and not yet committed; a write that ran alone may cache what it wrote.
+    var writesInFlight = 0
+    var writesStarted: UInt64 = 0
     /// Keys mirrored by ``PreferenceSync``: every write of one records its modification time.
     var syncedKeys: Set<String> = []
     var syncClock: @Sendable () -> Date = { Date() }
@@ -48,6 +57,10 @@ public final class PreferenceStore: Sendable {
   }
 
   @usableFromInline let state = Locked(State())
+  /// Orders the read-modify-writes of sync metadata, and the observed/unobserved messages to the
+  /// backend, without holding a lock while they call it.
+  let metadataWriter = SerialDrain()
+  let observedUpdates = SerialDrain()
 
   /// Creates a store over `backend`.
   ///
@@ -61,8 +74,9 @@ public final class PreferenceStore: Sendable {
   ) {
     self.backend = backend
     self.overrides = LaunchArguments.overrides(in: arguments)
-    // Other processes' writes, other code's writes to the same UserDefaults, and values a flush
-    // merged in reach reads and observers whether or not anything observes the store.
+    // Changes the backend learns of through events (another process's write, other code's write
+    // to the same UserDefaults, values a flush merged in) reach reads and observers whether or
+    // not anything observes the store. Events cost nothing while nothing changes.
     backend.startWatching { [weak self] keys in self?.externalChange(keys) }
   }
 
@@ -80,10 +94,7 @@ public final class PreferenceStore: Sendable {
   public func value<Value: PreferenceValue>(
     forKey key: String, default defaultValue: @autoclosure () -> Value
   ) -> Value {
-    let (value, cell) = state.withLock { state in
-      let number = state.cache.number(of: key)
-      return read(number, key, in: &state, default: defaultValue)
-    }
+    let (value, cell) = load(key, default: defaultValue)
     cell.track()
     return value
   }
@@ -128,46 +139,94 @@ public final class PreferenceStore: Sendable {
       }
       if added { backend.register(defaults: [key: encoded]) }
     }
-    let (value, cell) = state.withLock { state in read(number, key, in: &state, default: { defaultValue }) }
+    let (value, cell) = load(key, number: number, default: { defaultValue })
     cell.track()
     return value
   }
 
-  /// Reads key `number` under the lock: the cached value, else resolved and cached. Creates the
-  /// key's Observation cell, which remembers the value its reader sees.
-  func read<Value: PreferenceValue>(
-    _ number: Int, _ key: String, in state: inout State, default defaultValue: () -> Value
+  private enum LoadStart<Value> {
+    case cached(Value, PreferenceCell)
+    case undecodable(PreferenceCell)
+    case miss(number: Int, version: UInt64, registered: PropertyListValue?, json: Bool)
+  }
+
+  /// Reads `key`: the cached value, else resolved and cached. Creates the key's Observation
+  /// cell, which remembers the value its reader sees.
+  ///
+  /// The backend, the caller's default and the value's decoder run without the lock held. The
+  /// result is cached only if nothing changed while they ran; otherwise the read starts again,
+  /// so the cell never remembers a value older than the store's (after a few tries under
+  /// constant writes, it returns what it read, uncached).
+  func load<Value: PreferenceValue>(
+    _ key: String, number knownNumber: Int? = nil, default defaultValue: () -> Value
   ) -> (Value, PreferenceCell) {
-    let json = state.jsonKeys.contains(key)
-    let cell = state.cache.cell(
-      creating: number, key: key, seeing: backend.value(forKey: key) ?? state.registered[key],
-      fallback: (try? Self.encode(defaultValue(), json: json)) ?? nil)
-    let box = state.cache.box(number)
-    if let cached = ValueBox<Value>.unbox(box) { return (cached, cell) }
-    if box is UndecodableBox<Value> { return (defaultValue(), cell) }
-    switch resolve(key, registered: state.registered[key], json: json) as Resolution<Value> {
-    case .value(let value):
-      state.cache.setBox(ValueBox(value), number)
-      return (value, cell)
-    case .undecodable:
-      // Reported once; until the value changes, reads return the default quietly.
-      state.cache.setBox(UndecodableBox<Value>(), number)
-      return (defaultValue(), cell)
-    case .none:
-      // The caller's own default is not cached: another caller may pass another one.
-      return (defaultValue(), cell)
+    var attempts = 0
+    while true {
+      attempts += 1
+      let start = state.withLock { state -> LoadStart<Value> in
+        let number = knownNumber ?? state.cache.number(of: key)
+        if let cell = state.cache.cell(number) {
+          let box = state.cache.box(number)
+          if let value = ValueBox<Value>.unbox(box) { return .cached(value, cell) }
+          if box is UndecodableBox<Value> { return .undecodable(cell) }
+        }
+        return .miss(
+          number: number, version: state.version, registered: state.registered[key],
+          json: state.jsonKeys.contains(key))
+      }
+      guard case .miss(let number, let version, let registered, let json) = start else {
+        switch start {
+        case .cached(let value, let cell): return (value, cell)
+        case .undecodable(let cell): return (defaultValue(), cell)
+        case .miss: fatalError("unreachable")
+        }
+      }
+      let stored = backend.value(forKey: key)
+      let fallback = defaultValue()
+      var problems: [PreferenceError] = []
+      let resolution: Resolution<Value> = resolve(
+        key, stored: stored, registered: registered, json: json, problems: &problems)
+      let encodedFallback = (try? Self.encode(fallback, json: json)) ?? nil
+      let lastTry = attempts >= 4
+      let cell = state.withLock { state -> PreferenceCell? in
+        let settled = state.version == version
+        guard settled || lastTry else { return nil }
+        let cell = state.cache.cell(
+          creating: number, key: key, seeing: stored ?? registered, fallback: encodedFallback,
+          version: version)
+        if settled {
+          switch resolution {
+          case .value(let value): state.cache.setBox(ValueBox(value), number)
+          // Reported once; until the value changes, reads return the default quietly.
+          case .undecodable: state.cache.setBox(UndecodableBox<Value>(), number)
+          // The caller's own default is not cached: another caller may pass another one.
+          case .none: break
+          }
+        }
+        return cell
+      }
+      guard let cell else { continue }
+      problems.forEach(PreferenceDiagnostics.report)
+      if case .value(let value) = resolution { return (value, cell) }
+      return (fallback, cell)
     }
   }
 
-  /// The typed value of `key`, its stored-or-registered value, and the store's change count, read
-  /// together.
+  /// The typed value of `key`, its stored-or-registered value, and the store's change count
+  /// before both were read.
   func snapshot<Value: PreferenceValue>(_ key: String, default defaultValue: () -> Value) -> (
     Value, PropertyListValue?, UInt64
   ) {
-    state.withLock { state in
-      let (value, _) = read(state.cache.number(of: key), key, in: &state, default: defaultValue)
-      return (value, backend.value(forKey: key) ?? state.registered[key], state.version)
-    }
+    let version = state.withLock { $0.version }
+    let (value, _) = load(key, default: defaultValue)
+    return (value, effectiveValue(forKey: key), version)
+  }
+
+  /// The value a reader sees for `key` with no default of its own: a launch-argument override
+  /// never changes, so it is not considered.
+  func effectiveValue(forKey key: String) -> PropertyListValue? {
+    let registered = state.withLock { $0.registered[key] }
+    return backend.value(forKey: key) ?? registered
   }
 
   private enum Resolution<Value> {
@@ -179,20 +238,21 @@ public final class PreferenceStore: Sendable {
 
   /// The launch-argument override, else the stored value, else the registered default.
   private func resolve<Value: PreferenceValue>(
-    _ key: String, registered: PropertyListValue?, json: Bool
+    _ key: String, stored: PropertyListValue?, registered: PropertyListValue?, json: Bool,
+    problems: inout [PreferenceError]
   ) -> Resolution<Value> {
     var undecodable = false
     if let text = overrides[key] {
       if let value = Value(launchArgument: text) { return .value(value) }
-      PreferenceDiagnostics.report(
+      problems.append(
         .typeMismatch(key: key, expected: String(describing: Value.self), found: "launch argument '\(text)'"))
       undecodable = true
     }
-    if let stored = backend.value(forKey: key) {
+    if let stored {
       do {
         return .value(try Self.decode(stored, json: json))
       } catch {
-        PreferenceDiagnostics.report(Self.decodingError(error, key: key, type: Value.self))
+        problems.append(Self.decodingError(error, key: key, type: Value.self))
         undecodable = true
       }
     }
@@ -238,7 +298,10 @@ public final class PreferenceStore: Sendable {
       for key in keys {
         let changed =
           format == .json ? state.jsonKeys.insert(key).inserted : state.jsonKeys.remove(key) != nil
-        if changed { state.cache.setBox(nil, state.cache.number(of: key)) }
+        if changed {
+          state.cache.setBox(nil, state.cache.number(of: key))
+          state.version &+= 1
+        }
       }
     }
   }
@@ -258,17 +321,14 @@ public final class PreferenceStore: Sendable {
   public func convertStoredValue<Value: PreferenceValue>(
     forKey key: String, as type: Value.Type, to format: PreferenceFormat
   ) -> Bool {
-    let converted = state.withLock { state -> Bool in
-      guard let stored = backend.value(forKey: key),
-        let value: Value = try? Self.decode(stored, json: true),
-        let rewritten = try? Self.encode(value, json: format == .json),
-        rewritten != stored
-      else { return false }
-      write(rewritten, forKey: key, in: &state)
-      return true
-    }
-    if converted { notify([key]) }
-    return converted
+    guard let stored = backend.value(forKey: key),
+      let value: Value = try? Self.decode(stored, json: true),
+      let rewritten = try? Self.encode(value, json: format == .json),
+      rewritten != stored
+    else { return false }
+    write(rewritten, forKey: key)
+    notify([key])
+    return true
   }
 
   static func decodingError(_ error: any Error, key: String, type: Any.Type) -> PreferenceError {
@@ -295,45 +355,49 @@ public final class PreferenceStore: Sendable {
     // Cache the written value only if reading it back would give the same value: otherwise the
     // next read decodes what the backend holds, exactly as the next launch will.
     let exact =
-      !json
+      !json && overrides[key] == nil
       && (encoded.map { backend.storedForm(of: $0) == $0 && Value.self is any LosslessPreferenceValue.Type }
         ?? false)
-    state.withLock { state in
-      let number = write(encoded, forKey: key, in: &state)
-      if exact && overrides[key] == nil { state.cache.setBox(ValueBox(value), number) }
-    }
+    write(encoded, forKey: key, caching: exact ? ValueBox(value) : nil)
     notify([key])
   }
 
   /// Removes the stored value for `key`, so that reads return the registered default again.
   public func removeValue(forKey key: String) {
-    state.withLock { state in _ = write(nil, forKey: key, in: &state) }
+    write(nil, forKey: key)
     notify([key])
   }
 
-  /// Writes `value` to the backend under the lock: the one place a stored value changes, so
-  /// that every write of a synced key records its modification time in the same step.
-  @discardableResult
-  func write(_ value: PropertyListValue?, forKey key: String, in state: inout State, modified: Date? = nil)
-    -> Int
-  {
-    backend.setValue(value, forKey: key)
-    let number = state.cache.number(of: key)
-    state.cache.setBox(nil, number)
-    state.version &+= 1
-    if state.syncedKeys.contains(key) {
-      SyncMetadata.setModified(modified ?? state.syncClock(), for: key, in: backend)
+  /// Writes `value` to the backend: the one place a stored value changes. The lock is not held
+  /// while the backend runs; the cache is cleared (or, for a write that ran alone, set to
+  /// `box`) after the backend holds the value, so a read never caches an older one. A write of
+  /// a synced key records its modification time.
+  func write(
+    _ value: PropertyListValue?, forKey key: String, caching box: AnyObject? = nil, modified: Date? = nil
+  ) {
+    let (version, started, synced, clock) = state.withLock { state in
+      state.writesInFlight += 1
+      state.writesStarted &+= 1
+      return (state.version, state.writesStarted, state.syncedKeys.contains(key), state.syncClock)
     }
-    return number
+    backend.setValue(value, forKey: key)
+    state.withLock { state in
+      // No other write or change overlapped this one: the backend holds exactly `value`.
+      let alone = state.writesInFlight == 1 && state.writesStarted == started && state.version == version
+      state.writesInFlight -= 1
+      state.version &+= 1
+      state.cache.setBox(alone ? box : nil, state.cache.number(of: key))
+    }
+    if synced { recordModification(modified ?? clock(), for: key) }
   }
 
   /// Removes every value this store's backend holds. Registered defaults stay registered.
   public func removeAllValues() {
-    let keys = state.withLock { state in
-      let keys = Set(backend.allValues().keys).subtracting(SyncMetadata.keys)
-      for key in keys { write(nil, forKey: key, in: &state) }
+    let keys = Set(backend.allValues().keys).subtracting(SyncMetadata.keys)
+    for key in keys { write(nil, forKey: key) }
+    state.withLock { state in
       state.cache.removeAll()
-      return keys
+      state.version &+= 1
     }
     notify(keys)
   }
@@ -345,14 +409,13 @@ public final class PreferenceStore: Sendable {
 
   /// The stored property-list value for `key`, or the registered default, or `nil`.
   public func propertyListValue(forKey key: String) -> PropertyListValue? {
-    state.withLock { state in backend.value(forKey: key) ?? state.registered[key] }
+    effectiveValue(forKey: key)
   }
 
   /// Every stored value, with registered defaults for keys that have no stored value.
   public func dictionaryRepresentation() -> [String: PropertyListValue] {
-    state.withLock { state in
-      state.registered.merging(backend.allValues().filter { !SyncMetadata.keys.contains($0.key) }) { $1 }
-    }
+    let registered = state.withLock { $0.registered }
+    return registered.merging(backend.allValues().filter { !SyncMetadata.keys.contains($0.key) }) { $1 }
   }
 
   /// Writes pending changes to disk now.
@@ -432,29 +495,26 @@ public final class PreferenceStore: Sendable {
 
   // MARK: Migration
 
-  /// Moves the value of the newest of `oldKeys` that holds one to `newKey`, atomically, unless
-  /// `newKey` already holds a value (the newer one, written by code that knows the new name).
+  /// Moves the value of the newest of `oldKeys` that holds one to `newKey`, unless `newKey`
+  /// already holds a value (the newer one, written by code that knows the new name).
   ///
-  /// Used for renames (`@Preference(renamedFrom: "B", "A")`): `oldKeys` are newest first. Only
-  /// the key the value moved from is removed; idempotent.
+  /// Used for renames (`@Preference(renamedFrom: "B", "A")`): `oldKeys` are newest first. The
+  /// value is written under `newKey` before the old key is removed, so an interruption leaves it
+  /// under both keys, never under neither; only the key the value moved from is removed;
+  /// idempotent. The registry runs it when the store is first used, before any read of `newKey`.
   @discardableResult
   public func migrate(from oldKeys: [String], to newKey: String) -> MigrationResult {
-    let (result, changed): (MigrationResult, Set<String>) = state.withLock { state in
-      if backend.value(forKey: newKey) != nil {
-        return (
-          oldKeys.contains { backend.value(forKey: $0) != nil } ? .keptExistingValue : .nothingToMigrate, []
-        )
-      }
-      for oldKey in oldKeys where oldKey != newKey {
-        guard let old = backend.value(forKey: oldKey) else { continue }
-        write(old, forKey: newKey, in: &state)
-        write(nil, forKey: oldKey, in: &state)
-        return (.moved, [oldKey, newKey])
-      }
-      return (.nothingToMigrate, [])
+    if backend.value(forKey: newKey) != nil {
+      return oldKeys.contains { backend.value(forKey: $0) != nil } ? .keptExistingValue : .nothingToMigrate
     }
-    notify(changed)
-    return result
+    for oldKey in oldKeys where oldKey != newKey {
+      guard let old = backend.value(forKey: oldKey) else { continue }
+      write(old, forKey: newKey)
+      write(nil, forKey: oldKey)
+      notify([oldKey, newKey])
+      return .moved
+    }
+    return .nothingToMigrate
   }
 
   /// Moves the value of `key` (or of the newest of `oldKeys` holding one) from `previous` into
@@ -468,7 +528,7 @@ public final class PreferenceStore: Sendable {
     guard previous !== self, !hasStoredValue(forKey: key) else { return false }
     for oldKey in [key] + oldKeys {
       guard let value = previous.backend.value(forKey: oldKey) else { continue }
-      state.withLock { state in _ = write(value, forKey: key, in: &state) }
+      write(value, forKey: key)
       notify([key])
       do {
         try flush()
@@ -495,8 +555,8 @@ public final class PreferenceStore: Sendable {
   /// Moves the value stored under `oldKey` to `newKey`, once.
   ///
   /// Idempotent: running it again finds nothing under `oldKey`. A value already stored under
-  /// `newKey` is never overwritten. The move happens under the store's lock, so concurrent
-  /// readers see either the old or the new state.
+  /// `newKey` is never overwritten. The value is written under `newKey` before it is removed
+  /// from `oldKey`, so a concurrent reader, or an interruption, finds it under one key or both.
   ///
   /// ```swift
   /// store.migrate(from: "username", to: "ContentView.username")
@@ -509,16 +569,13 @@ public final class PreferenceStore: Sendable {
     from oldKey: String, to newKey: String,
     transform: (PropertyListValue) -> PropertyListValue? = { $0 }
   ) -> MigrationResult {
-    let result: MigrationResult = state.withLock { state in
-      guard oldKey != newKey, let old = backend.value(forKey: oldKey) else { return .nothingToMigrate }
-      if backend.value(forKey: newKey) != nil { return .keptExistingValue }
-      guard let new = transform(old) else { return .nothingToMigrate }
-      write(new, forKey: newKey, in: &state)
-      write(nil, forKey: oldKey, in: &state)
-      return .moved
-    }
-    if result == .moved { notify([oldKey, newKey]) }
-    return result
+    guard oldKey != newKey, let old = backend.value(forKey: oldKey) else { return .nothingToMigrate }
+    if backend.value(forKey: newKey) != nil { return .keptExistingValue }
+    guard let new = transform(old) else { return .nothingToMigrate }
+    write(new, forKey: newKey)
+    write(nil, forKey: oldKey)
+    notify([oldKey, newKey])
+    return .moved
   }
 }
 

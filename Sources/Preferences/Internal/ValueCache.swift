@@ -13,9 +13,9 @@ struct ValueCache {
   @usableFromInline var boxes: ContiguousArray<AnyObject?> = []
   /// The Observation cell of each key read so far.
   @usableFromInline var cells: ContiguousArray<PreferenceCell?> = []
-  /// For each cell: the value its readers last saw, and what they see when nothing is stored or
-  /// registered (the first reader's default).
-  var seen: [Int: (value: PropertyListValue?, fallback: PropertyListValue?)] = [:]
+  /// For each cell: the value its readers last saw, what they see when nothing is stored or
+  /// registered (the first reader's default), and the store's change count when it was read.
+  var seen: [Int: (value: PropertyListValue?, fallback: PropertyListValue?, version: UInt64)] = [:]
   /// This store's keys by name, so that string-keyed reads do not take the process-wide lock.
   @usableFromInline var numbers: [String: Int] = [:]
 
@@ -43,27 +43,32 @@ struct ValueCache {
     boxes[number] = box
   }
 
-  /// The cell of key `number`, created on first use with the value its reader sees.
+  /// The cell of key `number`, created on first use with the value its reader sees (read at the
+  /// store's change count `version`).
   mutating func cell(
-    creating number: Int, key: String, seeing value: @autoclosure () -> PropertyListValue?,
-    fallback: @autoclosure () -> PropertyListValue?
+    creating number: Int, key: String, seeing value: PropertyListValue?, fallback: PropertyListValue?,
+    version: UInt64
   ) -> PreferenceCell {
     if number >= cells.count { cells.append(contentsOf: repeatElement(nil, count: number + 1 - cells.count)) }
     if let cell = cells[number] { return cell }
     let cell = PreferenceCell(key: key)
     cells[number] = cell
-    let fallback = fallback()
-    seen[number] = (value() ?? fallback, fallback)
+    seen[number] = (value ?? fallback, fallback, version)
     return cell
   }
 
   /// The cell of key `number` if the value its readers see is no longer `effective` (or their
-  /// default when `effective` is `nil`); records the new value.
-  mutating func cellToInvalidate(_ number: Int, effective: PropertyListValue?) -> PreferenceCell? {
-    guard let cell = cell(number), let previous = seen[number] else { return nil }
+  /// default when `effective` is `nil`), read at change count `version`; records the new value.
+  /// A value read before the one the cell holds is ignored.
+  mutating func cellToInvalidate(_ number: Int, effective: PropertyListValue?, version: UInt64)
+    -> PreferenceCell?
+  {
+    guard let cell = cell(number), let previous = seen[number], version >= previous.version else {
+      return nil
+    }
     let current = effective ?? previous.fallback
     if current == previous.value { return nil }
-    seen[number] = (current, previous.fallback)
+    seen[number] = (current, previous.fallback, version)
     return cell
   }
 

@@ -25,9 +25,12 @@ extension PreferenceStore {
   /// `UserDefaults`).
   ///
   /// The handler is called once per actual change: a write of an equal value, or a registered
-  /// default equal to `defaultValue` while nothing is stored, notifies nobody. It runs on the
-  /// writing thread for changes made through this store, and on a background queue for outside
-  /// changes; values arrive in order, and the last one is the store's final value.
+  /// default equal to `defaultValue` while nothing is stored, notifies nobody. Values arrive one
+  /// at a time and in order, and the last one is the store's final value. A change made through
+  /// this store is delivered on the writing thread before the write returns, unless a previous
+  /// value is still being delivered on another thread, which then delivers this one too; outside
+  /// changes arrive on a background queue. The handler may read and write the store, including
+  /// the key it observes.
   ///
   /// ```swift
   /// let observation = store.observe("Volume", default: 0.5) { volume in player.volume = volume }
@@ -75,55 +78,67 @@ extension PreferenceStore {
     AsyncStream { continuation in
       let gates = Dictionary(uniqueKeysWithValues: Set(keys).map { ($0, ChangeGate(fallback: nil)) })
       let observation = addListener(
-        for: Set(keys), starting: { key, value in gates[key]?.start(with: value) }
+        for: Set(keys),
+        starting: { key, value, version in gates[key]?.start(key, with: value, version: version) }
       ) {
         [weak self] key in
         guard let self, let gate = gates[key] else { return }
         gate.deliverIfChanged({
-          let (effective, version) = self.versionedEffectiveValue(forKey: key)
-          return (key, effective, version)
+          let version = self.state.withLock { $0.version }
+          return (key, self.effectiveValue(forKey: key), version)
         }) { continuation.yield($0) }
       }
       continuation.onTermination = { _ in observation.cancel() }
     }
   }
 
-  /// The value a reader sees for `key` with no default of its own: a launch-argument override
-  /// never changes, so it is not considered.
-  func effectiveValue(forKey key: String) -> PropertyListValue? {
-    state.withLock { state in backend.value(forKey: key) ?? state.registered[key] }
-  }
-
-  /// The stored-or-registered value of `key` and the change count, read together.
-  func versionedEffectiveValue(forKey key: String) -> (PropertyListValue?, UInt64) {
-    state.withLock { state in (backend.value(forKey: key) ?? state.registered[key], state.version) }
-  }
-
   /// Registers `listener` for `keys`; it is called with a key each time that key may have
   /// changed, outside any lock. Listeners decide themselves whether anything changed.
   ///
-  /// - Parameter starting: Called for each key with its stored-or-registered value, under the
-  ///   same lock that registers the listener, so that no change falls between the two.
+  /// - Parameter starting: Called for each key with its stored-or-registered value and the change
+  ///   count read before it, once the listener is registered: a change racing with the start
+  ///   reaches the listener with a later count.
   func addListener(
-    for keys: Set<String>, starting: ((String, PropertyListValue?) -> Void)? = nil,
+    for keys: Set<String>, starting: ((String, PropertyListValue?, UInt64) -> Void)? = nil,
     _ listener: @escaping @Sendable (String) -> Void
   ) -> PreferenceObservation {
-    let id = state.withLock { state -> Int in
+    let (id, version) = state.withLock { state -> (Int, UInt64) in
       let id = state.nextListener
       state.nextListener += 1
-      for key in keys {
-        state.listeners[key, default: [:]][id] = listener
-        starting?(key, backend.value(forKey: key) ?? state.registered[key])
-      }
-      return id
+      state.observations += 1
+      for key in keys { state.listeners[key, default: [:]][id] = listener }
+      return (id, state.version)
+    }
+    updateBackendObservation()
+    if let starting {
+      for key in keys { starting(key, effectiveValue(forKey: key), version) }
     }
     return PreferenceObservation { [weak self] in
-      self?.state.withLock { state in
+      guard let self else { return }
+      self.state.withLock { state in
+        state.observations -= 1
         for key in keys {
           state.listeners[key]?[id] = nil
           if state.listeners[key]?.isEmpty == true { state.listeners[key] = nil }
         }
       }
+      self.updateBackendObservation()
+    }
+  }
+
+  /// Tells the backend whether anything observes this store, so that a backend that must poll
+  /// for some changes polls only while it is observed. Calls are ordered by a drain, so the
+  /// backend's last message always matches the store's current state.
+  private func updateBackendObservation() {
+    observedUpdates.submit { [weak self] in
+      guard let self else { return }
+      let change = self.state.withLock { state -> Bool? in
+        let observed = state.observations > 0
+        guard observed != state.backendObserved else { return nil }
+        state.backendObserved = observed
+        return observed
+      }
+      if let change { self.backend.setObserved(change) }
     }
   }
 
@@ -138,16 +153,18 @@ extension PreferenceStore {
   }
 
   /// Invalidates the Observation cells of `keys` whose value actually changed, then calls their
-  /// listeners in registration order, outside the lock.
+  /// listeners in registration order. The backend and the listeners run without the lock held.
   func notify(_ keys: Set<String>) {
+    let keys = keys.sorted().filter { overrides[$0] == nil }
+    guard !keys.isEmpty else { return }
+    let (registered, version) = state.withLock { state in (keys.map { state.registered[$0] }, state.version) }
+    let effective = zip(keys, registered).map { key, registered in backend.value(forKey: key) ?? registered }
     let (cells, due) = state.withLock { state -> ([PreferenceCell], [(String, @Sendable (String) -> Void)]) in
       var cells: [PreferenceCell] = []
       var due: [(String, @Sendable (String) -> Void)] = []
-      for key in keys.sorted() where overrides[key] == nil {
+      for (key, value) in zip(keys, effective) {
         let number = state.cache.number(of: key)
-        if let cell = state.cache.cellToInvalidate(
-          number, effective: backend.value(forKey: key) ?? state.registered[key])
-        {
+        if let cell = state.cache.cellToInvalidate(number, effective: value, version: version) {
           cells.append(cell)
         }
         guard let listeners = state.listeners[key] else { continue }
@@ -164,50 +181,66 @@ extension PreferenceStore {
 /// actually changed from the last one delivered, so that under concurrent writes the observer
 /// hears each change once and its last value is the store's final value.
 ///
-/// Recursive, so that a handler may write the preference it observes. `@unchecked Sendable` is
-/// safe: `last` and `lastVersion` are only touched while `lock` is held.
-final class ChangeGate: @unchecked Sendable {
-  private let lock = NSRecursiveLock()
-  private var last: PropertyListValue??
-  private var lastVersion: UInt64 = 0
+/// Deliveries go through a ``SerialDrain``: no lock is held while the store is read or the
+/// observer runs, and a handler that writes the preference it observes has the new value
+/// delivered after it returns.
+final class ChangeGate: Sendable {
+  private struct State {
+    var last: PropertyListValue??
+    var lastVersion: UInt64 = 0
+  }
+  private let state = Locked(State())
+  private let drain = SerialDrain()
   /// The observer's own default, encoded: what it sees while nothing is stored or registered.
   private let fallback: PropertyListValue?
 
   init(fallback: PropertyListValue?) { self.fallback = fallback }
 
-  /// Sets the value the observer already knows.
-  func start(_ key: String, with effective: PropertyListValue?) { start(with: effective) }
-
-  func start(with effective: PropertyListValue?) {
-    lock.lock()
-    defer { lock.unlock() }
-    last = .some(effective ?? fallback)
+  /// Sets the value the observer already knows, read at change count `version`, unless a
+  /// delivery already recorded a newer one.
+  func start(_ key: String, with effective: PropertyListValue?, version: UInt64) {
+    state.withLock { state in
+      guard state.last == nil, version >= state.lastVersion else { return }
+      state.last = .some(effective ?? fallback)
+      state.lastVersion = version
+    }
   }
 
   /// Delivers the current value unconditionally, as the first one.
-  func deliverFirst<Value>(_ read: () -> (Value, PropertyListValue?, UInt64), _ deliver: (Value) -> Void) {
-    lock.lock()
-    defer { lock.unlock() }
-    let (value, effective, version) = read()
-    if version < lastVersion { return }
-    last = .some(effective ?? fallback)
-    lastVersion = version
-    deliver(value)
+  func deliverFirst<Value: Sendable>(
+    _ read: @escaping @Sendable () -> (Value, PropertyListValue?, UInt64),
+    _ deliver: @escaping @Sendable (Value) -> Void
+  ) {
+    drain.submit { [state, fallback] in
+      let (value, effective, version) = read()
+      let due = state.withLock { state -> Bool in
+        if version < state.lastVersion { return false }
+        state.last = .some(effective ?? fallback)
+        state.lastVersion = version
+        return true
+      }
+      if due { deliver(value) }
+    }
   }
 
   /// Reads the current value and delivers it if it is newer than, and different from, the last
   /// one delivered.
-  func deliverIfChanged<Value>(_ read: () -> (Value, PropertyListValue?, UInt64), to deliver: (Value) -> Void)
-  {
-    lock.lock()
-    defer { lock.unlock() }
-    let (value, effective, version) = read()
-    guard version >= lastVersion else { return }
-    lastVersion = version
-    let current = effective ?? fallback
-    if let last, last == current { return }
-    last = .some(current)
-    deliver(value)
+  func deliverIfChanged<Value: Sendable>(
+    _ read: @escaping @Sendable () -> (Value, PropertyListValue?, UInt64),
+    to deliver: @escaping @Sendable (Value) -> Void
+  ) {
+    drain.submit { [state, fallback] in
+      let (value, effective, version) = read()
+      let due = state.withLock { state -> Bool in
+        guard version >= state.lastVersion else { return false }
+        state.lastVersion = version
+        let current = effective ?? fallback
+        if let last = state.last, last == current { return false }
+        state.last = .some(current)
+        return true
+      }
+      if due { deliver(value) }
+    }
   }
 }
 

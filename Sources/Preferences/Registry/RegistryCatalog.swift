@@ -28,9 +28,14 @@ final class RegistryCatalog: Sendable {
     var stores: [String: PreferenceStore] = [:]
   }
   private let state = Locked(State())
-  /// Serializes registration; recursive, because a default may read another preference.
-  private let registration = NSRecursiveLock()
-  private let registering = Locked<Set<ObjectIdentifier>>([])
+  /// Registrations in progress, by store: the thread running each, and a group that waiting
+  /// threads wait on. No lock is held while a registration runs defaults, migrations and the
+  /// store.
+  private let registrations = Locked<[ObjectIdentifier: Registration]>([:])
+  private struct Registration {
+    var thread: ObjectIdentifier
+    var done: DispatchGroup
+  }
 
   /// A catalog of `tables` with a process-wide number of its own.
   init(tables: [PreferenceFileTable]) {
@@ -48,9 +53,11 @@ final class RegistryCatalog: Sendable {
 
   /// The catalog of `registry`, created on first use.
   static func of<Registry: GeneratedPreferenceRegistry>(_ registry: Registry.Type) -> RegistryCatalog {
-    catalogs.withLock { catalogs in
+    if let catalog = catalogs.withLock({ $0[ObjectIdentifier(registry)] }) { return catalog }
+    // The generated tables are built without the lock held.
+    let tables = registry._preferenceFiles().compactMap { $0 as? PreferenceFileTable }
+    return catalogs.withLock { catalogs in
       if let catalog = catalogs[ObjectIdentifier(registry)] { return catalog }
-      let tables = registry._preferenceFiles().compactMap { $0 as? PreferenceFileTable }
       let catalog = RegistryCatalog(tables: tables)
       catalogs[ObjectIdentifier(registry)] = catalog
       return catalog
@@ -135,16 +142,44 @@ final class RegistryCatalog: Sendable {
 
   /// Registers the defaults of every declaration that lives in `store`, after migrating renamed
   /// keys, once per store; marks their synced keys for modification times.
+  ///
+  /// One thread registers; others using the store meanwhile wait for it (so that no read
+  /// precedes the migrations and defaults), holding no lock. A default that reads another
+  /// preference re-enters here on the registering thread, and reads on.
   func ensureRegistered(in store: PreferenceStore) {
     guard !store.hasRegistered(registry: number) else { return }
-    registration.lock()
-    defer { registration.unlock() }
-    // A default that reads another preference re-enters here on this thread: let it read.
-    guard !store.hasRegistered(registry: number),
-      registering.withLock({ $0.insert(ObjectIdentifier(store)).inserted })
-    else { return }
-    defer { registering.withLock { _ = $0.remove(ObjectIdentifier(store)) } }
+    let id = ObjectIdentifier(store)
+    let thread = ObjectIdentifier(Thread.current)
+    enum Step {
+      case run(DispatchGroup)
+      case wait(DispatchGroup)
+      case reentered
+    }
+    let step = registrations.withLock { registrations -> Step in
+      if let running = registrations[id] {
+        return running.thread == thread ? .reentered : .wait(running.done)
+      }
+      let done = DispatchGroup()
+      done.enter()
+      registrations[id] = Registration(thread: thread, done: done)
+      return .run(done)
+    }
+    switch step {
+    case .reentered:
+      return
+    case .wait(let done):
+      done.wait()
+    case .run(let done):
+      defer {
+        registrations.withLock { $0[id] = nil }
+        done.leave()
+      }
+      guard !store.hasRegistered(registry: number) else { return }
+      register(in: store)
+    }
+  }
 
+  private func register(in store: PreferenceStore) {
     let defaultStore = PreferenceStore.default
     let onMainActor = MainActorContext.isCurrent
     var defaults: [String: PropertyListValue] = [:]

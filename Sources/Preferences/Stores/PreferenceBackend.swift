@@ -34,10 +34,19 @@ public protocol PreferenceBackend: AnyObject, Sendable {
   /// or values a flush merged in. `onChange` receives the keys whose values changed.
   ///
   /// The store calls this once, when it is created, and ``stopWatching()`` when it is released.
+  /// Report what events tell you (a file-system event, a notification): a process whose stores
+  /// sit unobserved must not wake up. Changes that only polling can find belong to
+  /// ``setObserved(_:)``. `onChange` may be called on any thread, also from inside
+  /// ``setValue(_:forKey:)``; never call it with a lock held.
   func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void)
 
   /// Stops reporting outside changes.
   func stopWatching()
+
+  /// Tells the backend whether anything observes its store (`observe`, `values`, `changes`, a
+  /// sync engine). A backend that can find some outside changes only by polling polls while
+  /// `observed` is `true`, and stops when it becomes `false`.
+  func setObserved(_ observed: Bool)
 
   /// Registers defaults where code that bypasses the library can see them (`UserDefaults`'
   /// registration domain). The store keeps its own registered defaults; most backends need do
@@ -53,12 +62,13 @@ extension PreferenceBackend {
   /// Backends that cannot see outside changes report none.
   public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {}
   public func stopWatching() {}
+  public func setObserved(_ observed: Bool) {}
   public func register(defaults: [String: PropertyListValue]) {}
   public func storedForm(of value: PropertyListValue) -> PropertyListValue { value }
 }
 
-/// Calls a function on a background queue at a fixed interval until it is released; used to
-/// notice changes on platforms that offer no portable change notification.
+/// Calls a function on a background queue at a fixed interval until it is released; used, only
+/// while a store is observed, to notice changes that no event reports.
 final class ChangePoller: Sendable {
   // `nonisolated(unsafe)` is safe: the timer is created and configured in `init`, and after that
   // only `cancel()` is called, which Dispatch documents as thread-safe.

@@ -39,10 +39,10 @@ public final class PreferenceSync: Sendable {
 
   private let state = Locked(State())
   private let clock: @Sendable () -> Date
-  /// Serializes reconciliation so that a local and a remote change of one key never interleave.
-  /// Recursive: applying a remote value writes the local store, whose observers (this engine
-  /// among them) run on the same thread.
-  private let serial = NSRecursiveLock()
+  /// Serializes reconciliation so that a local and a remote change of one key never interleave,
+  /// without holding a lock while the local or remote store runs: applying a remote value writes
+  /// the local store, whose observers (this engine among them) submit more work, run after it.
+  private let work = SerialDrain()
 
   /// Creates an engine; call ``start()`` to begin. From now on the local store records a
   /// modification time on every write of `keys`.
@@ -67,7 +67,7 @@ public final class PreferenceSync: Sendable {
   /// Reconciles every key once (newest wins; remote values win over a fresh install's
   /// defaults), then mirrors changes in both directions until ``stop()``.
   public func start() {
-    serial.withLock {
+    work.submit { [self] in
       let localObservation = local.addListener(for: keys) { [weak self] key in self?.localChanged(key) }
       let handler: @Sendable (Set<String>) -> Void = { [weak self] keys in self?.remoteChanged(keys) }
       let remoteObservation: PreferenceObservation
@@ -106,14 +106,9 @@ public final class PreferenceSync: Sendable {
   // MARK: Changes
 
   private func localChanged(_ key: String) {
-    serial.withLock {
+    work.submit { [self] in
       guard isRunning else { return }
-      let (stored, modified, agreed) = local.withSyncMetadata { backend in
-        (
-          backend.value(forKey: key), SyncMetadata.modified(for: key, in: backend),
-          SyncMetadata.agreement(for: key, in: backend)
-        )
-      }
+      let (stored, modified, agreed) = localState(of: key)
       // The value and time both sides last agreed on: the echo of a change this engine applied.
       if let agreed, !Self.changedLocally(stored, modified, since: agreed) { return }
       reconcile(key)
@@ -121,7 +116,7 @@ public final class PreferenceSync: Sendable {
   }
 
   private func remoteChanged(_ keys: Set<String>) {
-    serial.withLock {
+    work.submit { [self] in
       guard isRunning else { return }
       for key in keys.intersection(self.keys).sorted() { reconcile(key) }
     }
@@ -140,12 +135,7 @@ public final class PreferenceSync: Sendable {
   /// Makes `key` agree on both sides: the side that changed since the last agreement wins; if
   /// both changed, the newer change wins (the remote one on a tie).
   private func reconcile(_ key: String) {
-    let (stored, modified, agreed) = local.withSyncMetadata { backend in
-      (
-        backend.value(forKey: key), SyncMetadata.modified(for: key, in: backend),
-        SyncMetadata.agreement(for: key, in: backend)
-      )
-    }
+    let (stored, modified, agreed) = localState(of: key)
     let localDigest = SyncMetadata.digest(stored)
     // Changed here since the last agreement; before any agreement, any value (or removal) whose
     // time was recorded counts.
@@ -192,8 +182,17 @@ public final class PreferenceSync: Sendable {
     agreement.digest != SyncMetadata.digest(stored) || (modified.map { $0 > agreement.modified } ?? false)
   }
 
+  /// The local value of `key`, when it last changed, and the last agreement on it.
+  private func localState(of key: String) -> (PropertyListValue?, Date?, SyncMetadata.Agreement?) {
+    let backend = local.backend
+    return (
+      backend.value(forKey: key), SyncMetadata.modified(for: key, in: backend),
+      SyncMetadata.agreement(for: key, in: backend)
+    )
+  }
+
   private func agree(_ digest: Int64, _ modified: Date, _ key: String) {
-    local.withSyncMetadata { backend in
+    local.updateSyncMetadata { backend in
       SyncMetadata.setAgreement(.init(digest: digest, modified: modified), for: key, in: backend)
     }
   }
@@ -226,7 +225,7 @@ public final class PreferenceSync: Sendable {
       PreferenceDiagnostics.report(.syncLimitExceeded(key: key, reason: problem))
       return
     }
-    local.withSyncMetadata { backend in
+    local.updateSyncMetadata { backend in
       SyncMetadata.setModified(modified, for: key, in: backend)
       SyncMetadata.setAgreement(
         .init(digest: SyncMetadata.digest(value), modified: modified), for: key, in: backend)

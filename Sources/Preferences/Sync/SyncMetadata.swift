@@ -9,7 +9,8 @@ import Foundation
 ///   both sides agreed on when this device last synced it. A local value that differs from it was
 ///   changed here; a remote time that differs from it was changed elsewhere.
 ///
-/// Call these with the store's lock held: the store serializes every read-modify-write of them.
+/// Every write of them goes through ``PreferenceStore/updateSyncMetadata(_:)``, which orders the
+/// read-modify-writes without holding a lock while the backend runs.
 enum SyncMetadata {
   static let modifiedKey = "_PreferenceSync.modified"
   static let syncedKey = "_PreferenceSync.synced"
@@ -116,15 +117,22 @@ extension PreferenceStore {
     }
   }
 
-  /// Runs `body` with the backend under the store's lock, for sync metadata.
-  func withSyncMetadata<T>(_ body: (any PreferenceBackend) -> T) -> T {
-    state.withLock { _ in body(backend) }
+  /// Runs `body`, which reads and writes sync metadata in the backend, after every update
+  /// submitted before it and before every update submitted after it; on this thread unless
+  /// another thread is running earlier updates, which then runs it too.
+  func updateSyncMetadata(_ body: @escaping @Sendable (any PreferenceBackend) -> Void) {
+    metadataWriter.submit { [backend] in body(backend) }
+  }
+
+  /// Records that the local value of `key` changed at `date`.
+  func recordModification(_ date: Date, for key: String) {
+    updateSyncMetadata { backend in SyncMetadata.setModified(date, for: key, in: backend) }
   }
 
   /// Stores a value received from another device, with that device's modification time, and
   /// notifies observers.
   func applyRemote(_ value: PropertyListValue?, forKey key: String, modified: Date) {
-    state.withLock { state in write(value, forKey: key, in: &state, modified: modified) }
+    write(value, forKey: key, modified: modified)
     notify([key])
   }
 }
