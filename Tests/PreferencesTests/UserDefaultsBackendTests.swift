@@ -158,7 +158,7 @@ import Testing
     DispatchQueue.global().async(group: checking) {
       while !done.withLock({ $0 }) {
         checks.withLock { $0 += 1 }
-        backend.adoptOutsideWrites()
+        backend.checkForOutsideWrites()
       }
     }
     #expect(waitUntil { checks.withLock { $0 } > 0 })

@@ -12,7 +12,10 @@ import Foundation
 /// - Several processes may write the same file: a flush takes an exclusive lock on a sibling
 ///   `.lock` file, re-reads the file, applies only the keys this process changed, and writes the
 ///   result. Keys other processes wrote are kept, and reported as changes.
-/// - Changes written by other processes are noticed within about 250 ms, observed or not.
+/// - Changes written by other processes reach reads and observers through file-system events
+///   (inotify on Linux, a Dispatch source on Apple platforms), observed or not; nothing runs
+///   while nothing changes. Where the platform has no such events, the file is checked every
+///   250 ms while the store is observed.
 /// - Reading never needs write access: a file on read-only storage is read normally.
 /// - A corrupt file (not a property-list dictionary) is never overwritten: it is moved aside to
 ///   `<name>.corrupt-<timestamp>.<ext>` and reported through ``PreferenceDiagnostics``, and the
@@ -45,6 +48,9 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
     /// Identity of the file as last read or written, to notice changes by other processes.
     var stamp: FileStamp?
     var onChange: (@Sendable (Set<String>) -> Void)?
+    /// File-system events for the file, while watching.
+    var events: FileWatch?
+    /// The check every 250 ms, only while observed and only where there are no events.
     var poller: ChangePoller?
   }
 
@@ -53,7 +59,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   /// serializes writers across processes.
   private let diskLock = NSLock()
 
-  /// How often the file is checked for changes by other processes.
+  /// How often the file is checked for changes by other processes where there are no events.
   static let pollInterval: DispatchTimeInterval = .milliseconds(250)
 
   /// Opens (or prepares to create) the property-list file at `url`.
@@ -151,22 +157,46 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
     onChange(changed)
   }
 
-  /// Reports other processes' changes (checking the file every 250 ms) and the keys a flush's
-  /// merge brought in, until ``stopWatching()``. Calling it again replaces the handler.
+  /// Reports other processes' changes (through file-system events) and the keys a flush's merge
+  /// brought in, until ``stopWatching()``. Calling it again replaces the handler.
   public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {
-    state.withLock { state in
+    let needsEvents = state.withLock { state -> Bool in
       state.onChange = onChange
-      if state.poller == nil {
-        state.poller = ChangePoller(interval: Self.pollInterval) { [weak self] in self?.reload() }
-      }
+      return state.events == nil
     }
+    guard needsEvents else { return }
+    let events = FileWatch(file: file.target) { [weak self] in self?.reload() }
+    let unused = state.withLock { state -> FileWatch? in
+      guard state.events == nil else { return events }
+      state.events = events
+      return nil
+    }
+    withExtendedLifetime(unused) {}
+    // A change made between the first read and the start of the events.
+    reload()
   }
 
   public func stopWatching() {
-    state.withLock { state in
-      state.onChange = nil
-      state.poller = nil
+    let stopped = state.withLock { state in
+      defer {
+        state.onChange = nil
+        state.events = nil
+        state.poller = nil
+      }
+      return (state.events, state.poller)
     }
+    withExtendedLifetime(stopped) {}
+  }
+
+  /// Polls while observed, where the platform has no file-system events.
+  public func setObserved(_ observed: Bool) {
+    guard !DirectoryEvents.isAvailable else { return }
+    let poller = observed ? ChangePoller(interval: Self.pollInterval) { [weak self] in self?.reload() } : nil
+    let previous = state.withLock { state in
+      defer { state.poller = poller }
+      return state.poller
+    }
+    withExtendedLifetime(previous) {}
   }
 
   // MARK: Writing

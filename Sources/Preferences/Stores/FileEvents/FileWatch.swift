@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Calls a handler when a file may have changed (created, replaced, written or removed), through
+/// the platform's file-system events: inotify on Linux, a Dispatch file-system source on Apple
+/// platforms. Nothing runs while nothing changes.
+///
+/// The file's directory is watched, because stores replace files by renaming a temporary file
+/// over them (a watch on the file itself would follow the old file). While the directory does
+/// not exist yet, its nearest existing ancestor is watched instead, and the watch moves down as
+/// directories appear. Events for other entries of the directory (the store's own temporary and
+/// lock files, other files) are filtered out where the platform names the entry; the handler
+/// must be cheap to call spuriously (stores compare a `stat` of the file first).
+final class FileWatch: Sendable {
+  private let file: URL
+  private let handler: @Sendable () -> Void
+  /// The running watch, and the identity (inode) of the directory it watches.
+  private let watch = Locked<(watch: (any DirectoryWatch)?, directory: UInt64?)>((nil, nil))
+
+  /// Starts watching `file`; `nil` where the platform has no file-system events (the caller then
+  /// polls, and only while its store is observed).
+  init?(file: URL, handler: @escaping @Sendable () -> Void) {
+    guard DirectoryEvents.isAvailable else { return nil }
+    self.file = file
+    self.handler = handler
+    arm()
+  }
+
+  deinit {
+    let running = watch.withLock { watch in
+      defer { watch.watch = nil }
+      return watch.watch
+    }
+    withExtendedLifetime(running) {}
+  }
+
+  /// Watches the file's directory, or its nearest existing ancestor.
+  private func arm() {
+    var directory = file.deletingLastPathComponent()
+    var atFile = true
+    while !FileManager.default.fileExists(atPath: directory.path), directory.path != "/" {
+      directory = directory.deletingLastPathComponent()
+      atFile = false
+    }
+    let name = file.lastPathComponent
+    let watched = directory.path
+    let watchingFileDirectory = atFile
+    let identity = Self.identity(of: watched)
+    let started = DirectoryEvents.watch(watched) { [weak self] entry, directoryChanged in
+      guard let self else { return }
+      if !watchingFileDirectory || directoryChanged || Self.identity(of: watched) != identity {
+        // A directory on the way appeared, or the watched one went away: watch again.
+        self.arm()
+        self.handler()
+      } else if entry == nil || entry == name {
+        self.handler()
+      }
+    }
+    let previous = watch.withLock { watch in
+      defer { watch = (started, identity) }
+      return watch.watch
+    }
+    withExtendedLifetime(previous) {}
+  }
+
+  /// The inode of the directory at `path`, or `nil` if there is none.
+  private static func identity(of path: String) -> UInt64? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return UInt64(info.st_ino)
+  }
+}
+
+/// A running watch of one directory; released, it stops.
+protocol DirectoryWatch: AnyObject, Sendable {}

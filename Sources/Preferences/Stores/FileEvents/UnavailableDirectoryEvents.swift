@@ -1,0 +1,10 @@
+#if !canImport(Darwin) && !os(Linux) && !os(Android)
+  /// No file-system events on this platform: file stores poll while observed.
+  enum DirectoryEvents {
+    static var isAvailable: Bool { false }
+
+    static func watch(
+      _ path: String, _ handler: @escaping @Sendable (String?, Bool) -> Void
+    ) -> (any DirectoryWatch)? { nil }
+  }
+#endif

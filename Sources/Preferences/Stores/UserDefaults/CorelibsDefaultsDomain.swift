@@ -1,0 +1,176 @@
+#if !canImport(Darwin)
+  import Foundation
+
+  extension UserDefaultsBackend {
+    static func platformDomain(suiteName: String?) -> any DefaultsDomain {
+      CorelibsDefaultsDomain(suiteName: suiteName)
+    }
+
+    /// The file swift-corelibs-foundation keeps `domain` in: `$XDG_CONFIG_HOME/<domain>.plist`, or
+    /// `~/.config/<domain>.plist` when `XDG_CONFIG_HOME` is unset or not absolute.
+    static func domainFileURL(domain: String) -> URL {
+      let environment = ProcessInfo.processInfo.environment
+      let directory: URL
+      if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+        directory = URL(fileURLWithPath: config, isDirectory: true)
+      } else {
+        directory = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
+          ".config", isDirectory: true)
+      }
+      return directory.appendingPathComponent(domain + ".plist")
+    }
+  }
+
+  /// `UserDefaults` on Linux, as a ``DefaultsDomain``.
+  ///
+  /// swift-corelibs-foundation writes only on `synchronize()`, never at exit, and not atomically,
+  /// and it posts no change notifications. So the domain's file (the one corelibs reads) is kept
+  /// by a ``PropertyListFileBackend``, with its guarantees (atomic replacement, writes flushed
+  /// shortly after a change and at exit, merges with other processes, file-system events), and
+  /// every value is mirrored into the process's `UserDefaults`, so code reading it directly sees
+  /// the library's values. Values other code writes into the process's `UserDefaults` are found
+  /// by ``poll(known:)`` (only while the store is observed) and adopted into the file.
+  final class CorelibsDefaultsDomain: DefaultsDomain {
+    /// `nonisolated(unsafe)` is safe: corelibs guards UserDefaults' state with internal locks
+    /// (Apple documents it as thread-safe and marks it `Sendable`; corelibs does not declare the
+    /// conformance), and this `let` is never reassigned.
+    private nonisolated(unsafe) let defaults: UserDefaults
+    /// The domain's file, written atomically by this process.
+    let file: PropertyListFileBackend
+    /// Keys given on the command line (`-Key value`): UserDefaults shows the argument there, which
+    /// is not a stored value.
+    private let argumentKeys: Set<String>
+
+    /// What the process's `UserDefaults` should show for each key, as this domain last saw or
+    /// made it: a difference is a write by other code in this process.
+    private struct Mirror {
+      var expected: [String: PropertyListValue] = [:]
+      /// Defaults registered with UserDefaults through this domain.
+      var registered: [String: PropertyListValue] = [:]
+      /// Counts this domain's own changes; `changedAt` holds the count at each key's last one.
+      var version: UInt64 = 0
+      var changedAt: [String: UInt64] = [:]
+
+      mutating func expect(_ value: PropertyListValue?, forKey key: String) {
+        version += 1
+        changedAt[key] = version
+        expected[key] = value
+      }
+    }
+    private let mirror = Locked(Mirror())
+
+    init(suiteName: String?) {
+      if let suiteName, let suite = UserDefaults(suiteName: suiteName) {
+        defaults = suite
+      } else {
+        defaults = .standard
+      }
+      argumentKeys = Set(defaults.volatileDomain(forName: UserDefaults.argumentDomain).keys)
+      file = PropertyListFileBackend(
+        url: UserDefaultsBackend.domainFileURL(domain: suiteName ?? UserDefaultsBackend.applicationDomain))
+      // The process's UserDefaults loaded the same file. Where it shows a value the file lacks or
+      // differs from, other code wrote it before this domain existed: adopt it. Where it lacks a
+      // stored value, show it the file's.
+      let stored = file.allValues()
+      let shown = shownValues(keys: Set(stored.keys))
+      var toShow: [String: PropertyListValue] = [:]
+      for (key, value) in stored {
+        if let current = shown[key], current != value {
+          file.setValue(current, forKey: key)
+        } else if shown[key] == nil {
+          toShow[key] = value
+        }
+      }
+      for (key, value) in toShow { show(value, forKey: key) }
+      mirror.withLock { mirror in
+        for (key, value) in stored { mirror.expected[key] = shown[key] ?? value }
+      }
+    }
+
+    var location: String { file.url.path }
+
+    /// What the process's `UserDefaults` shows for `keys`, without launch arguments: every value,
+    /// registered defaults included, because corelibs' `persistentDomain(forName:)` misses
+    /// unsynchronized writes to `.standard`.
+    private func shownValues(keys: Set<String>) -> [String: PropertyListValue] {
+      var values: [String: PropertyListValue] = [:]
+      for key in keys where !argumentKeys.contains(key) {
+        if let value = defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) {
+          values[key] = value
+        }
+      }
+      return values
+    }
+
+    private func show(_ value: PropertyListValue?, forKey key: String) {
+      if let value {
+        defaults.set(value.foundationObject, forKey: key)
+      } else {
+        defaults.removeObject(forKey: key)
+      }
+    }
+
+    func storedValue(forKey key: String) -> PropertyListValue? { file.value(forKey: key) }
+    func storedValues() -> [String: PropertyListValue] { file.allValues() }
+
+    func setStoredValue(_ value: PropertyListValue?, forKey key: String) {
+      file.setValue(value, forKey: key)
+      mirror.withLock { mirror in mirror.expect(value ?? mirror.registered[key], forKey: key) }
+      show(value, forKey: key)
+    }
+
+    func register(defaults values: [String: PropertyListValue]) {
+      mirror.withLock { mirror in
+        for (key, value) in values {
+          mirror.registered[key] = value
+          mirror.expect(file.value(forKey: key) ?? value, forKey: key)
+        }
+      }
+      defaults.register(defaults: values.mapValues(\.foundationObject))
+    }
+
+    func flush() throws { try file.flush() }
+
+    func storedForm(of value: PropertyListValue) -> PropertyListValue { file.storedForm(of: value) }
+
+    /// Other processes' writes arrive through the file's events: they are shown to this
+    /// process's UserDefaults, then reported.
+    func startEvents(_ onChange: @escaping @Sendable (Set<String>?) -> Void) {
+      file.startWatching { [weak self] keys in
+        guard let self else { return }
+        let values = keys.map { ($0, self.file.value(forKey: $0)) }
+        self.mirror.withLock { mirror in
+          for (key, value) in values { mirror.expect(value ?? mirror.registered[key], forKey: key) }
+        }
+        for (key, value) in values { self.show(value, forKey: key) }
+        onChange(keys)
+      }
+    }
+
+    func stopEvents() { file.stopWatching() }
+
+    /// Compares what the process's UserDefaults shows for `known` with what this domain expects,
+    /// and adopts each difference as a write by other code (a value equal to the default this
+    /// domain registered counts as a removal). UserDefaults is read without the lock held; keys
+    /// this domain changes meanwhile are skipped and compared at the next poll.
+    func poll(known: Set<String>) -> Set<String>? {
+      let version = mirror.withLock { $0.version }
+      let shown = shownValues(keys: known)
+      let adopted = mirror.withLock { mirror -> [String: PropertyListValue?] in
+        var adopted: [String: PropertyListValue?] = [:]
+        for key in known where shown[key] != mirror.expected[key] {
+          guard mirror.changedAt[key, default: 0] <= version else { continue }
+          mirror.expected[key] = shown[key]
+          adopted[key] = .some(shown[key] == mirror.registered[key] ? nil : shown[key])
+        }
+        return adopted
+      }
+      var changed: Set<String> = []
+      for (key, value) in adopted where value != file.value(forKey: key) {
+        file.setValue(value, forKey: key)
+        changed.insert(key)
+      }
+      return changed
+    }
+  }
+#endif

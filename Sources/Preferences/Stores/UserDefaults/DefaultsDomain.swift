@@ -1,0 +1,46 @@
+import Foundation
+
+/// One `UserDefaults` domain as ``UserDefaultsBackend`` uses it: the persistent domain of
+/// `.standard` or of a suite, beside the search list that `UserDefaults.object(forKey:)` reads.
+///
+/// The backend's logic is portable and runs against this protocol; each platform supplies a
+/// thin adapter (`FoundationDefaultsDomain` on Apple platforms, `CorelibsDefaultsDomain` on
+/// Linux), and the tests a stand-in (`SimulatedUserDefaults`) that reproduces what Apple
+/// documents, so that the logic Apple users run is the logic `swift test` drives on Linux:
+///
+/// - ``storedValue(forKey:)`` and ``storedValues()`` read the persistent domain only, never the
+///   argument domain, `NSGlobalDomain` or the registration domain that `object(forKey:)` also
+///   searches (`persistentDomain(forName:)`: "retrieves only the keys and values from the
+///   specified domain").
+/// - ``setStoredValue(_:forKey:)`` and ``register(defaults:)`` may call the handler given to
+///   ``startEvents(_:)`` synchronously, on the calling thread, before they return
+///   (`UserDefaults.didChangeNotification` "is posted on the same thread you used to make the
+///   change").
+/// - Another process's write posts nothing; ``poll(known:)`` finds it, and is called only while
+///   the store is observed.
+protocol DefaultsDomain: AnyObject, Sendable {
+  /// The value stored in the persistent domain under `key`. O(1).
+  func storedValue(forKey key: String) -> PropertyListValue?
+  /// Every value stored in the persistent domain.
+  func storedValues() -> [String: PropertyListValue]
+  /// Stores `value` (removes the key when `nil`) in the persistent domain.
+  func setStoredValue(_ value: PropertyListValue?, forKey key: String)
+  /// Adds `defaults` to the registration domain, where code reading `UserDefaults` directly
+  /// sees them.
+  func register(defaults: [String: PropertyListValue])
+  /// Makes pending writes durable; a no-op where the system persists by itself.
+  func flush() throws
+  /// The value the domain reads back after storing `value`.
+  func storedForm(of value: PropertyListValue) -> PropertyListValue
+  /// Starts the change events the platform has. `onChange` receives the keys that may have
+  /// changed, or `nil` when the event does not say which (`didChangeNotification` carries none).
+  func startEvents(_ onChange: @escaping @Sendable (Set<String>?) -> Void)
+  /// Stops the events.
+  func stopEvents()
+  /// Looks for changes that no event reports (another process's writes on Apple platforms, other
+  /// code's writes to corelibs' `UserDefaults` on Linux). `known` are the keys the backend reads.
+  /// Returns the keys that may have changed, or `nil` for "any of `known`".
+  func poll(known: Set<String>) -> Set<String>?
+  /// A description for diagnostics.
+  var location: String { get }
+}

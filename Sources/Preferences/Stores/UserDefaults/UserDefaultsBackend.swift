@@ -1,0 +1,185 @@
+import Foundation
+
+/// A backend over `UserDefaults`: `.standard` or a suite such as an app group.
+///
+/// Values are shared with every other reader and writer of the same defaults: code that reads
+/// or writes `UserDefaults` directly (legacy code, `@AppStorage`, a Settings bundle) sees the
+/// library's values and registered defaults, and the library sees its writes.
+///
+/// - A stored value is a value in the domain's persistent domain. A default registered by other
+///   code, a launch argument or a value in `NSGlobalDomain` is never taken for a stored value
+///   (``PreferenceStore/hasStoredValue(forKey:)``, resets, migrations and sync rely on it).
+/// - Other code's writes to the same `UserDefaults` object reach reads and observers at once,
+///   through `UserDefaults.didChangeNotification` (posted for that object only). Another
+///   process's writes (an app extension writing the app group) post nothing: they are found by
+///   comparing the keys this store uses, every half second while the store is observed, and
+///   only then; an unobserved store costs nothing at rest.
+/// - On Apple platforms UserDefaults persists writes by itself, atomically and across processes.
+/// - On Linux, swift-corelibs-foundation only writes when `synchronize()` is called, never at
+///   exit, and its `synchronize()` rewrites the file in place, so a crash can leave it empty.
+///   This backend therefore stores the domain itself, in the same file UserDefaults uses
+///   (`$XDG_CONFIG_HOME/<domain>.plist`, else `~/.config/<domain>.plist`), with the property-list
+///   file store's guarantees, and mirrors every value into the process's `UserDefaults`.
+///
+/// The backend never holds a lock while it calls `UserDefaults`: the change notification that a
+/// write posts synchronously re-enters it on the writing thread.
+public final class UserDefaultsBackend: PreferenceBackend {
+  /// The suite name, or `nil` for `UserDefaults.standard`.
+  public let suiteName: String?
+  /// The domain, through the platform's adapter.
+  let domain: any DefaultsDomain
+
+  private struct State {
+    /// The value each key this backend uses had when it last read, wrote or reported it: a
+    /// difference is a write made elsewhere.
+    var seen: [String: PropertyListValue?] = [:]
+    /// Counts this backend's own writes; `changedAt` holds the count at each key's last one. A
+    /// check that read the domain before a key's last write skips it: what it read is older.
+    var writes: UInt64 = 0
+    var changedAt: [String: UInt64] = [:]
+    /// Counts change events, so that a first read that overlaps one checks its key again.
+    var events: UInt64 = 0
+    var onChange: (@Sendable (Set<String>) -> Void)?
+    var poller: ChangePoller?
+  }
+  private let state = Locked(State())
+
+  /// How often the keys in use are compared with the domain while the store is observed.
+  static let pollInterval: DispatchTimeInterval = .milliseconds(500)
+
+  /// Creates a backend over `UserDefaults.standard` (`suiteName == nil`) or the named suite.
+  public convenience init(suiteName: String? = nil) {
+    self.init(suiteName: suiteName, domain: Self.platformDomain(suiteName: suiteName))
+  }
+
+  /// Creates a backend over `domain`: the platform's adapter, or a stand-in in tests.
+  init(suiteName: String?, domain: any DefaultsDomain) {
+    self.suiteName = suiteName
+    self.domain = domain
+  }
+
+  /// The `UserDefaults` object of this backend's domain: `.standard`, or a suite object.
+  public var defaults: UserDefaults {
+    suiteName.flatMap(UserDefaults.init(suiteName:)) ?? .standard
+  }
+
+  /// The name of `UserDefaults.standard`'s domain: the bundle identifier, else the process name.
+  static var applicationDomain: String {
+    Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+  }
+
+  public var location: String { "UserDefaults(\(suiteName ?? "standard"))" }
+
+  /// The thread that is writing through this backend, so that the notification its own write
+  /// posts synchronously is recognised and ignored (in O(1)).
+  @TaskLocal private static var writer: ObjectIdentifier?
+
+  // MARK: Values
+
+  public func value(forKey key: String) -> PropertyListValue? {
+    let events = state.withLock { $0.events }
+    let value = domain.storedValue(forKey: key)
+    let overlapped = state.withLock { state -> Bool in
+      if state.seen[key] == nil { state.seen[key] = .some(value) }
+      return state.events != events
+    }
+    // An event arrived while the key was first read: it may have compared the key before it was
+    // known. Compare it now, so a change is never lost between the two.
+    if overlapped { check([key]) }
+    return value
+  }
+
+  public func setValue(_ value: PropertyListValue?, forKey key: String) {
+    state.withLock { state in
+      state.writes += 1
+      state.changedAt[key] = state.writes
+      state.seen[key] = .some(value)
+    }
+    Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(value, forKey: key) }
+  }
+
+  public func allValues() -> [String: PropertyListValue] { domain.storedValues() }
+
+  public func removeAll() {
+    for key in allValues().keys { setValue(nil, forKey: key) }
+  }
+
+  public func flush() throws { try domain.flush() }
+
+  /// Registers the defaults with `UserDefaults` too, so that code reading it directly sees them.
+  /// (On Linux, swift-corelibs-foundation's registration domain is shared by every suite.)
+  public func register(defaults values: [String: PropertyListValue]) {
+    guard !values.isEmpty else { return }
+    Self.$writer.withValue(ObjectIdentifier(self)) { domain.register(defaults: values) }
+  }
+
+  public func storedForm(of value: PropertyListValue) -> PropertyListValue { domain.storedForm(of: value) }
+
+  // MARK: Changes from outside
+
+  /// Reports writes made by other code in this process (through the domain's events, at once)
+  /// and, while the store is observed, by other processes (by polling).
+  ///
+  /// This deliberately does not use KVO: keys with dots (the default `Type.property` scheme) are
+  /// key paths to KVO, so they cannot be observed that way.
+  public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {
+    state.withLock { $0.onChange = onChange }
+    domain.startEvents { [weak self] keys in self?.domainChanged(keys) }
+  }
+
+  public func stopWatching() {
+    domain.stopEvents()
+    let poller = state.withLock { state in
+      state.onChange = nil
+      defer { state.poller = nil }
+      return state.poller
+    }
+    withExtendedLifetime(poller) {}
+  }
+
+  public func setObserved(_ observed: Bool) {
+    let poller =
+      observed
+      ? ChangePoller(interval: Self.pollInterval) { [weak self] in self?.checkForOutsideWrites() } : nil
+    let previous = state.withLock { state in
+      defer { state.poller = poller }
+      return state.poller
+    }
+    // Released outside the lock: cancelling a timer calls into Dispatch.
+    withExtendedLifetime(previous) {}
+  }
+
+  private func domainChanged(_ keys: Set<String>?) {
+    // The notification this backend's own write posts, synchronously, on this thread.
+    if Self.writer == ObjectIdentifier(self) { return }
+    check(keys)
+  }
+
+  /// Looks for the changes no event reports: what the poll runs while the store is observed.
+  func checkForOutsideWrites() {
+    let known = state.withLock { Set($0.seen.keys) }
+    check(domain.poll(known: known))
+  }
+
+  /// Compares `keys` (every key in use if `nil`) with the domain and reports those that differ
+  /// from what this backend last saw. The domain is read without the lock held; a key this
+  /// backend writes meanwhile is skipped, since what was read predates the write.
+  func check(_ keys: Set<String>?) {
+    let (candidates, writes) = state.withLock { state -> ([String], UInt64) in
+      state.events &+= 1
+      return (keys.map(Array.init) ?? Array(state.seen.keys), state.writes)
+    }
+    guard !candidates.isEmpty else { return }
+    let current = candidates.map { ($0, domain.storedValue(forKey: $0)) }
+    let (changed, onChange) = state.withLock { state -> (Set<String>, (@Sendable (Set<String>) -> Void)?) in
+      var changed: Set<String> = []
+      for (key, value) in current where state.changedAt[key, default: 0] <= writes {
+        if let seen = state.seen[key], seen == value { continue }
+        state.seen[key] = .some(value)
+        changed.insert(key)
+      }
+      return (changed, state.onChange)
+    }
+    if !changed.isEmpty { onChange?(changed) }
+  }
+}
