@@ -188,6 +188,12 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
     withExtendedLifetime(stopped) {}
   }
 
+  /// Whether the backend is polling (only while observed, and only without file-system events).
+  var isPolling: Bool { state.withLock { $0.poller != nil } }
+
+  /// Whether file-system events are watching the file.
+  var hasEvents: Bool { state.withLock { $0.events != nil } }
+
   /// Polls while observed, where the platform has no file-system events.
   public func setObserved(_ observed: Bool) {
     guard !DirectoryEvents.isAvailable else { return }

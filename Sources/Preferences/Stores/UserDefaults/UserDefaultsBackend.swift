@@ -149,6 +149,9 @@ public final class UserDefaultsBackend: PreferenceBackend {
     withExtendedLifetime(previous) {}
   }
 
+  /// Whether the backend is polling (only while its store is observed).
+  var isPolling: Bool { state.withLock { $0.poller != nil } }
+
   private func domainChanged(_ keys: Set<String>?) {
     // The notification this backend's own write posts, synchronously, on this thread.
     if Self.writer == ObjectIdentifier(self) { return }
