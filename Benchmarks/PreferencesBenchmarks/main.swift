@@ -208,6 +208,66 @@ let inits = Harness(rounds: quick ? 3 : 31, scale: harness.scale).compare([
 row("init: struct with 5 plain stored properties", inits[0])
 row("init: struct with 5 @Preference properties", inits[1], against: inits[0], target: "≤ 2× plain")
 
+// MARK: At rest
+
+// Wakeups: context switches of every thread of this process (getrusage), while the main thread
+// sleeps. A store that nothing observes must not wake the process; an observed one wakes only
+// where no event exists (UserDefaults: another process's writes, every 500 ms).
+func contextSwitches() -> Int {
+  var usage = rusage()
+  #if canImport(Glibc)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+  #else
+    getrusage(RUSAGE_SELF, &usage)
+  #endif
+  return Int(usage.ru_nvcsw + usage.ru_nivcsw)
+}
+func wakeupsPerSecond(over seconds: Double) -> Double {
+  let before = contextSwitches()
+  usleep(UInt32(seconds * 1_000_000))
+  // The sleep itself is one switch.
+  return Double(max(0, contextSwitches() - before - 1)) / seconds
+}
+let restSeconds = quick ? 1.0 : 5.0
+PreferenceStore.standard.set(next(), forKey: "swift-preferences-benchmark.rest")
+store.set(next(), forKey: "rest")
+fileStore.set(next(), forKey: "rest")
+try? PreferenceStore.standard.flush()
+try? store.flush()
+try? fileStore.flush()
+usleep(300_000)
+let restRate = wakeupsPerSecond(over: restSeconds)
+rows.append(
+  (
+    "at rest: wakeups/s, .standard + suite + file store written, none observed",
+    String(format: "%.1f", restRate), "", "0"
+  ))
+let restObservations = [PreferenceStore.standard, store, fileStore].map {
+  $0.observe("rest", default: 0) { blackHole($0) }
+}
+usleep(100_000)
+let observedRate = wakeupsPerSecond(over: restSeconds)
+rows.append(
+  (
+    "at rest: wakeups/s, the same three stores observed", String(format: "%.1f", observedRate), "",
+    "UserDefaults polls 2/s while observed"
+  ))
+let changeStart = contextSwitches()
+let changes = 20
+for _ in 0..<changes {
+  fileStore.set(next(), forKey: "rest")
+  try? fileStore.flush()
+}
+usleep(200_000)
+rows.append(
+  (
+    "per change: wakeups per observed file-store write + flush",
+    String(format: "%.1f", Double(contextSwitches() - changeStart) / Double(changes)), "", ""
+  ))
+restObservations.forEach { $0.cancel() }
+PreferenceStore.standard.removeValue(forKey: "swift-preferences-benchmark.rest")
+try? PreferenceStore.standard.flush()
+
 // MARK: Scanner
 
 let corpusLines = quick ? 20_000 : 500_000

@@ -167,3 +167,43 @@ final class ReentryDepth: Sendable {
     Self.$inside.withValue(true, operation: body)
   }
 }
+
+/// At rest, nothing runs: the platform's real backends poll only while observed, and file
+/// stores learn of other processes' writes through file-system events instead.
+@Suite struct AtRestTests {
+  @Test func unobservedStoresDoNotPollAndFileStoresUseEvents() throws {
+    let directory = TemporaryDirectory()
+    let suite = TemporarySuite()
+    let suiteStore = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
+    let fileStore = PreferenceStore(
+      backend: PropertyListFileBackend(url: directory.file("p.plist")), arguments: [])
+    suiteStore.set(1, forKey: "k")
+    fileStore.set(1, forKey: "k")
+    _ = suiteStore.value(forKey: "k", default: 0)
+    _ = fileStore.value(forKey: "k", default: 0)
+    let suiteBackend = try #require(suiteStore.backend as? UserDefaultsBackend)
+    let fileBackend = try #require(fileStore.backend as? PropertyListFileBackend)
+    #expect(!suiteBackend.isPolling)
+    #expect(!fileBackend.isPolling)
+    #expect(fileBackend.hasEvents, "file-system events are available on this platform")
+    let observations = [suiteStore, fileStore].map { $0.observe("k", default: 0) { _ in } }
+    #expect(suiteBackend.isPolling, "other code's writes to UserDefaults have no event")
+    #expect(!fileBackend.isPolling, "a file store never polls where events exist")
+    observations.forEach { $0.cancel() }
+    #expect(!suiteBackend.isPolling)
+  }
+
+  /// Another process's write reaches an unobserved file store through an event, whatever the
+  /// directory's state when the store was opened (missing directories are watched from the
+  /// nearest existing one).
+  @Test func anotherProcessesWriteArrivesThroughEventsEvenIntoAMissingDirectory() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.url.appendingPathComponent("not/yet/there/p.plist")
+    let store = PreferenceStore(backend: PropertyListFileBackend(url: url), arguments: [])
+    #expect(store.value(forKey: "k", default: "none") == "none")
+    try runHelper(["set-and-exit", url.path, "k", "written elsewhere"])
+    #expect(waitUntil { store.value(forKey: "k", default: "none") == "written elsewhere" })
+    try runHelper(["set-and-exit", url.path, "k", "again"])
+    #expect(waitUntil { store.value(forKey: "k", default: "none") == "again" })
+  }
+}
