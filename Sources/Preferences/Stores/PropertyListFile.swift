@@ -14,15 +14,29 @@ import Foundation
 /// - Reading never needs write access: it opens the file read-only and takes no lock, which is
 ///   safe because writers replace the file atomically (a reader sees the old or the new file).
 /// - Writing holds an exclusive `flock` on `<file>.lock`, writes a temporary file beside the
-///   target, `fsync`s it and renames it over the target. A symbolic link is followed (the target
-///   is replaced, the link kept), and an existing file keeps its mode and, where the process may,
-///   its owner.
+///   target, syncs it, renames it over the target and syncs the directory, so that the rename
+///   itself survives a power loss (SQLite's and the ALICE study's rules for an atomic replace).
+///   Directories it creates are made durable too: each new directory's parent is synced after
+///   the directory is made. A symbolic link is followed (the target is replaced, the link kept),
+///   and an existing file keeps its mode and, where the process may, its owner.
+/// - On Apple platforms `fsync` leaves data in the drive's cache; the temporary file is ordered
+///   with `F_BARRIERFSYNC` before the rename, and the directory is flushed with `F_FULLFSYNC`
+///   after it, which flushes the drive's cache and so everything written before it: one full
+///   flush per write, not two. Where a file system refuses either, `fsync` is used.
 /// - A file that is not a property-list dictionary is never replaced: it is moved aside to
 ///   `<name>.corrupt-<time>.<ext>` first, or, if that fails, the write fails.
 struct PropertyListFile: Sendable {
   /// The path as given (possibly a symbolic link).
   let url: URL
   let format: PropertyListFileBackend.Format
+  /// Records the file-system calls of writes, for tests that check their order.
+  var journal: FileSystemJournal?
+
+  init(url: URL, format: PropertyListFileBackend.Format, journal: FileSystemJournal? = nil) {
+    self.url = url
+    self.format = format
+    self.journal = journal
+  }
 
   /// The file that is read and replaced: `url` with symbolic links resolved.
   var target: URL { url.resolvingSymlinksInPath() }
@@ -93,8 +107,7 @@ struct PropertyListFile: Sendable {
   /// the lock file if needed.
   func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
     let lockPath = lockURL.path
-    try FileManager.default.createDirectory(
-      at: lockURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try makeDirectory(lockURL.deletingLastPathComponent())
     var descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
     // A lock file created by another user may not be writable; flock works on a read-only one.
     if descriptor < 0 { descriptor = open(lockPath, O_RDONLY | O_CLOEXEC) }
@@ -123,16 +136,13 @@ struct PropertyListFile: Sendable {
         path: path, reason: "could not serialize: \(error.localizedDescription)")
     }
     let directory = target.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      throw PreferenceError.writeFailed(path: path, reason: error.localizedDescription)
-    }
+    try makeDirectory(directory)
     removeOrphanedTemporaryFiles()
     let temporary = directory.appendingPathComponent(
       ".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw PreferenceError.writeFailed(path: path, reason: Self.errnoText()) }
+    journal?.record(.create(temporary.path))
     var committed = false
     defer {
       if !committed { unlink(temporary.path) }
@@ -156,14 +166,53 @@ struct PropertyListFile: Sendable {
           offset += written
         }
       }
-      guard fsync(descriptor) == 0 else {
+      journal?.record(.write(temporary.path))
+      // The contents reach storage before the rename can: a crash never leaves the new name
+      // pointing at missing data.
+      guard Durability.orderBeforeRename(descriptor) else {
         throw PreferenceError.writeFailed(path: path, reason: Self.errnoText())
       }
+      journal?.record(.sync(temporary.path))
     }
     guard rename(temporary.path, path) == 0 else {
       throw PreferenceError.writeFailed(path: path, reason: Self.errnoText())
     }
     committed = true
+    journal?.record(.rename(from: temporary.path, to: path))
+    // The rename is a change to the directory: until the directory is synced, a power loss can
+    // bring the old file back.
+    try syncDirectory(directory, forWriteOf: path)
+  }
+
+  /// Creates `directory` and any missing parents, syncing each new directory's parent so that
+  /// the new entry is durable before anything is written inside it.
+  func makeDirectory(_ directory: URL) throws {
+    var missing: [URL] = []
+    var current = directory.standardizedFileURL
+    while !FileManager.default.fileExists(atPath: current.path) {
+      missing.append(current)
+      let parent = current.deletingLastPathComponent()
+      if parent.path == current.path { break }
+      current = parent
+    }
+    for created in missing.reversed() {
+      if mkdir(created.path, 0o755) != 0 && errno != EEXIST {
+        throw PreferenceError.writeFailed(path: created.path, reason: Self.errnoText())
+      }
+      journal?.record(.makeDirectory(created.path))
+      try syncDirectory(created.deletingLastPathComponent(), forWriteOf: created.path)
+    }
+  }
+
+  /// Syncs a directory's entries to storage.
+  private func syncDirectory(_ directory: URL, forWriteOf path: String) throws {
+    let descriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw PreferenceError.writeFailed(path: path, reason: Self.errnoText()) }
+    defer { close(descriptor) }
+    guard Durability.flush(descriptor) else {
+      throw PreferenceError.writeFailed(path: path, reason: Self.errnoText())
+    }
+    journal?.record(.syncDirectory(directory.path))
   }
 
   /// Removes temporary files that writers of this file left when they died mid-write. Called with
@@ -186,6 +235,53 @@ struct PropertyListFile: Sendable {
   }
 
   static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// How data is made durable on this platform.
+enum Durability {
+  /// Makes what was written to `descriptor` reach storage before later writes (a rename): on
+  /// Apple platforms `F_BARRIERFSYNC`, an ordering barrier that skips the drive-cache flush, and
+  /// `fsync` where the file system refuses it; elsewhere `fsync`, which waits for the data.
+  static func orderBeforeRename(_ descriptor: Int32) -> Bool {
+    #if canImport(Darwin)
+      if fcntl(descriptor, F_BARRIERFSYNC) == 0 { return true }
+    #endif
+    return retrying { fsync(descriptor) }
+  }
+
+  /// Flushes `descriptor` to stable storage: on Apple platforms `F_FULLFSYNC` (also flushes the
+  /// drive's cache, and with it every write before it), falling back to `fsync` as SQLite does;
+  /// elsewhere `fsync`.
+  static func flush(_ descriptor: Int32) -> Bool {
+    #if canImport(Darwin)
+      if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
+    #endif
+    return retrying { fsync(descriptor) }
+  }
+
+  private static func retrying(_ call: () -> Int32) -> Bool {
+    while call() != 0 {
+      // Some file systems do not sync directories; that is not a failure of the write.
+      if errno == EINVAL || errno == ENOTSUP { return true }
+      if errno != EINTR { return false }
+    }
+    return true
+  }
+}
+
+/// The file-system calls of writes, in order, as a test sees them.
+final class FileSystemJournal: Sendable {
+  enum Call: Equatable, Sendable {
+    case makeDirectory(String)
+    case create(String)
+    case write(String)
+    case sync(String)
+    case rename(from: String, to: String)
+    case syncDirectory(String)
+  }
+  private let calls = Locked<[Call]>([])
+  func record(_ call: Call) { calls.withLock { $0.append(call) } }
+  var all: [Call] { calls.withLock { $0 } }
 }
 
 @inline(__always)

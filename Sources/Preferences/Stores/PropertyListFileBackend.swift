@@ -6,8 +6,9 @@ import Foundation
 ///   normal process exit. Call ``flush()`` to write now. A write that fails (a full disk, a
 ///   read-only folder) stays pending and is retried after a backoff, at the next write or flush,
 ///   and at exit.
-/// - Every write replaces the file atomically (temporary file, `fsync`, rename), so a crash leaves
-///   either the old or the new file, never a partial one. A symbolic link is followed: its target
+/// - Every write replaces the file atomically (temporary file, sync, rename, directory sync), so a
+///   crash or a power loss leaves either the old or the new file, never a partial one, and a
+///   ``flush()`` that returned is on durable storage. A symbolic link is followed: its target
 ///   is replaced and the link kept. An existing file keeps its mode and owner.
 /// - Several processes may write the same file: a flush takes an exclusive lock on a sibling
 ///   `.lock` file, re-reads the file, applies only the keys this process changed, and writes the
@@ -66,10 +67,15 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   ///
   /// A missing file is created on the first write, together with its directory. A corrupt file is
   /// moved aside and reported; the backend then starts empty.
-  public init(url: URL, format: Format = .binary) {
+  public convenience init(url: URL, format: Format = .binary) {
+    self.init(url: url, format: format, journal: nil)
+  }
+
+  /// Opens the file, recording the file-system calls of every write in `journal` (tests).
+  init(url: URL, format: Format, journal: FileSystemJournal?) {
     self.url = url.standardizedFileURL
     self.format = format
-    self.file = PropertyListFile(url: self.url, format: format)
+    self.file = PropertyListFile(url: self.url, format: format, journal: journal)
     load()
   }
 
