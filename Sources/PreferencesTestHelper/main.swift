@@ -65,6 +65,23 @@ case "exit-after":
   default:
     fail("unknown ending \(arguments[6])")
   }
+case "migrate-exit-after":
+  // migrate-exit-after TARGET OLD NEW MICROSECONDS return|exit|kill-me: renames OLD to NEW as the
+  // registry does at first use, reads NEW, then ends after the delay: normally, or by SIGKILL.
+  guard arguments.count == 7, let delay = UInt32(arguments[5]) else {
+    fail("usage: migrate-exit-after TARGET OLD NEW MICROSECONDS return|exit|kill-me")
+  }
+  let store = store(arguments[2])
+  store.migrate(from: [arguments[3]], to: arguments[4])
+  // Written unbuffered: a SIGKILL would lose what `print` buffers.
+  FileHandle.standardOutput.write(Data((store.value(forKey: arguments[4], default: "<default>") + "\n").utf8))
+  usleep(delay)
+  switch arguments[6] {
+  case "return": break
+  case "exit": exit(0)
+  case "kill-me": kill(getpid(), SIGKILL)
+  default: fail("unknown ending \(arguments[6])")
+  }
 case "recover-and-exit":
   // recover-and-exit FILE KEY VALUE: FILE's folder is blocked by a plain file of that name, so
   // the first flushes fail; the helper then removes the blocker and exits normally.

@@ -38,14 +38,17 @@ import Testing
       guard case .makeDirectory(let directory) = call else { continue }
       let synced = calls[(index + 1)...].firstIndex(of: .syncDirectory(parent(directory)))
       if synced == nil || synced! > lastRename {
-        problems.append("created \(directory) without syncing \(parent(directory)) before the write is acknowledged")
+        problems.append(
+          "created \(directory) without syncing \(parent(directory)) before the write is acknowledged")
       }
     }
     return problems
   }
 
   @Test(arguments: [PropertyListFileBackend.Format.binary, .xml])
-  func flushesIntoNewDirectoriesAndOverExistingFilesFollowTheRules(format: PropertyListFileBackend.Format) throws {
+  func flushesIntoNewDirectoriesAndOverExistingFilesFollowTheRules(format: PropertyListFileBackend.Format)
+    throws
+  {
     let directory = TemporaryDirectory()
     let url = directory.url.appendingPathComponent("Library/Preferences/Nested/prefs.plist")
     let journal = FileSystemJournal()

@@ -152,3 +152,64 @@ import Testing
     if isRoot { #expect((attributes[.ownerAccountID] as? NSNumber)?.intValue == 65534) }
   }
 }
+
+/// A migration's write (the rename the registry applies at first use) is held to the same exit
+/// guarantees as an ordinary write: after a normal exit at any delay the value is under the new
+/// key, in the file and for plain `UserDefaults` in the next process; after SIGKILL at any delay
+/// it is under the old key, the new key or both, never under neither.
+@Suite struct MigrationDurabilityTests {
+  @Test(arguments: DurabilityTests.Target.allCases)
+  func aMigrationSurvivesExitsAndKillsAtAnyDelay(target: DurabilityTests.Target) async throws {
+    let directory = TemporaryDirectory()
+    let rounds = Intensity.rounds(quick: 18, long: 150)
+    var failures: [String] = []
+    for round in 0..<rounds {
+      let suite = TemporarySuite()
+      let file = directory.file("migrate-\(round).plist")
+      let place = target == .file ? file.path : suite.target
+      let value = "Paul \(round)"
+      let seed = PreferenceStore(
+        backend: target == .file
+          ? PropertyListFileBackend(url: file) : UserDefaultsBackend(suiteName: suite.name),
+        arguments: [])
+      seed.set(value, forKey: "ContentView.username")
+      try seed.flush()
+      let delay = (round * 120_000 / max(1, rounds - 1)) + Int.random(in: 0...2_000)
+      let ending = ["return", "exit", "kill-me"][round % 3]
+      let read = try runHelper(
+        ["migrate-exit-after", place, "ContentView.username", "ContentView.userName", "\(delay)", ending],
+        expectSuccess: false)
+      let label = "round \(round) (\(ending), \(delay) µs)"
+      if read != value { failures.append("\(label): the migrating process read \(read)") }
+      let stored: [String: PropertyListValue]?
+      if target == .file {
+        if case .values(let values)? = try? PropertyListFile(url: file, format: .binary).read() {
+          stored = values
+        } else {
+          stored = nil
+        }
+      } else {
+        stored = suite.storedValues()
+      }
+      guard let stored else {
+        failures.append("\(label): the file is missing or corrupt")
+        continue
+      }
+      let new = stored["ContentView.userName"]
+      let old = stored["ContentView.username"]
+      if ending == "kill-me" {
+        if new != .string(value) && old != .string(value) { failures.append("\(label): the value is gone") }
+        continue
+      }
+      if new != .string(value) { failures.append("\(label): the new key holds \(String(describing: new))") }
+      if old != nil { failures.append("\(label): the old key is still there") }
+      if target == .suite {
+        let direct = try runHelper(["raw-value", suite.name, "ContentView.userName"])
+        if direct != value {
+          failures.append("\(label): plain UserDefaults in the next process reads \(direct)")
+        }
+      }
+    }
+    #expect(failures.isEmpty, "\(failures.count) of \(rounds): \(failures.prefix(5))")
+  }
+}

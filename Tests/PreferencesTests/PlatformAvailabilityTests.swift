@@ -28,10 +28,12 @@ import Testing
     "tvOS": ["os(tvOS)", "canImport(Darwin)", "canImport(UIKit)", "canImport(SwiftUI)", "canImport(os)"],
     "watchOS": ["os(watchOS)", "canImport(Darwin)", "canImport(SwiftUI)", "canImport(os)"],
     "visionOS": [
-      "os(visionOS)", "os(xrOS)", "canImport(Darwin)", "canImport(UIKit)", "canImport(SwiftUI)", "canImport(os)",
+      "os(visionOS)", "os(xrOS)", "canImport(Darwin)", "canImport(UIKit)", "canImport(SwiftUI)",
+      "canImport(os)",
     ],
     "Mac Catalyst": [
-      "os(iOS)", "targetEnvironment(macCatalyst)", "canImport(Darwin)", "canImport(UIKit)", "canImport(SwiftUI)",
+      "os(iOS)", "targetEnvironment(macCatalyst)", "canImport(Darwin)", "canImport(UIKit)",
+      "canImport(SwiftUI)",
       "canImport(os)",
     ],
   ]
@@ -54,8 +56,10 @@ import Testing
       for (platform, flags) in Self.platforms.sorted(by: { $0.key < $1.key }) {
         for (number, line) in ConditionalLines.active(in: text, flags: flags) {
           let code = line.components(separatedBy: "//").first ?? line
-          for (api, pattern) in Self.macOSOnly where code.range(of: pattern, options: .regularExpression) != nil {
-            findings.append("\(file.lastPathComponent):\(number): \(api) is macOS-only but compiled for \(platform)")
+          for (api, pattern) in Self.macOSOnly
+          where code.range(of: pattern, options: .regularExpression) != nil {
+            findings.append(
+              "\(file.lastPathComponent):\(number): \(api) is macOS-only but compiled for \(platform)")
           }
         }
       }
