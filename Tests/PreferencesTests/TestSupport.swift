@@ -3,6 +3,12 @@ import Testing
 
 @testable import Preferences
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A fresh temporary directory, removed when the test's scope ends.
 final class TemporaryDirectory {
   let url: URL
@@ -103,13 +109,24 @@ func runHelperAsync(_ arguments: [String]) async throws -> Int32 {
   }
 }
 
-/// The helper sits beside the test bundle in the build products folder.
+/// The helper sits beside the test bundle in the build products folder. The bundle is found
+/// through the image that holds this code (`dladdr` of `#dsohandle`): on macOS, `swift test`
+/// loads it into a runner that lives elsewhere, so the process's own path does not lead there.
 let helperURL: URL = {
-  var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  for _ in 0..<4 {
-    let candidate = directory.appendingPathComponent("PreferencesTestHelper")
-    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    directory = directory.deletingLastPathComponent()
+  var starts = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+  #if canImport(Darwin)
+    var info = Dl_info()
+    if dladdr(#dsohandle, &info) != 0, let image = info.dli_fname {
+      starts.insert(URL(fileURLWithPath: String(cString: image)).deletingLastPathComponent(), at: 0)
+    }
+  #endif
+  for start in starts {
+    var directory = start
+    for _ in 0..<5 {
+      let candidate = directory.appendingPathComponent("PreferencesTestHelper")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory = directory.deletingLastPathComponent()
+    }
   }
   for bundle in Bundle.allBundles {
     let candidate = bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(
@@ -142,37 +159,51 @@ func waitUntil(_ condition: () -> Bool) -> Bool {
   return true
 }
 
-/// A UserDefaults suite of its own for one test, whose file is removed at the end.
+/// A UserDefaults suite of its own for one test, removed at the end.
 final class TemporarySuite: Sendable {
   let name = "swift-preferences-tests-\(UUID().uuidString)"
-  var file: URL { UserDefaultsBackend.domainFileURL(domain: name) }
   var target: String { "suite:\(name)" }
-  deinit {
-    let file = self.file
-    Self.remove(file)
-    // A write still pending (flushed about 50 ms after it is made) would recreate the file: look
-    // again once it has landed, without blocking this thread.
-    DispatchQueue.global().asyncAfter(deadline: .now() + 2) { Self.remove(file) }
-  }
 
-  private static func remove(_ file: URL) {
-    try? FileManager.default.removeItem(at: file)
-    try? FileManager.default.removeItem(at: file.appendingPathExtension("lock"))
-    // Temporary files of helpers killed mid-write (a later write by anyone would remove them).
-    let directory = file.deletingLastPathComponent()
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    for name in names where name.hasPrefix(".\(file.lastPathComponent).") && name.hasSuffix(".tmp") {
-      try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-    }
-  }
+  #if canImport(Darwin)
+    deinit { UserDefaults(suiteName: name)?.removePersistentDomain(forName: name) }
 
-  /// The suite's file as a fresh process would read it.
-  func storedValues() -> [String: PropertyListValue]? {
-    guard case .values(let values)? = try? PropertyListFile(url: file, format: .xml).read() else {
-      return nil
+    /// The suite's persistent domain as a fresh process would read it.
+    func storedValues() -> [String: PropertyListValue]? {
+      guard let domain = UserDefaults(suiteName: name)?.persistentDomain(forName: name) else { return nil }
+      return domain.compactMapValues(PropertyListValue.init(foundationObject:))
     }
-    return values
-  }
+  #else
+    /// The file swift-corelibs-foundation keeps the suite in (Linux only: on Apple platforms
+    /// the system owns the storage).
+    var file: URL { UserDefaultsBackend.domainFileURL(domain: name) }
+
+    deinit {
+      let file = self.file
+      Self.remove(file)
+      // A write still pending (flushed about 50 ms after it is made) would recreate the file:
+      // look again once it has landed, without blocking this thread.
+      DispatchQueue.global().asyncAfter(deadline: .now() + 2) { Self.remove(file) }
+    }
+
+    private static func remove(_ file: URL) {
+      try? FileManager.default.removeItem(at: file)
+      try? FileManager.default.removeItem(at: file.appendingPathExtension("lock"))
+      // Temporary files of helpers killed mid-write (a later write by anyone would remove them).
+      let directory = file.deletingLastPathComponent()
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+      for name in names where name.hasPrefix(".\(file.lastPathComponent).") && name.hasSuffix(".tmp") {
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+      }
+    }
+
+    /// The suite's file as a fresh process would read it.
+    func storedValues() -> [String: PropertyListValue]? {
+      guard case .values(let values)? = try? PropertyListFile(url: file, format: .xml).read() else {
+        return nil
+      }
+      return values
+    }
+  #endif
 }
 
 /// Runs the helper with `arguments` and returns its status, without blocking a Swift concurrency

@@ -18,9 +18,16 @@ import Foundation
 /// directories appear. Events for other entries of the directory (the store's own temporary and
 /// lock files, other files) are filtered out where the platform names the entry; the handler
 /// must be cheap to call spuriously (stores compare a `stat` of the file first).
+///
+/// Events are delivered on a queue of this watch's own, coalesced: a handler that blocks (a
+/// store waiting for another process's file lock) delays only its own file, never the events of
+/// other files, which the platform delivers on one shared queue.
 final class FileWatch: Sendable {
   private let file: URL
   private let handler: @Sendable () -> Void
+  private let queue = DispatchQueue(label: "swift-preferences.file-watch", qos: .utility)
+  /// Whether a call of the handler is queued and not started yet.
+  private let scheduled = Locked(false)
   /// The running watch, and the identity (inode) of the directory it watches.
   private let watch = Locked<(watch: (any DirectoryWatch)?, directory: UInt64?)>((nil, nil))
 
@@ -58,9 +65,9 @@ final class FileWatch: Sendable {
       if !watchingFileDirectory || directoryChanged || Self.identity(of: watched) != identity {
         // A directory on the way appeared, or the watched one went away: watch again.
         self.arm()
-        self.handler()
+        self.deliver()
       } else if entry == nil || entry == name {
-        self.handler()
+        self.deliver()
       }
     }
     let previous = watch.withLock { watch in
@@ -68,6 +75,21 @@ final class FileWatch: Sendable {
       return watch.watch
     }
     withExtendedLifetime(previous) {}
+  }
+
+  /// Calls the handler on this watch's queue, once for any number of events that arrive before
+  /// it starts.
+  private func deliver() {
+    let first = scheduled.withLock { scheduled in
+      defer { scheduled = true }
+      return !scheduled
+    }
+    guard first else { return }
+    queue.async { [weak self] in
+      guard let self else { return }
+      self.scheduled.withLock { $0 = false }
+      self.handler()
+    }
   }
 
   /// The inode of the directory at `path`, or `nil` if there is none.
