@@ -30,6 +30,9 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   case unresolvedDeclaration(location: String)
   /// A synced preference could not be written to the remote store because of its quotas.
   case syncLimitExceeded(key: String, reason: String)
+  /// The remote store cannot sync (no iCloud key-value entitlement, no account): preferences
+  /// stay on this device until it can. Reported once per remote store.
+  case syncUnavailable(store: String, reason: String)
 
   public var description: String {
     switch self {
@@ -57,6 +60,8 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "preference '\(key)' is declared as \(declared) but was given \(given); nothing was stored"
     case .syncLimitExceeded(let key, let reason):
       "preference '\(key)' was not synced: \(reason); it stays on this device"
+    case .syncUnavailable(let store, let reason):
+      "\(store) cannot sync (\(reason)); synced preferences stay on this device until it can"
     case .unresolvedDeclaration(let location):
       "@Preference at \(location) has no key in the generated registry; its values are kept in memory only. Rebuild; if it persists, report the declaration"
     }
@@ -96,9 +101,10 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
 /// Where the library reports problems it recovers from: wrong stored types, undecodable values,
 /// corrupt files, failed writes.
 ///
-/// By default each distinct message is written once to standard error, and a declaration the
-/// registry does not know (a stale build) also stops debug builds with an assertion. Install your
-/// own handler to log, assert, or collect diagnostics in tests; it replaces both:
+/// By default each distinct message is logged once (the unified logging system on Apple
+/// platforms, standard error elsewhere), and a declaration the registry does not know (a stale
+/// build) also stops debug builds with an assertion. Install your own handler to log, assert, or
+/// collect diagnostics in tests; it replaces both:
 ///
 /// ```swift
 /// PreferenceDiagnostics.setHandler { error in
@@ -111,7 +117,9 @@ public enum PreferenceDiagnostics {
 
   private static let state = Locked<(handler: Handler?, seen: Set<String>)>((nil, []))
 
-  /// Replaces the handler; pass `nil` to restore the default (standard error, once per message).
+  /// Replaces the handler; pass `nil` to restore the default: once per message, the unified
+  /// logging system on Apple platforms (subsystem `swift-preferences`, visible in Console and
+  /// Xcode's console on a device), standard error elsewhere.
   public static func setHandler(_ handler: Handler?) {
     state.withLock { $0.handler = handler }
   }
@@ -121,11 +129,7 @@ public enum PreferenceDiagnostics {
     let (handler, installed): (Handler?, Bool) = state.withLock { state in
       if let handler = state.handler { return (handler, true) }
       guard state.seen.insert(error.description).inserted else { return (nil, false) }
-      return (
-        { error in
-          FileHandle.standardError.write(Data("swift-preferences: warning: \(error.description)\n".utf8))
-        }, false
-      )
+      return ({ error in DiagnosticsLog.write(error) }, false)
     }
     handler?(error)
     if case .unresolvedDeclaration = error, !installed {

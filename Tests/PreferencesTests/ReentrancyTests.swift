@@ -66,9 +66,13 @@ final class ReentrantRemoteStore: RemoteKeyValueStore {
     reenter()
     inner.setValue(value, forKey: key, from: nil)
   }
-  func observeExternalChanges(_ handler: @escaping @Sendable (Set<String>) -> Void) -> PreferenceObservation {
+  func observeChanges(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> PreferenceObservation {
     reenter()
-    return inner.observeExternalChanges(handler)
+    return inner.observeChanges(handler)
+  }
+  func synchronize() -> Bool {
+    reenter()
+    return inner.synchronize()
   }
   var limits: RemoteStoreLimits { inner.limits }
   func usage() -> (keys: Int, bytes: Int) {

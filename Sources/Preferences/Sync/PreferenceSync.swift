@@ -22,7 +22,17 @@ import Foundation
 ///   pushed, never registered defaults, and a value stored before anything recorded its time
 ///   (before the app synced that key at all) does not override the remote one.
 /// - Writes that would exceed the remote store's quotas (keys, total size, key length) are
-///   refused and reported through ``PreferenceDiagnostics``.
+///   refused and reported through ``PreferenceDiagnostics``, and so is a quota violation the
+///   remote store reports.
+/// - The first download (``RemoteChange/Reason/initialSyncChange``) may replace a value this
+///   device wrote before it (iCloud discards such writes): the newer of the two wins, by their
+///   modification times, and a newer local value is sent again.
+/// - An account change (``RemoteChange/Reason/accountChange``) neither wipes nor pushes: values
+///   the new account has replace the local ones; values it lacks stay on this device and are
+///   sent only when they change here again.
+/// - A remote store that cannot sync (``RemoteKeyValueStore/synchronize()`` returns `false`: no
+///   iCloud key-value entitlement, no account) is reported once through
+///   ``PreferenceDiagnostics``.
 public final class PreferenceSync: Sendable {
   /// The local store.
   public let local: PreferenceStore
@@ -69,7 +79,7 @@ public final class PreferenceSync: Sendable {
   public func start() {
     work.submit { [self] in
       let localObservation = local.addListener(for: keys) { [weak self] key in self?.localChanged(key) }
-      let handler: @Sendable (Set<String>) -> Void = { [weak self] keys in self?.remoteChanged(keys) }
+      let handler: @Sendable (RemoteChange) -> Void = { [weak self] change in self?.remoteChanged(change) }
       let remoteObservation: PreferenceObservation
       var writerID: Int?
       if let memory = remote as? InMemoryRemoteStore {
@@ -77,8 +87,9 @@ public final class PreferenceSync: Sendable {
         writerID = id
         remoteObservation = observation
       } else {
-        remoteObservation = remote.observeExternalChanges(handler)
+        remoteObservation = remote.observeChanges(handler)
       }
+      if !remote.synchronize() { Self.reportUnavailable(remote) }
       let previous = state.withLock { state in
         defer {
           state = State(
@@ -115,10 +126,51 @@ public final class PreferenceSync: Sendable {
     }
   }
 
-  private func remoteChanged(_ keys: Set<String>) {
+  private func remoteChanged(_ change: RemoteChange) {
     work.submit { [self] in
       guard isRunning else { return }
-      for key in keys.intersection(self.keys).sorted() { reconcile(key) }
+      let keys = change.keys.intersection(self.keys).sorted()
+      switch change.reason {
+      case .serverChange:
+        for key in keys { reconcile(key) }
+      case .initialSyncChange:
+        for key in keys { reconcile(key, afterInitialSync: true) }
+      case .accountChange:
+        for key in (change.keys.isEmpty ? self.keys.sorted() : keys) { accountChanged(key) }
+      case .quotaViolation:
+        for key in (change.keys.isEmpty ? self.keys.sorted() : keys) {
+          PreferenceDiagnostics.report(
+            .syncLimitExceeded(key: key, reason: "the remote store reported that it is over its quota"))
+        }
+      }
+    }
+  }
+
+  /// Remote stores already reported as unable to sync, so that each is reported once.
+  private static let reportedUnavailable = Locked<Set<ObjectIdentifier>>([])
+
+  private static func reportUnavailable(_ remote: any RemoteKeyValueStore) {
+    let first = reportedUnavailable.withLock { $0.insert(ObjectIdentifier(remote)).inserted }
+    guard first else { return }
+    PreferenceDiagnostics.report(
+      .syncUnavailable(
+        store: "\(type(of: remote))",
+        reason: "synchronize() returned false: check the iCloud key-value storage entitlement and the account"
+      ))
+  }
+
+  /// The account changed: the new account's values replace local ones; a value it lacks stays
+  /// here, held back (not sent) until it changes on this device again.
+  private func accountChanged(_ key: String) {
+    if let entry = Entry(remote.value(forKey: key)) {
+      apply(entry, for: key)
+      return
+    }
+    let (stored, _, _) = localState(of: key)
+    let digest = SyncMetadata.digest(stored)
+    local.updateSyncMetadata { backend in
+      SyncMetadata.setAgreement(
+        .init(digest: digest, modified: SyncMetadata.Agreement.heldBack), for: key, in: backend)
     }
   }
 
@@ -134,16 +186,20 @@ public final class PreferenceSync: Sendable {
 
   /// Makes `key` agree on both sides: the side that changed since the last agreement wins; if
   /// both changed, the newer change wins (the remote one on a tie).
-  private func reconcile(_ key: String) {
+  private func reconcile(_ key: String, afterInitialSync: Bool = false) {
     let (stored, modified, agreed) = localState(of: key)
     let localDigest = SyncMetadata.digest(stored)
     // Changed here since the last agreement; before any agreement, any value (or removal) whose
-    // time was recorded counts.
+    // time was recorded counts. After the first download, a value written here at a recorded
+    // time counts too: iCloud may have discarded it, so the times decide.
     let localChanged =
-      agreed.map { Self.changedLocally(stored, modified, since: $0) } ?? (stored != nil || modified != nil)
+      (afterInitialSync && modified != nil)
+      || (agreed.map { Self.changedLocally(stored, modified, since: $0) }
+        ?? (stored != nil || modified != nil))
     guard let entry = Entry(remote.value(forKey: key)) else {
-      // Only this device has it: send values stored here, never registered defaults.
-      if stored != nil && (localChanged || agreed != nil) {
+      // Only this device has it: send values stored here, never registered defaults, and not a
+      // value held back at an account change until it changes here.
+      if stored != nil && (localChanged || (agreed.map { !$0.isHeldBack } ?? false)) {
         push(stored, modified: localTime(modified, agreed: agreed, remote: nil), for: key)
       }
       return
@@ -179,7 +235,9 @@ public final class PreferenceSync: Sendable {
   private static func changedLocally(
     _ stored: PropertyListValue?, _ modified: Date?, since agreement: SyncMetadata.Agreement
   ) -> Bool {
-    agreement.digest != SyncMetadata.digest(stored) || (modified.map { $0 > agreement.modified } ?? false)
+    if agreement.isHeldBack { return agreement.digest != SyncMetadata.digest(stored) }
+    return agreement.digest != SyncMetadata.digest(stored)
+      || (modified.map { $0 > agreement.modified } ?? false)
   }
 
   /// The local value of `key`, when it last changed, and the last agreement on it.

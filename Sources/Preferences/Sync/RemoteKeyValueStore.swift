@@ -7,13 +7,58 @@ public protocol RemoteKeyValueStore: AnyObject, Sendable {
   func value(forKey key: String) -> PropertyListValue?
   /// Stores `value` under `key`, or removes it when `value` is `nil`.
   func setValue(_ value: PropertyListValue?, forKey key: String)
-  /// Calls `handler` with the keys changed by other devices, until the returned observation is
+  /// Calls `handler` with each change the store did not make itself (another device's write, the
+  /// first download, an account change, a quota violation), until the returned observation is
   /// released.
-  func observeExternalChanges(_ handler: @escaping @Sendable (Set<String>) -> Void) -> PreferenceObservation
+  func observeChanges(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> PreferenceObservation
+  /// Asks the store to synchronize with its server; `false` when it cannot (for iCloud: no
+  /// key-value entitlement, or no account).
+  func synchronize() -> Bool
   /// The store's quotas.
   var limits: RemoteStoreLimits { get }
   /// The number of keys and bytes currently stored, to check quotas before a write.
   func usage() -> (keys: Int, bytes: Int)
+}
+
+extension RemoteKeyValueStore {
+  /// Calls `handler` with the keys of each change.
+  @available(*, deprecated, renamed: "observeChanges(_:)")
+  public func observeExternalChanges(_ handler: @escaping @Sendable (Set<String>) -> Void)
+    -> PreferenceObservation
+  {
+    observeChanges { handler($0.keys) }
+  }
+
+  /// Stores that need no synchronization report that they can sync.
+  public func synchronize() -> Bool { true }
+}
+
+/// A change of a ``RemoteKeyValueStore`` that it did not make itself, with its reason
+/// (`NSUbiquitousKeyValueStoreChangeReasonKey` for iCloud).
+public struct RemoteChange: Sendable, Equatable {
+  /// Why the store's values changed.
+  public enum Reason: Sendable, Equatable {
+    /// Another device wrote the keys.
+    case serverChange
+    /// The first download from the server: values written on this device before it may have
+    /// been replaced by the server's (iCloud discards them).
+    case initialSyncChange
+    /// The store is over its quota; the keys' values were not all stored.
+    case quotaViolation
+    /// The user signed in to another account (or out): the store now holds that account's
+    /// values.
+    case accountChange
+  }
+
+  /// Why the values changed.
+  public var reason: Reason
+  /// The keys whose values changed.
+  public var keys: Set<String>
+
+  public init(reason: Reason, keys: Set<String>) {
+    self.reason = reason
+    self.keys = keys
+  }
 }
 
 /// Quotas of a remote key-value store.
@@ -45,6 +90,11 @@ public struct RemoteStoreLimits: Sendable, Equatable {
 /// other device's observer: asynchronously (``Delivery/automatic``, then
 /// ``waitUntilDelivered()``), or one notification at a time when the test says so
 /// (``Delivery/manual``, then ``deliverNext()``), to explore interleavings deterministically.
+///
+/// It also reproduces what iCloud documents beyond plain writes: the first download replacing
+/// values written before it (``simulateInitialSync(_:)``), an account change
+/// (``simulateAccountChange(_:)``), a quota violation (``simulateQuotaViolation(keys:)``), and a
+/// missing entitlement (``isAvailable``).
 public final class InMemoryRemoteStore: RemoteKeyValueStore {
   /// How notifications reach observers.
   public enum Delivery: Sendable {
@@ -56,12 +106,13 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
 
   private struct Notification {
     var observer: Int
-    var keys: Set<String>
+    var change: RemoteChange
   }
 
   private struct State {
     var values: [String: PropertyListValue] = [:]
-    var observers: [Int: @Sendable (Set<String>) -> Void] = [:]
+    var observers: [Int: @Sendable (RemoteChange) -> Void] = [:]
+    var available = true
     var next = 0
     var pending = 0
     var queued: [Notification] = []
@@ -88,24 +139,70 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
 
   /// Stores a value written by another device (or a test), notifying every observer but `writer`'s.
   public func setValue(_ value: PropertyListValue?, forKey key: String, from writer: Int?) {
-    let observers = state.withLock { state -> [(Int, @Sendable (Set<String>) -> Void)] in
+    let observers = state.withLock { state -> [(Int, @Sendable (RemoteChange) -> Void)] in
       state.values[key] = value
       state.writes += 1
-      let observers = state.observers.filter { $0.key != writer }.sorted { $0.key < $1.key }
+      return state.observers.filter { $0.key != writer }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+    post(RemoteChange(reason: .serverChange, keys: [key]), to: observers)
+  }
+
+  /// Delivers `change` to `observers`, as the delivery mode says.
+  private func post(_ change: RemoteChange, to observers: [(Int, @Sendable (RemoteChange) -> Void)]) {
+    let now = state.withLock { state -> [(Int, @Sendable (RemoteChange) -> Void)] in
       if deliveryMode == .manual {
-        state.queued += observers.map { Notification(observer: $0.key, keys: [key]) }
+        state.queued += observers.map { Notification(observer: $0.0, change: change) }
         return []
       }
       state.pending += observers.count
-      return observers.map { ($0.key, $0.value) }
+      return observers
     }
-    for (_, observer) in observers {
+    for (_, observer) in now {
       delivery.async {
-        observer([key])
+        observer(change)
         self.state.withLock { $0.pending -= 1 }
       }
     }
   }
+
+  private var allObservers: [(Int, @Sendable (RemoteChange) -> Void)] {
+    state.withLock { $0.observers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+  }
+
+  /// The first download from the server, as iCloud does it: the server's `values` replace what
+  /// this store holds for those keys, discarding writes made before it, and every observer hears
+  /// an ``RemoteChange/Reason/initialSyncChange``.
+  public func simulateInitialSync(_ values: [String: PropertyListValue?]) {
+    state.withLock { state in
+      for (key, value) in values { state.values[key] = value }
+    }
+    post(RemoteChange(reason: .initialSyncChange, keys: Set(values.keys)), to: allObservers)
+  }
+
+  /// The user switched iCloud accounts: the store holds the new account's `values` and nothing
+  /// else, and every observer hears an ``RemoteChange/Reason/accountChange``.
+  public func simulateAccountChange(_ values: [String: PropertyListValue]) {
+    let keys = state.withLock { state -> Set<String> in
+      let keys = Set(state.values.keys).union(values.keys)
+      state.values = values
+      return keys
+    }
+    post(RemoteChange(reason: .accountChange, keys: keys), to: allObservers)
+  }
+
+  /// The store is over its quota; every observer hears a ``RemoteChange/Reason/quotaViolation``.
+  public func simulateQuotaViolation(keys: Set<String>) {
+    post(RemoteChange(reason: .quotaViolation, keys: keys), to: allObservers)
+  }
+
+  /// Whether ``synchronize()`` succeeds; `false` simulates an app without the iCloud key-value
+  /// entitlement, or a device without an account.
+  public var isAvailable: Bool {
+    get { state.withLock { $0.available } }
+    set { state.withLock { $0.available = newValue } }
+  }
+
+  public func synchronize() -> Bool { isAvailable }
 
   /// Waits until every change written so far, and every change those deliveries caused, has
   /// been delivered (automatic delivery).
@@ -120,29 +217,27 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   /// thread; returns `false` if there was none. Notifications for cancelled observers are dropped.
   @discardableResult
   public func deliverNext(to observer: Int? = nil) -> Bool {
-    let due = state.withLock { state -> (@Sendable (Set<String>) -> Void, Set<String>)? in
+    let due = state.withLock { state -> (@Sendable (RemoteChange) -> Void, RemoteChange)? in
       while let index = state.queued.firstIndex(where: { observer == nil || $0.observer == observer }) {
         let notification = state.queued.remove(at: index)
-        if let handler = state.observers[notification.observer] { return (handler, notification.keys) }
+        if let handler = state.observers[notification.observer] { return (handler, notification.change) }
       }
       return nil
     }
-    guard let (handler, keys) = due else { return false }
-    handler(keys)
+    guard let (handler, change) = due else { return false }
+    handler(change)
     return true
   }
 
   /// Delivers queued notifications until none is left (manual delivery).
   public func deliverAll() { while deliverNext() {} }
 
-  public func observeExternalChanges(_ handler: @escaping @Sendable (Set<String>) -> Void)
-    -> PreferenceObservation
-  {
+  public func observeChanges(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> PreferenceObservation {
     register(handler).1
   }
 
   /// The observer identity of the engine currently writing, so it is not told of its own write.
-  func register(_ handler: @escaping @Sendable (Set<String>) -> Void) -> (Int, PreferenceObservation) {
+  func register(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> (Int, PreferenceObservation) {
     let id = state.withLock { state in
       defer { state.next += 1 }
       state.observers[state.next] = handler

@@ -19,6 +19,11 @@ enum SyncMetadata {
   struct Agreement: Equatable {
     var digest: Int64
     var modified: Date
+
+    /// The time of an agreement recorded at an account change for a value the new account lacks:
+    /// the value stays on this device and is not sent until it changes here.
+    static let heldBack = Date.distantPast
+    var isHeldBack: Bool { modified == Self.heldBack }
   }
 
   static func modified(for key: String, in backend: any PreferenceBackend) -> Date? {

@@ -1,19 +1,25 @@
-#if canImport(Darwin) && !os(watchOS)
+#if canImport(Darwin)
   import Foundation
 
   /// iCloud's key-value store as a ``RemoteKeyValueStore`` for ``PreferenceSync``.
   ///
-  /// Requires the iCloud key-value storage entitlement. Changes from other devices arrive
-  /// through `NSUbiquitousKeyValueStore.didChangeExternallyNotification`.
+  /// Requires the iCloud key-value storage entitlement; without it ``synchronize()`` returns
+  /// `false`, which ``PreferenceSync`` reports once. Changes arrive through
+  /// `NSUbiquitousKeyValueStore.didChangeExternallyNotification`, with their reason
+  /// (`NSUbiquitousKeyValueStoreChangeReasonKey`) and keys. `NSUbiquitousKeyValueStore` exists on
+  /// iOS 5, macOS 10.7, tvOS 9, visionOS 1 and watchOS 9 (this package requires watchOS 10).
   public final class UbiquitousKeyValueStore: RemoteKeyValueStore {
-    // `nonisolated(unsafe)` is safe: NSUbiquitousKeyValueStore is documented as thread-safe, and
-    // this `let` is never reassigned.
-    private nonisolated(unsafe) let store: NSUbiquitousKeyValueStore
+    /// Held in a `Locked` so that this class is `Sendable` whether or not the SDK marks the type
+    /// `Sendable`; NSUbiquitousKeyValueStore is documented as thread-safe, and the lock is held
+    /// only to read the reference, never while the store runs.
+    private let box: Locked<NSUbiquitousKeyValueStore>
+    private var store: NSUbiquitousKeyValueStore { box.withLock { $0 } }
 
     public init(_ store: NSUbiquitousKeyValueStore = .default) {
-      self.store = store
-      store.synchronize()
+      self.box = Locked(store)
     }
+
+    public func synchronize() -> Bool { store.synchronize() }
 
     public var limits: RemoteStoreLimits { .ubiquitousKeyValueStore }
 
@@ -30,17 +36,28 @@
       return (values.count, values.reduce(0) { $0 + $1.key.utf8.count + $1.value.approximateByteCount })
     }
 
-    public func observeExternalChanges(_ handler: @escaping @Sendable (Set<String>) -> Void)
-      -> PreferenceObservation
+    public func observeChanges(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> PreferenceObservation
     {
       let token = NotificationCenter.default.addObserver(
         forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: store, queue: nil
       ) { notification in
         let keys = notification.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String] ?? []
-        handler(Set(keys))
+        let code = notification.userInfo?[NSUbiquitousKeyValueStoreChangeReasonKey] as? Int
+        handler(RemoteChange(reason: Self.reason(code), keys: Set(keys)))
       }
-      nonisolated(unsafe) let observer = token
-      return PreferenceObservation { NotificationCenter.default.removeObserver(observer) }
+      let observer = Locked<any NSObjectProtocol>(token)
+      return PreferenceObservation { NotificationCenter.default.removeObserver(observer.withLock { $0 }) }
+    }
+
+    /// The documented reasons: `NSUbiquitousKeyValueStoreServerChange`,
+    /// `…InitialSyncChange`, `…QuotaViolationChange`, `…AccountChange`.
+    static func reason(_ code: Int?) -> RemoteChange.Reason {
+      switch code {
+      case NSUbiquitousKeyValueStoreInitialSyncChange: .initialSyncChange
+      case NSUbiquitousKeyValueStoreQuotaViolationChange: .quotaViolation
+      case NSUbiquitousKeyValueStoreAccountChange: .accountChange
+      default: .serverChange
+      }
     }
   }
 #endif
