@@ -12,6 +12,18 @@ let xcode26AppSettings: [SwiftSetting] = [
   .enableUpcomingFeature("InferIsolatedConformances"),
 ]
 
+/// What a new app created from Xcode 26's template builds with: Swift 5 language mode, main-actor
+/// isolation by default, and "Approachable Concurrency" (the upcoming features below).
+let xcode26TemplateSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v5),
+  .defaultIsolation(MainActor.self),
+  .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+  .enableUpcomingFeature("InferIsolatedConformances"),
+  .enableUpcomingFeature("InferSendableFromCaptures"),
+  .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+  .enableUpcomingFeature("DisableOutwardActorInference"),
+]
+
 let preferences = Target.Dependency.product(name: "Preferences", package: "swift-preferences")
 let support = Target.Dependency.target(name: "IntegrationSupport")
 let plugin = Target.PluginUsage.plugin(name: "PreferenceRegistryPlugin", package: "swift-preferences")
@@ -29,6 +41,10 @@ let package = Package(
     .executableTarget(
       name: "MainActorApp", dependencies: [support, preferences], exclude: ["preferences-config.json"],
       swiftSettings: xcode26AppSettings, plugins: [plugin]),
+    // The real default of a new Xcode 26 app: Swift 5 mode, MainActor, approachable concurrency.
+    .executableTarget(
+      name: "Xcode26DefaultApp", dependencies: [support, preferences], exclude: ["preferences-config.json"],
+      swiftSettings: xcode26TemplateSettings, plugins: [plugin]),
     // An app that has not moved to Swift 6.
     .executableTarget(
       name: "Swift5App", dependencies: [support, preferences], exclude: ["preferences-config.json"],

@@ -15,8 +15,9 @@ build 2>&1 | tail -n 3
 bin=$(build --show-bin-path)
 "$bin/IntegrationApp" "$work/prefs.plist" write
 "$bin/IntegrationApp" "$work/prefs.plist" verify
-# A default-MainActor target with Xcode 26's upcoming features, and a Swift 5 target.
-for program in MainActorApp Swift5App ScannerStress; do
+# A default-MainActor target with Xcode 26's upcoming features, the real default of a new Xcode
+# 26 app (Swift 5 mode, MainActor, approachable concurrency), and a Swift 5 target.
+for program in MainActorApp Xcode26DefaultApp Swift5App ScannerStress; do
   "$bin/$program" write
   "$bin/$program" verify
 done
