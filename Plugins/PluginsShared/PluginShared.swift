@@ -65,29 +65,102 @@ enum PluginShared {
       }
   }
 
-  /// The scanner's options for a target in `directory`: its configuration and lock, if any, and
-  /// where its lock belongs.
-  static func targetOptions(in directory: URL) -> [String] {
-    var arguments: [String] = []
-    if let config = existingFile(configFileName, in: directory) { arguments += ["--config", config.path] }
-    if let lock = existingFile(lockFileName, in: directory) { arguments += ["--lock", lock.path] }
-    arguments += ["--expected-lock", directory.appendingPathComponent(lockFileName).path]
-    return arguments
+  /// Where a target's configuration and lock are, and where its lock belongs.
+  struct TargetFiles: Equatable {
+    var config: URL?
+    var lock: URL?
+    var expectedLock: URL
+
+    /// A SwiftPM target's: in its directory.
+    init(in directory: URL) {
+      config = PluginShared.existingFile(PluginShared.configFileName, in: directory)
+      lock = PluginShared.existingFile(PluginShared.lockFileName, in: directory)
+      expectedLock = directory.appendingPathComponent(PluginShared.lockFileName)
+    }
+
+    /// An Xcode target's, found the way its build does, so that keys match a SwiftPM build of
+    /// the same sources: among the target's own files (classic groups, or a synchronized
+    /// folder's members), else in the folder that holds all its Swift sources, else beside the
+    /// project. A lock that does not exist yet belongs beside the configuration, else in the
+    /// sources' folder. Files kept beside the project, or excluded from the target's
+    /// membership, are read without being copied into the app bundle.
+    init(xcodeFiles files: [URL], sources: [URL], projectDirectory: URL) {
+      let sourceDirectory = PluginShared.commonDirectory(of: sources) ?? projectDirectory
+      func find(_ name: String) -> URL? {
+        files.first { $0.lastPathComponent == name }
+          ?? PluginShared.existingFile(name, in: sourceDirectory)
+          ?? PluginShared.existingFile(name, in: projectDirectory)
+      }
+      config = find(PluginShared.configFileName)
+      lock = find(PluginShared.lockFileName)
+      expectedLock =
+        lock
+        ?? (config?.deletingLastPathComponent() ?? sourceDirectory).appendingPathComponent(
+          PluginShared.lockFileName)
+    }
+
+    /// The scanner's options: the configuration and lock, if any, and where the lock belongs.
+    var options: [String] {
+      var arguments: [String] = []
+      if let config { arguments += ["--config", config.path] }
+      if let lock { arguments += ["--lock", lock.path] }
+      return arguments + ["--expected-lock", expectedLock.path]
+    }
+
+    /// The files besides sources that the generated code depends on.
+    var inputs: [URL] { [config, lock].compactMap { $0 } }
   }
 
+  /// The scanner's options for a target in `directory`: its configuration and lock, if any, and
+  /// where its lock belongs.
+  static func targetOptions(in directory: URL) -> [String] { TargetFiles(in: directory).options }
+
   /// The files besides sources that the generated code depends on.
-  static func extraInputs(in directory: URL) -> [URL] {
-    [configFileName, lockFileName].compactMap { existingFile($0, in: directory) }
+  static func extraInputs(in directory: URL) -> [URL] { TargetFiles(in: directory).inputs }
+
+  /// The deepest folder that holds every one of `files`.
+  static func commonDirectory(of files: [URL]) -> URL? {
+    guard let first = files.first else { return nil }
+    var common = first.deletingLastPathComponent().standardizedFileURL.pathComponents
+    for file in files.dropFirst() {
+      let components = file.deletingLastPathComponent().standardizedFileURL.pathComponents
+      common = Array(zip(common, components).prefix { $0 == $1 }.map(\.0))
+    }
+    guard !common.isEmpty else { return nil }
+    return URL(fileURLWithPath: NSString.path(withComponents: common), isDirectory: true)
+  }
+
+  /// The module name Xcode gives a target by default, `$(PRODUCT_NAME:c99extidentifier)`: the
+  /// product name with every character that cannot appear in a C99 extended identifier replaced
+  /// by `_`, and a `_` before a leading digit (`My App` → `My_App`, `2048` → `_2048`). A bundle
+  /// extension (`.app`, `.framework`, …) is not part of it. The runtime matches declarations by
+  /// file name, so a `PRODUCT_MODULE_NAME` override the plugin cannot see still resolves.
+  static func xcodeModuleName(productName: String) -> String {
+    var name = productName
+    for suffix in [".app", ".appex", ".framework", ".xctest", ".bundle", ".dylib", ".a", ".xpc"]
+    where name.hasSuffix(suffix) && name.count > suffix.count {
+      name.removeLast(suffix.count)
+    }
+    var identifier = String(
+      String.UnicodeScalarView(
+        name.unicodeScalars.map { scalar in
+          scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal
+            ? scalar : "_"
+        }))
+    if let first = identifier.unicodeScalars.first, first.properties.numericType == .decimal {
+      identifier = "_" + identifier
+    }
+    return identifier.isEmpty ? "_" : identifier
   }
 
   /// The scanner's arguments to generate the registry of one module, in the plugin's
   /// `workDirectory`.
   static func generateArguments(
-    module: String, workDirectory: URL, directory: URL, sources: [URL], planned: [URL]
+    module: String, workDirectory: URL, files: TargetFiles, sources: [URL], planned: [URL]
   ) -> [String] {
     ["generate", "--module", module, "--output-directory", outputDirectory(in: workDirectory).path]
       + ["--cache", workDirectory.appendingPathComponent(parseCacheName).path]
-      + planned.flatMap { ["--planned", $0.path] } + targetOptions(in: directory) + ["--"]
+      + planned.flatMap { ["--planned", $0.path] } + files.options + ["--"]
       + sources.map(\.path)
   }
 

@@ -18,23 +18,24 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
     return [
       try Self.command(
         tool: context.tool(named: "preferences-scanner").url, workDirectory: context.pluginWorkDirectoryURL,
-        module: target.moduleName, targetName: target.name, directory: target.directoryURL,
+        module: target.moduleName, targetName: target.name,
+        files: PluginShared.TargetFiles(in: target.directoryURL),
         sources: target.sourceFiles(withSuffix: "swift").map(\.url))
     ]
   }
 
   /// One core function for SwiftPM and Xcode targets.
   static func command(
-    tool: URL, workDirectory: URL, module: String, targetName: String, directory: URL, sources: [URL]
+    tool: URL, workDirectory: URL, module: String, targetName: String, files: PluginShared.TargetFiles,
+    sources: [URL]
   ) -> Command {
     let planned = PluginShared.plannedSources(sources)
     return .buildCommand(
       displayName: "Generating the preference registry of \(targetName)",
       executable: tool,
       arguments: PluginShared.generateArguments(
-        module: module, workDirectory: workDirectory, directory: directory, sources: sources,
-        planned: planned),
-      inputFiles: sources + PluginShared.extraInputs(in: directory),
+        module: module, workDirectory: workDirectory, files: files, sources: sources, planned: planned),
+      inputFiles: sources + files.inputs,
       outputFiles: PluginShared.outputs(in: PluginShared.outputDirectory(in: workDirectory), planned: planned)
     )
   }
@@ -47,15 +48,16 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
       let sources = target.inputFiles.filter { $0.type == .source && $0.url.pathExtension == "swift" }.map(
         \.url)
-      let directory =
-        sources.map { $0.deletingLastPathComponent() }.min { $0.path.count < $1.path.count }
-        ?? context.xcodeProject.directoryURL
-      let module = target.product?.name.replacingOccurrences(of: "-", with: "_") ?? target.displayName
       return [
         Self.command(
           tool: try context.tool(named: "preferences-scanner").url,
           workDirectory: context.pluginWorkDirectoryURL,
-          module: module, targetName: target.displayName, directory: directory, sources: sources)
+          module: PluginShared.xcodeModuleName(productName: target.product?.name ?? target.displayName),
+          targetName: target.displayName,
+          files: PluginShared.TargetFiles(
+            xcodeFiles: target.inputFiles.map(\.url), sources: sources,
+            projectDirectory: context.xcodeProject.directoryURL),
+          sources: sources)
       ]
     }
   }

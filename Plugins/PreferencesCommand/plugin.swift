@@ -11,13 +11,40 @@ import PackagePlugin
 ///   preferences for documentation, or as a `Settings.bundle` `Root.plist`.
 ///
 /// `lock` and `export --output` write into the package: run them as
-/// `swift package --allow-writing-to-package-directory preferences lock`.
+/// `swift package --allow-writing-to-package-directory preferences lock`. In an Xcode project,
+/// the same subcommands run from the project navigator's context menu (the `preferences`
+/// command, with the arguments in its sheet); `lock` writes each target's `Preferences.lock`
+/// beside its configuration, else in the folder that holds its Swift sources.
 @main
 struct PreferencesCommand: CommandPlugin {
   static let usage =
     "usage: swift package preferences list|lock|export [--target T] [--format F] [--retire KEY] [--drop KEY] [--accept-retype KEY] [--accept-move KEY] [--output PATH]"
 
+  /// A target to act on, from a package or an Xcode project.
+  struct CommandTarget {
+    var name: String
+    var module: String
+    var sources: [URL]
+    var files: PluginShared.TargetFiles
+  }
+
   func performCommand(context: PluginContext, arguments: [String]) async throws {
+    let targets = context.package.targets.compactMap { $0 as? SourceModuleTarget }.map {
+      CommandTarget(
+        name: $0.name, module: $0.moduleName, sources: $0.sourceFiles(withSuffix: "swift").map(\.url),
+        files: PluginShared.TargetFiles(in: $0.directoryURL))
+    }
+    try perform(
+      arguments: arguments, targets: targets, container: "package '\(context.package.displayName)'",
+      scanner: context.tool(named: "preferences-scanner").url, workDirectory: context.pluginWorkDirectoryURL,
+      baseDirectory: context.package.directoryURL)
+  }
+
+  /// The one implementation of every subcommand, for packages and Xcode projects.
+  func perform(
+    arguments: [String], targets allTargets: [CommandTarget], container: String, scanner: URL,
+    workDirectory: URL, baseDirectory: URL
+  ) throws {
     var extractor = ArgumentExtractor(arguments)
     let targetNames = extractor.extractOption(named: "target")
     let format = extractor.extractOption(named: "format").last
@@ -27,17 +54,15 @@ struct PreferencesCommand: CommandPlugin {
     let acceptMove = extractor.extractOption(named: "accept-move")
     let output = extractor.extractOption(named: "output").last
     let verb = extractor.remainingArguments.first ?? "list"
-    let targets = context.package.targets.compactMap { $0 as? SourceModuleTarget }
-      .filter { targetNames.isEmpty || targetNames.contains($0.name) }
-      .filter { !$0.sourceFiles(withSuffix: "swift").map(\.url).isEmpty }
-    if let missing = targetNames.first(where: { name in !targets.contains { $0.name == name } }) {
-      throw CommandError("no Swift target named '\(missing)' in package '\(context.package.displayName)'")
+    let targets = allTargets.filter {
+      (targetNames.isEmpty || targetNames.contains($0.name)) && !$0.sources.isEmpty
     }
-    let scanner = try context.tool(named: "preferences-scanner").url
+    if let missing = targetNames.first(where: { name in !targets.contains { $0.name == name } }) {
+      throw CommandError("no Swift target named '\(missing)' in \(container)")
+    }
 
-    func scannerArguments(_ command: [String], for target: SourceModuleTarget) -> [String] {
-      command + ["--module", target.moduleName] + PluginShared.targetOptions(in: target.directoryURL) + ["--"]
-        + target.sourceFiles(withSuffix: "swift").map(\.url.path)
+    func scannerArguments(_ command: [String], for target: CommandTarget) -> [String] {
+      command + ["--module", target.module] + target.files.options + ["--"] + target.sources.map(\.path)
     }
 
     switch verb {
@@ -47,11 +72,9 @@ struct PreferencesCommand: CommandPlugin {
         throw CommandError("--format must be text, json or markdown, not '\(format)'")
       }
       for target in targets {
-        let scanFormat = format == "markdown" ? "markdown" : format
         let command =
-          scanFormat == "markdown" ? ["export", "--format", "markdown"] : ["scan", "--format", scanFormat]
-        let text = try run(
-          scanner, workDirectory: context.pluginWorkDirectoryURL, scannerArguments(command, for: target))
+          format == "markdown" ? ["export", "--format", "markdown"] : ["scan", "--format", format]
+        let text = try run(scanner, workDirectory: workDirectory, scannerArguments(command, for: target))
         if text.isEmpty || text.contains("\"preferences\": []") { continue }
         print(
           format == "json"
@@ -61,17 +84,16 @@ struct PreferencesCommand: CommandPlugin {
       }
     case "lock":
       for target in targets {
-        let lock = target.directoryURL.appendingPathComponent(PluginShared.lockFileName)
-        var command = ["lock", "--lock", lock.path]
+        var command = ["lock", "--lock", target.files.expectedLock.path]
         for (flag, keys) in [
           ("--retire", retire), ("--drop", drop), ("--accept-retype", acceptRetype),
           ("--accept-move", acceptMove),
         ] {
           for key in keys { command += [flag, key] }
         }
-        let text = try run(
-          scanner, workDirectory: context.pluginWorkDirectoryURL, scannerArguments(command, for: target))
-        print(text, terminator: "")
+        print(
+          try run(scanner, workDirectory: workDirectory, scannerArguments(command, for: target)),
+          terminator: "")
       }
     case "export":
       guard let format else { throw CommandError("export needs --format json, markdown or settings-plist") }
@@ -81,11 +103,10 @@ struct PreferencesCommand: CommandPlugin {
           let path =
             targets.count == 1
             ? output : (output as NSString).appendingPathComponent("\(target.name)-\(format)")
-          command += ["--output", URL(fileURLWithPath: path, relativeTo: context.package.directoryURL).path]
+          command += ["--output", URL(fileURLWithPath: path, relativeTo: baseDirectory).path]
         }
         print(
-          try run(
-            scanner, workDirectory: context.pluginWorkDirectoryURL, scannerArguments(command, for: target)),
+          try run(scanner, workDirectory: workDirectory, scannerArguments(command, for: target)),
           terminator: "")
       }
     default:
@@ -125,3 +146,29 @@ struct CommandError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
 }
+
+#if canImport(XcodeProjectPlugin)
+  import XcodeProjectPlugin
+
+  extension PreferencesCommand: XcodeCommandPlugin {
+    func performCommand(context: XcodePluginContext, arguments: [String]) throws {
+      let project = context.xcodeProject
+      let targets = project.targets.map { target in
+        let sources = target.inputFiles.filter { $0.type == .source && $0.url.pathExtension == "swift" }.map(
+          \.url)
+        return CommandTarget(
+          name: target.displayName,
+          module: PluginShared.xcodeModuleName(productName: target.product?.name ?? target.displayName),
+          sources: sources,
+          files: PluginShared.TargetFiles(
+            xcodeFiles: target.inputFiles.map(\.url), sources: sources, projectDirectory: project.directoryURL
+          ))
+      }
+      try perform(
+        arguments: arguments, targets: targets, container: "project '\(project.displayName)'",
+        scanner: context.tool(named: "preferences-scanner").url,
+        workDirectory: context.pluginWorkDirectoryURL,
+        baseDirectory: project.directoryURL)
+    }
+  }
+#endif

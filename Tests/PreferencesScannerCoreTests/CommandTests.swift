@@ -53,7 +53,8 @@ import Testing
     let urls = (names + ["Plain.swift"]).map { sources.url.appendingPathComponent($0) }
     let paths = urls.map(\.path)
     let arguments = PluginShared.generateArguments(
-      module: "App", workDirectory: work.url, directory: sources.url, sources: urls, planned: urls)
+      module: "App", workDirectory: work.url, files: PluginShared.TargetFiles(in: sources.url), sources: urls,
+      planned: urls)
     #expect(arguments.contains(PluginShared.outputDirectory(in: work.url).path))
     let output = Directory(url: PluginShared.outputDirectory(in: work.url))
     #expect(run(arguments).0 == 0)

@@ -233,3 +233,22 @@ extension MovedSettings {
     #expect(reported.first?.description.contains("Rebuild") == true)
   }
 }
+
+/// Xcode names a module after the product (`$(PRODUCT_NAME:c99extidentifier)`, or an override
+/// the build plugin cannot see): declarations resolve whatever the module is called, because
+/// the registry matches them by file name and position.
+@Suite struct ModuleNameIndependenceTests {
+  @Test func aDeclarationResolvesUnderAnyModuleName() throws {
+    let catalog = RegistryCatalog.of(PreferenceRegistry.self)
+    let entry = try #require(catalog.allEntries().first)
+    let descriptor = entry.descriptor
+    let location = preferenceLocation(line: descriptor.line, column: descriptor.column)
+    let file = RegistryCatalog.fileKey(descriptor.fileID)
+    #expect(descriptor.fileID == "PreferencesTests/\(file)")
+    for module in ["PreferencesTests", "My_App", "SomethingElse"] {
+      #expect(
+        catalog.entry(fileID: "\(module)/\(file)", location: location)?.descriptor.key == descriptor.key)
+    }
+    #expect(catalog.entry(fileID: "My_App/NotAFile.swift", location: location) == nil)
+  }
+}

@@ -44,7 +44,7 @@ final class RegistryCatalog: Sendable {
       return number
     }
     var byFile: [String: PreferenceFileTable] = [:]
-    for table in tables { byFile[Self.text(table.fileID)] = table }
+    for table in tables { byFile[Self.fileKey(Self.text(table.fileID))] = table }
     self.tables = byFile
   }
 
@@ -64,6 +64,15 @@ final class RegistryCatalog: Sendable {
     }
   }
 
+  /// The part of a `#fileID` (`Module/File.swift`) that identifies a file within its module: the
+  /// file name. Matching on it, not on the module name, resolves declarations whatever the
+  /// build system named the module (Xcode's `PRODUCT_MODULE_NAME` may differ from what the
+  /// plugin can see); a module cannot hold two files of the same name.
+  static func fileKey(_ fileID: String) -> String {
+    guard let slash = fileID.firstIndex(of: "/") else { return fileID }
+    return String(fileID[fileID.index(after: slash)...])
+  }
+
   static func text(_ string: StaticString) -> String {
     string.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
   }
@@ -72,11 +81,12 @@ final class RegistryCatalog: Sendable {
 
   /// The declaration the compiler reports at `fileID`, `location`.
   func entry(fileID: String, location: UInt64) -> Entry? {
-    if let table = tables[fileID] { decode(table) }
-    if let entry = state.withLock({ $0.byLocation[fileID]?[location] }) { return entry }
+    let file = Self.fileKey(fileID)
+    if let table = tables[file] { decode(table) }
+    if let entry = state.withLock({ $0.byLocation[file]?[location] }) { return entry }
     // A `#sourceLocation` directive can name a file that has no table of its own.
     decodeAll()
-    return state.withLock { $0.byLocation[fileID]?[location] }
+    return state.withLock { $0.byLocation[file]?[location] }
   }
 
   /// Every declaration, in file and source order.
@@ -117,13 +127,13 @@ final class RegistryCatalog: Sendable {
       state.entries[fileID] = entries
       for entry in entries {
         let location = preferenceLocation(line: entry.descriptor.line, column: entry.descriptor.column)
-        state.byLocation[entry.descriptor.fileID, default: [:]][location] = entry
+        state.byLocation[Self.fileKey(entry.descriptor.fileID), default: [:]][location] = entry
       }
     }
   }
 
   private func table(of entry: Entry) -> PreferenceFileTable? {
-    tables[entry.table]
+    tables[Self.fileKey(entry.table)]
   }
 
   /// The explicit store of `entry`, evaluated once; `nil` for ``PreferenceStore/default``.

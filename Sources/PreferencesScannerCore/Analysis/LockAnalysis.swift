@@ -60,7 +60,7 @@ package struct LockAnalysis {
         result.diagnostics.append(
           Diagnostic(
             .warning,
-            "this target has no \(PreferenceManifest.fileName), so renamed, retyped and dropped preferences are not caught; create it with 'swift package --allow-writing-to-package-directory preferences lock' (it belongs at \(expectedLockPath)), or set \"requireLock\": false in \(ScannerConfiguration.fileName)",
+            "this target has no \(PreferenceManifest.fileName), so renamed, retyped and dropped preferences are not caught; create it with 'swift package --allow-writing-to-package-directory preferences lock' (in Xcode: the project's context menu, Preferences > preferences, with the argument 'lock'; it belongs at \(expectedLockPath)), or set \"requireLock\": false in \(ScannerConfiguration.fileName)",
             file: first.file, line: first.line, column: first.column))
       }
       return result
