@@ -1,0 +1,34 @@
+import Foundation
+import Preferences
+
+// Run twice by CI: `write`, then `verify` in a new process.
+let suite = "swift-preferences.xcode-fixture"
+PreferenceStore.default = .suite(suite)
+
+func check(_ condition: Bool, _ message: String) {
+  guard condition else {
+    FileHandle.standardError.write(Data("Settings Probe: error: \(message)\n".utf8))
+    exit(1)
+  }
+}
+
+let probe = Probe()
+check(probe.$username.key == "Probe.username", "derived key, got \(probe.$username.key)")
+check(Probe.Window().$width.key == "Probe.Window.width", "nested key")
+_ = probe.username
+check(UserDefaults(suiteName: suite)?.double(forKey: "Probe.Window.width") == 800, "registered default")
+
+switch CommandLine.arguments.dropFirst().first {
+case "write":
+  probe.username = "Paul"
+  probe.launches = 3
+  print("Settings Probe: wrote values")
+case "verify":
+  check(probe.username == "Paul", "username persisted, got \(probe.username)")
+  check(probe.launches == 3, "launches persisted")
+  check(!Probe.Window().$width.isStored, "a registered default is not stored")
+  UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite)
+  print("Settings Probe: verified values persisted")
+default:
+  check(false, "usage: Settings Probe write|verify")
+}
