@@ -45,6 +45,10 @@ let package = Package(
     .executableTarget(
       name: "Xcode26DefaultApp", dependencies: [support, preferences], exclude: ["preferences-config.json"],
       swiftSettings: xcode26TemplateSettings, plugins: [plugin]),
+    // The Xcode project fixture's sources, built by SwiftPM too: the same keys either way.
+    .executableTarget(
+      name: "SettingsProbe", dependencies: [preferences], path: "XcodeApp/Settings Probe",
+      swiftSettings: xcode26TemplateSettings, plugins: [plugin]),
     // An app that has not moved to Swift 6.
     .executableTarget(
       name: "Swift5App", dependencies: [support, preferences], exclude: ["preferences-config.json"],

@@ -17,7 +17,7 @@ bin=$(build --show-bin-path)
 "$bin/IntegrationApp" "$work/prefs.plist" verify
 # A default-MainActor target with Xcode 26's upcoming features, the real default of a new Xcode
 # 26 app (Swift 5 mode, MainActor, approachable concurrency), and a Swift 5 target.
-for program in MainActorApp Xcode26DefaultApp Swift5App ScannerStress; do
+for program in MainActorApp Xcode26DefaultApp SettingsProbe Swift5App ScannerStress; do
   "$bin/$program" write
   "$bin/$program" verify
 done
