@@ -213,3 +213,43 @@ import Testing
     #expect(failures.isEmpty, "\(failures.count) of \(rounds): \(failures.prefix(5))")
   }
 }
+
+/// On iOS-family platforms a flush runs inside an expiring background activity. When the
+/// system says the process is about to be suspended, the flush does not take the file lock:
+/// the writes stay pending and are scheduled again, never dropped.
+@Suite struct SuspensionTests {
+  /// Records the threads that flushed it.
+  final class RecordingWriter: PendingWriter {
+    let flushThreads = Locked<[ObjectIdentifier]>([])
+    let pending = Locked(true)
+    var hasPendingChanges: Bool { pending.withLock { $0 } }
+    func flush() throws {
+      flushThreads.withLock { $0.append(ObjectIdentifier(Thread.current)) }
+      pending.withLock { $0 = false }
+    }
+  }
+
+  @Test func aFlushRefusedBeforeSuspensionStaysPendingAndRunsLater() {
+    let writer = RecordingWriter()
+    PendingFlushes.schedule(writer)
+    let here = ObjectIdentifier(Thread.current)
+    PendingFlushes.run(ObjectIdentifier(writer), expired: true)
+    #expect(
+      !writer.flushThreads.withLock { $0 }.contains(here), "no flush while the process is being suspended")
+    #expect(PendingFlushes.isScheduled(writer), "the flush is scheduled again")
+    #expect(waitUntil { !writer.hasPendingChanges }, "and runs later")
+    writer.pending.withLock { $0 = true }
+    PendingFlushes.schedule(writer)
+    PendingFlushes.run(ObjectIdentifier(writer), expired: false)
+    #expect(writer.flushThreads.withLock { $0 }.contains(here), "an allowed flush runs at once")
+  }
+
+  @Test func aFileStoresWriteRefusedBeforeSuspensionReachesDiskLater() {
+    let directory = TemporaryDirectory()
+    let backend = PropertyListFileBackend(url: directory.file("group.plist"))
+    backend.setValue(.string("kept"), forKey: "k")
+    PendingFlushes.run(ObjectIdentifier(backend), expired: true)
+    #expect(waitUntil { !backend.hasPendingChanges })
+    #expect(PropertyListFileBackend(url: directory.file("group.plist")).value(forKey: "k") == .string("kept"))
+  }
+}

@@ -90,9 +90,32 @@ enum PendingFlushes {
     if let retry { queue.asyncAfter(deadline: retry) { start(id) } }
   }
 
-  /// Starts the flush of the writer registered as `id` on a thread of its own.
+  /// Starts the flush of the writer registered as `id` on a thread of its own, inside a
+  /// background activity: on iOS, tvOS, watchOS and visionOS the system does not suspend the
+  /// process while it holds a file lock (an app suspended holding a lock in an app-group
+  /// container is terminated, 0xdead10cc).
   private static func start(_ id: ObjectIdentifier) {
-    Thread.detachNewThread { flush(id) }
+    BackgroundActivity.perform(reason: "Saving preferences") { expired in run(id, expired: expired) }
+  }
+
+  /// Runs a flush the system allowed, or, when the process is about to be suspended, leaves the
+  /// writes pending and schedules them again (they run when the process resumes, or at exit).
+  static func run(_ id: ObjectIdentifier, expired: Bool) {
+    guard expired else {
+      flush(id)
+      return
+    }
+    let retry = state.withLock { entries -> Bool in
+      guard entries[id]?.writer != nil else { return false }
+      entries[id]?.scheduled = true
+      return true
+    }
+    if retry { queue.asyncAfter(deadline: .now() + delay) { start(id) } }
+  }
+
+  /// Whether a flush of `writer` is scheduled, for tests.
+  static func isScheduled(_ writer: any PendingWriter) -> Bool {
+    state.withLock { $0[ObjectIdentifier(writer)]?.scheduled ?? false }
   }
 
   /// Flushes `writer`, reporting a failure; returns whether it failed.
