@@ -17,14 +17,28 @@ extension PreferenceStore {
   }
 
   /// The store over `UserDefaults.standard`.
+  ///
+  /// On iOS, tvOS, watchOS and visionOS it is guarded by ``ProtectedDataBackend``: launched
+  /// before the device's first unlock (a push, a background task, prewarming), it never takes
+  /// the unreadable store for an empty one or writes over it.
   public static var standard: PreferenceStore {
-    shared("defaults:") { PreferenceStore(backend: UserDefaultsBackend()) }
+    shared("defaults:") { PreferenceStore(backend: guarded(UserDefaultsBackend())) }
   }
 
   /// The store over the UserDefaults suite `name`, for example an app group
-  /// (`"group.com.example.app"`). The same name always returns the same store.
+  /// (`"group.com.example.app"`). The same name always returns the same store. Guarded like
+  /// ``standard``.
   public static func suite(_ name: String) -> PreferenceStore {
-    shared("defaults:" + name) { PreferenceStore(backend: UserDefaultsBackend(suiteName: name)) }
+    shared("defaults:" + name) { PreferenceStore(backend: guarded(UserDefaultsBackend(suiteName: name))) }
+  }
+
+  /// `backend`, guarded against protected data on the platforms that lock it away.
+  private static func guarded(_ backend: any PreferenceBackend) -> any PreferenceBackend {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      ProtectedDataBackend(backend, signal: SystemProtectedDataSignal.shared)
+    #else
+      backend
+    #endif
   }
 
   /// The store over the property-list file at `url`. The same file always returns the same store.

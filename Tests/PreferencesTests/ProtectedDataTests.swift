@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Preferences
+
+/// A stand-in for the device: protected data is unavailable until the test unlocks it, and a
+/// store that is unreadable until then (as UserDefaults is before the first unlock after a
+/// restart, or when prewarmed).
+final class SimulatedDevice: ProtectedDataSignal {
+  private let state = Locked<(available: Bool, handlers: [Int: @Sendable () -> Void], next: Int)>(
+    (false, [:], 0))
+
+  var isAvailable: Bool { state.withLock { $0.available } }
+
+  func whenAvailable(_ handler: @escaping @Sendable () -> Void) -> PreferenceObservation {
+    let id = state.withLock { state in
+      defer { state.next += 1 }
+      state.handlers[state.next] = handler
+      return state.next
+    }
+    return PreferenceObservation { [weak self] in
+      self?.state.withLock { _ = $0.handlers.removeValue(forKey: id) }
+    }
+  }
+
+  /// The user unlocks the device: protected data becomes available.
+  func unlock() {
+    let handlers = state.withLock { state in
+      state.available = true
+      defer { state.handlers = [:] }
+      return Array(state.handlers.values)
+    }
+    handlers.forEach { $0() }
+  }
+}
+
+/// A store that reads as empty and silently loses writes while the device is locked, as
+/// UserDefaults' protected storage does.
+final class LockedUntilUnlockBackend: PreferenceBackend {
+  let inner: InMemoryBackend
+  let device: SimulatedDevice
+  init(_ values: [String: PropertyListValue], device: SimulatedDevice) {
+    inner = InMemoryBackend(values)
+    self.device = device
+  }
+  func value(forKey key: String) -> PropertyListValue? { device.isAvailable ? inner.value(forKey: key) : nil }
+  func setValue(_ value: PropertyListValue?, forKey key: String) {
+    // Written while locked, a value would replace the stored settings once the file is
+    // written back: record it so the test can tell.
+    inner.setValue(value, forKey: key)
+  }
+  func allValues() -> [String: PropertyListValue] { device.isAvailable ? inner.allValues() : [:] }
+  func removeAll() { inner.removeAll() }
+  func flush() throws {}
+  var location: String { "locked until unlock" }
+}
+
+@Suite struct ProtectedDataTests {
+  /// The user's settings as they were stored by an earlier launch (with the sentinel).
+  let stored: [String: PropertyListValue] = [
+    ProtectedDataBackend.sentinelKey: .bool(true), "Settings.theme": .string("dark"),
+    "Settings.volume": .integer(7),
+  ]
+
+  @Test func launchedBeforeFirstUnlockNothingIsOverwrittenAndEverythingIsReadAfterIt() {
+    let device = SimulatedDevice()
+    let base = LockedUntilUnlockBackend(stored, device: device)
+    let guarded = ProtectedDataBackend(base, signal: device)
+    let store = PreferenceStore(backend: guarded, arguments: [])
+    store.register(defaults: ["Settings.theme": "light", "Settings.volume": 5])
+    #expect(guarded.isLocked)
+    #expect(store.value(forKey: "Settings.theme", default: "") == "light", "only the default is visible")
+    let heard = Recorder<String>()
+    let observation = store.observe("Settings.theme", default: "") { heard.record($0) }
+    // A write made meanwhile is held, readable, and not written over the stored settings.
+    store.set(9, forKey: "Settings.volume")
+    #expect(store.value(forKey: "Settings.volume", default: 0) == 9)
+    #expect(base.inner.value(forKey: "Settings.theme") == .string("dark"))
+    #expect(base.inner.value(forKey: "Settings.volume") == .integer(7), "nothing written while locked")
+    device.unlock()
+    #expect(!guarded.isLocked)
+    #expect(store.value(forKey: "Settings.theme", default: "") == "dark", "the real value, re-read")
+    #expect(heard.all == ["dark"], "observers and views hear it")
+    #expect(store.value(forKey: "Settings.volume", default: 0) == 9, "the newer held write wins")
+    #expect(base.inner.value(forKey: "Settings.volume") == .integer(9))
+    #expect(!store.dictionaryRepresentation().keys.contains(ProtectedDataBackend.sentinelKey))
+    withExtendedLifetime(observation) {}
+  }
+
+  /// A readable store (protected data available, or the sentinel visible) passes straight
+  /// through, and gets the sentinel.
+  @Test func anAvailableStoreIsUsedDirectlyAndMarked() {
+    let device = SimulatedDevice()
+    device.unlock()
+    let base = LockedUntilUnlockBackend(["Settings.theme": .string("dark")], device: device)
+    let guarded = ProtectedDataBackend(base, signal: device)
+    #expect(!guarded.isLocked)
+    #expect(base.inner.value(forKey: ProtectedDataBackend.sentinelKey) == .bool(true))
+    let store = PreferenceStore(backend: guarded, arguments: [])
+    store.set("sepia", forKey: "Settings.theme")
+    #expect(base.inner.value(forKey: "Settings.theme") == .string("sepia"))
+    #expect(guarded.allValues() == ["Settings.theme": .string("sepia")])
+  }
+
+  /// Protected data unavailable, but the sentinel readable: not the locked state (some other
+  /// protection class), used directly.
+  @Test func aVisibleSentinelMeansReadable() {
+    let device = SimulatedDevice()
+    let base = InMemoryBackend(stored)
+    let guarded = ProtectedDataBackend(base, signal: device)
+    #expect(!guarded.isLocked)
+    #expect(guarded.value(forKey: "Settings.theme") == .string("dark"))
+  }
+}
