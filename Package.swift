@@ -51,7 +51,9 @@ let package = Package(
     ),
 
     // A child process the tests start to check behaviour across processes and at exit.
-    .executableTarget(name: "PreferencesTestHelper", dependencies: ["Preferences"]),
+    .executableTarget(
+      name: "PreferencesTestHelper", dependencies: ["Preferences"], exclude: ["preferences-config.json"],
+      plugins: ["PreferenceRegistryPlugin"]),
     // Benchmarks: swift run -c release PreferencesBenchmarks
     .executableTarget(
       name: "PreferencesBenchmarks",

@@ -82,6 +82,30 @@ case "migrate-exit-after":
   case "kill-me": kill(getpid(), SIGKILL)
   default: fail("unknown ending \(arguments[6])")
   }
+case "registry-migrate-exit-after":
+  // registry-migrate-exit-after MICROSECONDS return|exit|kill-me: the first use of the
+  // registry's preferences (a configured migration, a rename, a store move), then an end.
+  guard arguments.count == 4, let delay = UInt32(arguments[2]) else {
+    fail("usage: registry-migrate-exit-after MICROSECONDS return|exit|kill-me")
+  }
+  let settings = Migrating()
+  let read = "\(settings.userName)|\(settings.nickname)|\(settings.theme)\n"
+  FileHandle.standardOutput.write(Data(read.utf8))
+  usleep(delay)
+  switch arguments[3] {
+  case "return": break
+  case "exit": exit(0)
+  case "kill-me": kill(getpid(), SIGKILL)
+  default: fail("unknown ending \(arguments[3])")
+  }
+case "registered-raw":
+  // registered-raw KEY…: registers the module's defaults, then prints what plain
+  // UserDefaults.standard reads for each KEY, or "none".
+  PreferenceRegistry.registerDefaults()
+  let values = arguments.dropFirst(2).map {
+    UserDefaults.standard.object(forKey: $0).map { "\($0)" } ?? "none"
+  }
+  print(values.joined(separator: "|"))
 case "recover-and-exit":
   // recover-and-exit FILE KEY VALUE: FILE's folder is blocked by a plain file of that name, so
   // the first flushes fail; the helper then removes the blocker and exits normally.

@@ -253,3 +253,65 @@ import Testing
     #expect(PropertyListFileBackend(url: directory.file("group.plist")).value(forKey: "k") == .string("kept"))
   }
 }
+
+/// The registry's migrations at first use (a configured migration, a declared rename, a store
+/// move), as an app meets them: the helper's module declares them, runs them by reading its
+/// preferences, and ends at 0–120 ms, normally or by SIGKILL. After a normal exit the values
+/// are under their new keys and stores, and plain `UserDefaults.standard` in the next process
+/// reads them once `PreferenceRegistry.registerDefaults()` has run; after a kill each value is
+/// in its old place, its new one, or both.
+@Suite struct RegistryMigrationDurabilityTests {
+  #if !canImport(Darwin)
+    @Test func theRegistrysMigrationsSurviveExitsAndKillsAtAnyDelay() throws {
+      let rounds = Intensity.rounds(quick: 12, long: 90)
+      var failures: [String] = []
+      for round in 0..<rounds {
+        let config = TemporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": config.url.path]
+        let standard = config.file("PreferencesTestHelper.plist")
+        let moved = config.file("swift-preferences-helper-moved.plist")
+        let seed = PropertyListFileBackend(url: standard)
+        for (key, value) in ["Migrating.username": "Paul", "Migrating.nick": "P", "Migrating.theme": "dark"] {
+          seed.setValue(.string(value), forKey: key)
+        }
+        try seed.flush()
+        let delay = (round * 120_000 / max(1, rounds - 1)) + Int.random(in: 0...2_000)
+        let ending = ["return", "exit", "kill-me"][round % 3]
+        let label = "round \(round) (\(ending), \(delay) µs)"
+        let read = try runHelper(
+          ["registry-migrate-exit-after", "\(delay)", ending], expectSuccess: false, environment: environment)
+        if read != "Paul|P|dark" { failures.append("\(label): the migrating process read \(read)") }
+        let old = PropertyListFileBackend(url: standard).allValues()
+        let new = PropertyListFileBackend(url: moved).allValues()
+        let placed: [(String, PropertyListValue?, PropertyListValue?)] = [
+          ("userName", old["Migrating.userName"], old["Migrating.username"]),
+          ("nickname", old["Migrating.nickname"], old["Migrating.nick"]),
+          ("theme", new["Migrating.theme"], old["Migrating.theme"]),
+        ]
+        let expected: [String: PropertyListValue] = [
+          "userName": .string("Paul"), "nickname": .string("P"), "theme": .string("dark"),
+        ]
+        for (name, newPlace, oldPlace) in placed {
+          if ending == "kill-me" {
+            if newPlace != expected[name] && oldPlace != expected[name] {
+              failures.append("\(label): \(name) is gone")
+            }
+          } else {
+            if newPlace != expected[name] {
+              failures.append("\(label): \(name) is \(String(describing: newPlace))")
+            }
+            if oldPlace != nil { failures.append("\(label): \(name)'s old place still holds it") }
+          }
+        }
+        if ending != "kill-me" {
+          let direct = try runHelper(
+            ["registered-raw", "Migrating.userName", "Migrating.nickname"], environment: environment)
+          if direct != "Paul|P" {
+            failures.append("\(label): UserDefaults.standard in the next process reads \(direct)")
+          }
+        }
+      }
+      #expect(failures.isEmpty, "\(failures.count) problems in \(rounds) rounds: \(failures.prefix(5))")
+    }
+  #endif
+}

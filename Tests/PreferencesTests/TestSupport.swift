@@ -81,10 +81,15 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
 
 /// Runs the test helper executable and returns its standard output, trimmed.
 @discardableResult
-func runHelper(_ arguments: [String], expectSuccess: Bool = true) throws -> String {
+func runHelper(
+  _ arguments: [String], expectSuccess: Bool = true, environment: [String: String] = [:]
+) throws -> String {
   let process = Process()
   process.executableURL = helperURL
   process.arguments = arguments
+  if !environment.isEmpty {
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  }
   let output = Pipe()
   process.standardOutput = output
   try process.run()
@@ -113,6 +118,10 @@ func runHelperAsync(_ arguments: [String]) async throws -> Int32 {
 /// through the image that holds this code (`dladdr` of `#dsohandle`): on macOS, `swift test`
 /// loads it into a runner that lives elsewhere, so the process's own path does not lead there.
 let helperURL: URL = {
+  // Another build of the helper (an older version of the library, to compare behaviour).
+  if let path = ProcessInfo.processInfo.environment["PREFERENCES_TEST_HELPER"] {
+    return URL(fileURLWithPath: path)
+  }
   var starts = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
   #if canImport(Darwin)
     var info = Dl_info()
