@@ -174,12 +174,11 @@ public final class PreferenceStore: Sendable {
           number: number, version: state.version, registered: state.registered[key],
           json: state.jsonKeys.contains(key))
       }
-      guard case .miss(let number, let version, let registered, let json) = start else {
-        switch start {
-        case .cached(let value, let cell): return (value, cell)
-        case .undecodable(let cell): return (defaultValue(), cell)
-        case .miss: fatalError("unreachable")
-        }
+      let (number, version, registered, json): (Int, UInt64, PropertyListValue?, Bool)
+      switch start {
+      case .cached(let value, let cell): return (value, cell)
+      case .undecodable(let cell): return (defaultValue(), cell)
+      case .miss(let n, let v, let r, let j): (number, version, registered, json) = (n, v, r, j)
       }
       let stored = backend.value(forKey: key)
       let fallback = defaultValue()
@@ -212,14 +211,15 @@ public final class PreferenceStore: Sendable {
     }
   }
 
-  /// The typed value of `key`, its stored-or-registered value, and the store's change count
-  /// before both were read.
+  /// The typed value of `key`, that value in stored form, and the store's change count before it
+  /// was read: what observers compare, so that the value they deliver and the value they compare
+  /// are one (a write landing between two separate reads could make them differ).
   func snapshot<Value: PreferenceValue>(_ key: String, default defaultValue: () -> Value) -> (
     Value, PropertyListValue?, UInt64
   ) {
-    let version = state.withLock { $0.version }
+    let (version, json) = state.withLock { ($0.version, $0.jsonKeys.contains(key)) }
     let (value, _) = load(key, default: defaultValue)
-    return (value, effectiveValue(forKey: key), version)
+    return (value, (try? Self.encode(value, json: json)) ?? nil, version)
   }
 
   /// The value a reader sees for `key` with no default of its own: a launch-argument override

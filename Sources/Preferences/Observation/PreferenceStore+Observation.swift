@@ -211,16 +211,7 @@ final class ChangeGate: Sendable {
     _ read: @escaping @Sendable () -> (Value, PropertyListValue?, UInt64),
     _ deliver: @escaping @Sendable (Value) -> Void
   ) {
-    drain.submit { [state, fallback] in
-      let (value, effective, version) = read()
-      let due = state.withLock { state -> Bool in
-        if version < state.lastVersion { return false }
-        state.last = .some(effective ?? fallback)
-        state.lastVersion = version
-        return true
-      }
-      if due { deliver(value) }
-    }
+    submit(read, deliver, onlyIfChanged: false)
   }
 
   /// Reads the current value and delivers it if it is newer than, and different from, the last
@@ -229,13 +220,22 @@ final class ChangeGate: Sendable {
     _ read: @escaping @Sendable () -> (Value, PropertyListValue?, UInt64),
     to deliver: @escaping @Sendable (Value) -> Void
   ) {
+    submit(read, deliver, onlyIfChanged: true)
+  }
+
+  /// Reads and delivers through the drain: a value read before the last one delivered is never
+  /// delivered after it.
+  private func submit<Value: Sendable>(
+    _ read: @escaping @Sendable () -> (Value, PropertyListValue?, UInt64),
+    _ deliver: @escaping @Sendable (Value) -> Void, onlyIfChanged: Bool
+  ) {
     drain.submit { [state, fallback] in
       let (value, effective, version) = read()
       let due = state.withLock { state -> Bool in
         guard version >= state.lastVersion else { return false }
         state.lastVersion = version
         let current = effective ?? fallback
-        if let last = state.last, last == current { return false }
+        if onlyIfChanged, let last = state.last, last == current { return false }
         state.last = .some(current)
         return true
       }
