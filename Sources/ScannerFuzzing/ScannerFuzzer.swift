@@ -101,7 +101,10 @@ public struct ScannerFuzzer: Sendable {
   ]
 
   /// Runs `iterations` inputs from `seed`.
-  public func run(iterations: Int, seed: UInt64, maximumSize: Int = 16_384) -> Report {
+  ///
+  /// - Parameter current: Where each input is written before it is scanned, so that an input
+  ///   that crashes the scanner (a failed bounds check ends the process) is left there to replay.
+  public func run(iterations: Int, seed: UInt64, maximumSize: Int = 16_384, current: URL? = nil) -> Report {
     var random = SplitMix64(seed: seed)
     var report = Report()
     let scanner = PreferenceScanner(module: "Fuzz")
@@ -167,6 +170,7 @@ public struct ScannerFuzzer: Sendable {
       }
       report.iterations += 1
       report.bytesScanned += input.count
+      if let current { try? Data(input).write(to: current) }
       let result = scanner.scan(files: [("fuzz-\(iteration).swift", input)])
       let generated = PreferenceScanner.renderAll(result, module: "Fuzz")
       if generated.utf8.count > 64 * input.count + 16_384 {

@@ -9,12 +9,15 @@ var seed = UInt64(Date().timeIntervalSince1970)
 var maximumSize = 16_384
 var paths: [String] = []
 var dump: String?
+var current = FileManager.default.temporaryDirectory.appendingPathComponent("preferences-fuzz-current.swift")
 let usage = """
-  USAGE: preferences-fuzz [--iterations N] [--seed S] [--max-size BYTES] [--dump DIR] [PATH...]
+  USAGE: preferences-fuzz [--iterations N] [--seed S] [--max-size BYTES] [--dump DIR] [--current FILE] [PATH...]
 
   Feeds the scanner N hostile inputs (default 100000) from seed S (default: the time), built from
   the .swift files under PATHs (default: Sources and Tests), and checks what it must always do.
-  --dump DIR writes failing inputs there. Exit status: 0 when every check passed, 1 otherwise,
+  --dump DIR writes failing inputs there. Each input is written to --current FILE (default:
+  preferences-fuzz-current.swift in the temporary directory) before it is scanned, so an input
+  that crashes the scanner stays there: replay it with `preferences-scanner scan FILE`. Exit status: 0 when every check passed, 1 otherwise,
   2 for invalid arguments.
 
   """
@@ -37,6 +40,9 @@ while let argument = arguments.popFirst() {
   case "--iterations": iterations = number(Int.self)
   case "--seed": seed = number(UInt64.self)
   case "--max-size": maximumSize = number(Int.self)
+  case "--current":
+    guard let path = arguments.popFirst() else { usageError("--current needs a file") }
+    current = URL(fileURLWithPath: path)
   case "--dump":
     guard let directory = arguments.popFirst() else { usageError("--dump needs a directory") }
     dump = directory
@@ -48,7 +54,8 @@ while let argument = arguments.popFirst() {
 let corpus = try ScannerFuzzer.loadCorpus(paths.isEmpty ? ["Sources", "Tests"] : paths)
 let fuzzer = ScannerFuzzer(corpus: corpus)
 let start = Date()
-let report = fuzzer.run(iterations: iterations, seed: seed, maximumSize: maximumSize)
+print("each input is written to \(current.path) before it is scanned")
+let report = fuzzer.run(iterations: iterations, seed: seed, maximumSize: maximumSize, current: current)
 print("seed \(seed): \(report) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
 for failure in report.failures.prefix(20) { print("FAIL: \(failure)") }
 if let dump {

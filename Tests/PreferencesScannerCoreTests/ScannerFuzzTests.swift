@@ -93,4 +93,13 @@ import Testing
     let result = PreferenceScanner(module: "M").scan(files: [("big.swift", source)])
     #expect(result.lineCount > 100_000)
   }
+
+  /// The fuzzer's crash (seed 6379580808, 30,000 inputs): a backslash as the last byte of an
+  /// unterminated `#/…/#` regex literal made a token end past the input, and slicing a `#if`
+  /// condition's text out of range ended the process. Each form must be a diagnostic.
+  @Test(arguments: ["#/x\\", "#if #/\\", "#if os(macOS) || #/a\\", "##/ \\", "#/\\"])
+  func aBackslashEndingARegexLiteralIsADiagnosticNotACrash(source: String) {
+    let result = PreferenceScanner(module: "Fuzz").scan(files: [("end.swift", Array(source.utf8))])
+    #expect(result.diagnostics.contains { $0.message.contains("unterminated regex literal") })
+  }
 }

@@ -70,6 +70,9 @@ struct Lexer {
   private mutating func emit(
     _ kind: Token.Kind, start: Int, end: Int, line: Int32, column: Int32, backticked: Bool = false
   ) {
+    // Every token lies within the input, whatever a scanning rule did at its end: the parser
+    // slices the bytes by these offsets.
+    let end = min(end, bytes.count)
     if !pendingDoc.isEmpty {
       docComments[tokens.count] = pendingDoc.joined(separator: "\n")
       pendingDoc.removeAll(keepingCapacity: true)
@@ -370,7 +373,8 @@ struct Lexer {
       let byte = bytes[position]
       if byte == UInt8(ascii: "\\") {
         if peek(1) == UInt8(ascii: "\n") { newline() }
-        position += 2
+        // A backslash that ends the input escapes nothing: never step past the end.
+        position = min(position + 2, bytes.count)
         continue
       }
       if byte == UInt8(ascii: "/") && closingHashes(after: 1, hashes) {
