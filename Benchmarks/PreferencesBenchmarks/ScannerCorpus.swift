@@ -73,6 +73,35 @@ enum ScannerCorpus {
     return Corpus(files: files, lineCount: total)
   }
 
+  /// One file of thousands of declarations that reuse the same few type names (`distinct:
+  /// false`): invalid Swift, but what a bad merge or a generator produces. Every name is declared,
+  /// extended and used again and again (raw-value enums and their cases, classes inheriting in a
+  /// cycle, protocols refining each other, type aliases naming each other), so any lookup that
+  /// walks every same-named declaration shows up as time growing with the square of the input.
+  /// With `distinct: true`, the same text with every repeat's names numbered apart: the linear
+  /// baseline it is compared with.
+  static func repeatedNames(lines target: Int, distinct: Bool) -> Corpus {
+    let shapes = [
+      "enum E#: String { case a }\nstruct T# { @Preference var e = E#.a }\n",
+      "extension K# { @Preference static var s = K#.k }\nstruct K#: Codable { static let k = 1 }\n",
+      "class C#: B# { @Preference var x = C#.y; static var y = 1 }\nclass B#: C# {}\n",
+      "struct A# { struct B { enum E: Int { case a }; @Preference var v = B.E.a } }\n",
+      "protocol P#: Q# {}\nprotocol Q#: P# {}\nstruct S#: P# { @Preference var p: S# = S#() }\n",
+      "typealias X# = Y#\ntypealias Y# = X#\nstruct U# { @Preference var u: X# = .init() }\n",
+      "let g# = 1\nstruct V# { @Preference var v = g# }\nfunc g#() -> Int { 1 }\n",
+    ]
+    var text = ""
+    var lines = 0
+    var index = 0
+    while lines < target {
+      let shape = shapes[index % shapes.count]
+      text += shape.replacingOccurrences(of: "#", with: distinct ? "_\(index)" : "")
+      lines += shape.reduce(into: 0) { count, character in if character == "\n" { count += 1 } }
+      index += 1
+    }
+    return Corpus(files: [("Repeated/Repeated.swift", Array(text.utf8))], lineCount: lines)
+  }
+
   /// Writes the corpus to a temporary directory, runs the `preferences-scanner` built beside this
   /// benchmark on it, and returns the scanner's peak resident memory in megabytes.
   ///

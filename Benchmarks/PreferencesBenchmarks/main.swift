@@ -289,6 +289,32 @@ rows.append(
     "scanner: \(corpus.lineCount) lines, \(corpus.files.count) files, \(declarations) declarations (CPU time)",
     format(scanCPU * 1e9), String(format: "%.2fM lines/s", linesPerSecond / 1e6), "≥ 1M lines/s",
   ))
+// Every type name repeated thousands of times, against the same text with the names numbered
+// apart: the scanner stays linear on any input, so the two take about the same time.
+func medianScanCPU(_ files: ScannerCorpus.Corpus, runs: Int) -> Double {
+  var times: [Double] = []
+  for _ in 0..<runs {
+    let start = threadCPUTime()
+    _ = scanner.scan(files: files.files)
+    times.append(threadCPUTime() - start)
+  }
+  return times.sorted()[times.count / 2]
+}
+let repeatedLines = quick ? 8_000 : 100_000
+let distinctCPU = medianScanCPU(
+  ScannerCorpus.repeatedNames(lines: repeatedLines, distinct: true), runs: quick ? 3 : 5)
+let repeatedCPU = medianScanCPU(
+  ScannerCorpus.repeatedNames(lines: repeatedLines, distinct: false), runs: quick ? 3 : 5)
+rows.append(
+  (
+    "scanner: \(repeatedLines) lines, distinct type names, one file (CPU time)", format(distinctCPU * 1e9),
+    "", "",
+  ))
+rows.append(
+  (
+    "scanner: the same lines, every type name repeated (CPU time)", format(repeatedCPU * 1e9),
+    String(format: "%.2f×", repeatedCPU / distinctCPU), "≤ 3× distinct",
+  ))
 let peak = ScannerCorpus.peakMemoryOfScannerProcess(corpus)
 rows.append(
   (

@@ -102,4 +102,24 @@ import Testing
     let result = PreferenceScanner(module: "Fuzz").scan(files: [("end.swift", Array(source.utf8))])
     #expect(result.diagnostics.contains { $0.message.contains("unterminated regex literal") })
   }
+
+  /// Thousands of same-named types (a bad merge, a generator) are merged into one type per name;
+  /// what the planner walks for each declaration (the type's conformances) must not grow with the
+  /// number of repeats, or the scan grows with their square (1 MB took 230 s). The time itself is
+  /// a row of the benchmark (`repeated type names`); here, the structure that keeps it linear.
+  @Test func repeatedTypeNamesKeepOneEntryPerConformance() {
+    let shape =
+      "enum E: String, Codable { case a }\nstruct T: P { @Preference var e = E.a }\nextension E: Codable {}\n"
+    let files = [
+      FileParser.parse(
+        path: "r.swift", module: "M", contents: Array(String(repeating: shape, count: 2_000).utf8))
+    ]
+    let index = ModuleIndex(files)
+    let e = index.child("E", of: nil)
+    let t = index.child("T", of: nil)
+    #expect(e.map { index[$0].conformances } == ["String", "Codable"])
+    #expect(t.map { index[$0].conformances } == ["P"])
+    let result = PreferenceScanner(module: "M").analyze(files)
+    #expect(result.plans.count == 2_000)
+  }
 }

@@ -24,8 +24,11 @@ package struct ModuleIndex: Sendable {
     /// The file of a `private` or `fileprivate` declaration.
     package var privateFile: String?
     package var isLocal = false
-    /// Every type named in an inheritance clause of a declaration or extension.
-    package var conformances: [String] = []
+    /// Every type named in an inheritance clause of a declaration or extension, once each, in
+    /// the order first seen (a name repeated by thousands of declarations stays one entry, so
+    /// what walks it stays linear).
+    package fileprivate(set) var conformances: [String] = []
+    fileprivate var conformanceSet: Set<String> = []
     /// The first entry of the declaration's own inheritance clause: a superclass or raw type.
     package var firstInherited: String?
     package var members: [String: [Member]] = [:]
@@ -71,7 +74,9 @@ package struct ModuleIndex: Sendable {
       for scope in file.scopes {
         let id = typeID(creating: scope.names, in: scope.parent.map { fileTypes[$0] })
         fileTypes.append(id)
-        types[id].conformances += scope.inherits
+        for inherited in scope.inherits where types[id].conformanceSet.insert(inherited).inserted {
+          types[id].conformances.append(inherited)
+        }
         guard scope.kind != .extension else { continue }
         types[id].kind = scope.kind
         types[id].genericParameters.formUnion(scope.genericParameters)
