@@ -61,8 +61,10 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
 
   /// The value of `key`: stored, else its default.
   ///
-  /// Reading with a type other than the key's declared type is a programming error: it stops
-  /// with a message naming the declared type.
+  /// Reading with a type other than the key's declared type never stops the app: the read
+  /// returns the key's default converted to `Value` where it converts (`0` declared, read as
+  /// `Double`: `0.0`), else the stored value if it reads as `Value`, else an empty value, and
+  /// ``PreferenceError/wrongValueType(key:declared:given:)`` is reported once per key and type.
   @inlinable
   public func value<Value: PreferenceValue>(for key: Keys, as type: Value.Type = Value.self) -> Value {
     // A cached value of this type exists only after a checked read or write of this key.
@@ -72,10 +74,38 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
 
   @usableFromInline
   func uncachedValue<Value: PreferenceValue>(for key: Keys) -> Value {
-    guard let defaultValue = Self.declaredDefault(of: key, as: Value.self) else {
-      preconditionFailure(Self.mismatchMessage(key, Value.self))
+    store.value(forKey: key.rawValue, default: defaultValue(of: key, as: Value.self))
+  }
+
+  /// The default of `key` read as `Value`: the declared default, or (for a read with another
+  /// type) a substitute, reported once. Never stops the app.
+  func defaultValue<Value: PreferenceValue>(of key: Keys, as type: Value.Type) -> Value {
+    if let declared = Self.declaredDefault(of: key, as: Value.self) { return declared }
+    let given = String(describing: Value.self)
+    if KeyedMismatches.firstReport(of: "\(Keys.self).\(key.rawValue) as \(given)") {
+      PreferenceDiagnostics.report(
+        .wrongValueType(key: key.rawValue, declared: Self.declaredTypeName(key), given: given))
     }
-    return store.value(forKey: key.rawValue, default: defaultValue)
+    // The declared default converted (an integer read as a floating-point number, an unsigned
+    // integer as a signed one), else what is stored, else the emptiest value the type reads.
+    func converted<Declared: PreferenceValue>(_ declared: Declared) -> Value? {
+      (try? declared.propertyListValue()).flatMap { $0 }.flatMap { try? Value(propertyListValue: $0) }
+    }
+    if let value = converted(key.defaultValue) { return value }
+    if let stored = store.backend.value(forKey: key.rawValue),
+      let value = try? Value(propertyListValue: stored)
+    {
+      return value
+    }
+    if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value {
+      return none
+    }
+    let empties: [PropertyListValue] = [
+      .string(""), .integer(0), .double(0), .bool(false), .array([]), .dictionary([:]), .data(Data()),
+      .string("{}"), .data(Data("{}".utf8)), .string("[]"), .data(Data("[]".utf8)),
+    ]
+    for empty in empties { if let value = try? Value(propertyListValue: empty) { return value } }
+    preconditionFailure(Self.mismatchMessage(key, Value.self) + ", and no \(given) value can be made")
   }
 
   /// Stores `value` for `key`; `nil` (for optional keys) removes the stored value.
@@ -146,5 +176,14 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
 
   static func mismatchMessage<Value>(_ key: Keys, _ type: Value.Type) -> String {
     "\(Keys.self).\(key) is declared as \(declaredTypeName(key)) by its defaultValue; it cannot be read as \(Value.self)"
+  }
+}
+
+/// The keyed reads with a wrong type already reported, so that each is reported once.
+enum KeyedMismatches {
+  private static let reported = Locked<Set<String>>([])
+
+  static func firstReport(of mismatch: String) -> Bool {
+    reported.withLock { $0.insert(mismatch).inserted }
   }
 }

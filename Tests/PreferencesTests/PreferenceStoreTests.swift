@@ -221,6 +221,46 @@ import Testing
     store.reset(.name)
     #expect(store.string(for: .name) == "Anonymous")
   }
+
+  /// A port's most common slip: a default written as `0` for a setting read as `Double`, or
+  /// an unsigned raw value for one read as `Int`. No read traps: the default converts where it
+  /// can, else the stored value or an empty value is read, and each mismatch is reported once.
+  @Test func aKeyedReadWithTheWrongTypeNeverTraps() {
+    Diagnostics.start()
+    let store = PreferenceStore.inMemory().keyed(by: PortedKeys.self)
+    #expect(store.double(for: .overscrollRate) == 0.0)
+    #expect(store.value(for: .overscrollRate, as: Double.self) == 0.0)
+    #expect(store.integer(for: .encoding) == Int(String.Encoding.utf8.rawValue))
+    #expect(store.value(for: .title, as: Int.self) == 0)
+    #expect(store.value(for: .title, as: [String].self) == [])
+    #expect(store.value(for: .title, as: Int?.self) == nil)
+    let received = Locked<[Double]>([])
+    let observation = store.observe(.overscrollRate, as: Double.self) { value in
+      received.withLock { $0.append(value) }
+    }
+    store.store.set(0.5, forKey: "overscrollRate")
+    #expect(store.double(for: .overscrollRate) == 0.5)
+    observation.cancel()
+    #expect(
+      Diagnostics.reported(mentioning: "preference 'overscrollRate' is declared as Int but was given Double")
+        .count
+        == 1)
+    #expect(
+      Diagnostics.reported(mentioning: "preference 'title' is declared as String but was given Int").count
+        == 1)
+  }
+}
+
+enum PortedKeys: String, PreferenceKeys {
+  case overscrollRate, encoding, title
+
+  var defaultValue: any PreferenceValue {
+    switch self {
+    case .overscrollRate: 0
+    case .encoding: String.Encoding.utf8.rawValue
+    case .title: "Untitled"
+    }
+  }
 }
 
 enum AppKeys: String, PreferenceKeys {

@@ -259,20 +259,14 @@ extension KeyedPreferences {
   public func observe<Value: PreferenceValue>(
     _ key: Keys, as type: Value.Type = Value.self, _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
-    guard let defaultValue = Self.declaredDefault(of: key, as: Value.self) else {
-      preconditionFailure(Self.mismatchMessage(key, Value.self))
-    }
-    return store.observe(key.rawValue, default: defaultValue, handler)
+    store.observe(key.rawValue, default: defaultValue(of: key, as: Value.self), handler)
   }
 
   /// The value of `key` now and after every change.
   public func values<Value: PreferenceValue>(for key: Keys, as type: Value.Type = Value.self) -> AsyncStream<
     Value
   > {
-    guard let defaultValue = Self.declaredDefault(of: key, as: Value.self) else {
-      preconditionFailure(Self.mismatchMessage(key, Value.self))
-    }
-    return store.values(forKey: key.rawValue, default: defaultValue)
+    store.values(forKey: key.rawValue, default: defaultValue(of: key, as: Value.self))
   }
 
   /// The keys that change, one element per change.

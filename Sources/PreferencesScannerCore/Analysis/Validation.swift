@@ -25,14 +25,10 @@ package enum Validation {
           ? "change the key: argument"
           : "rename the property or type, or give an explicit key with @Preference(key: …)"
         report(.error, "invalid preference key '\(plan.key)': \(problem); \(fix)", at: plan)
-      } else if plan.syntax.arguments.key != nil,
-        ["NS", "Apple", "com.apple."].contains(where: { plan.key.hasPrefix($0) })
-      {
-        report(
-          .warning,
-          "preference key '\(plan.key)' uses a prefix reserved by the system; prefer a key of your own",
-          at: plan)
       }
+      // An explicit key is the user's decision, system prefixes included: an app sets
+      // `NSQuitAlwaysKeepsWindows` or `AppleLanguages` on purpose, so no warning (a derived key
+      // always holds a '.' and cannot name a system key).
       byKey[plan.key, default: []].append(number)
       // Two declarations the compiler reports at one place cannot be told apart at run time.
       let location = plan.reportedLocation
