@@ -39,6 +39,9 @@ package struct PreferenceScanner: Sendable {
     package var diagnostics: [Diagnostic]
     /// Retired keys that no declaration uses.
     package var retiredKeys: [String]
+    /// Conformances to `PreferenceValue` the registry writes for module types declared without
+    /// one, sorted by type name.
+    package var conformances: [SynthesizedConformance] = []
     /// Locked types that generated code checks, by key.
     package var lockedTypes: [String: RegistryRenderer.LockedType]
     /// How many files came from a ``ParseCache`` instead of being parsed.
@@ -80,7 +83,7 @@ package struct PreferenceScanner: Sendable {
   /// The analysis stage, over every file's syntax.
   package func analyze(_ files: [FileSyntax]) -> Result {
     let index = ModuleIndex(files)
-    let (plans, planning) = Planner(index: index, configuration: configuration).plan(files)
+    let (plans, planning, conformances) = Planner(index: index, configuration: configuration).plan(files)
     let locked = LockAnalysis(configuration: configuration, index: index).analyze(
       plans, files: files, lock: lock, expectedLockPath: expectedLockPath)
     var diagnostics =
@@ -99,7 +102,7 @@ package struct PreferenceScanner: Sendable {
     diagnostics = groups.flatMap { $0 }
     return Result(
       files: files, plans: locked.plans, diagnostics: diagnostics, retiredKeys: locked.retiredKeys,
-      lockedTypes: locked.lockedTypes)
+      conformances: conformances, lockedTypes: locked.lockedTypes)
   }
 
   /// The tokens of `source` (for tools such as the fuzzer).

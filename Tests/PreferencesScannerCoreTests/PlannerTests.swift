@@ -183,30 +183,6 @@ import Testing
     #expect(result.plans.map(\.valueType) == ["StatusAction", "Int", "String", "Date", "URL", nil, nil, nil])
   }
 
-  /// A type the module declares without `PreferenceValue` is one error, at the declaration, that
-  /// names the fix; generated code never fails because of it.
-  @Test func aMissingConformanceIsOneErrorThatNamesTheFix() {
-    let result = scan(
-      """
-      enum StatusAction: String { case favorite }
-      enum Visibility: Int, PreferenceValue { case public_ }
-      protocol Setting: PreferenceValue {}
-      struct Model: Setting {}
-      struct S {
-        @Preference var action = StatusAction.favorite
-        @Preference var actions: [StatusAction] = []
-        @Preference var visibility = Visibility.public_
-        @Preference var model: Model? = nil
-        @Preference var external: SomeOtherModule.Type = .init()
-      }
-      """)
-    #expect(
-      errors(result) == [
-        "Sources/App/File.swift:6:4: error: @Preference 'action' stores StatusAction, but 'StatusAction' does not conform to PreferenceValue; add 'extension StatusAction: PreferenceValue {}' (a String or Int enum is then stored as its raw value, a Codable type as JSON text)",
-        "Sources/App/File.swift:7:4: error: @Preference 'actions' stores [StatusAction], but 'StatusAction' does not conform to PreferenceValue; add 'extension StatusAction: PreferenceValue {}' (a String or Int enum is then stored as its raw value, a Codable type as JSON text)",
-      ])
-  }
-
   @Test func typesNestedInAGenericTypeDeclaredInAnotherFileAreRegisteredAtFirstRead() {
     let result = scan([
       ("Sources/App/Holder.swift", "struct Holder<Element> { struct Direct { @Preference var a = Date() } }"),

@@ -12,4 +12,4 @@ struct ContentView {
   }
 }
 
-enum Theme: String, PreferenceValue { case light, dark, system }
+enum Theme: String { case light, dark, system }  // its conformance is written by the registry

@@ -6,9 +6,12 @@ import Foundation
 import Observation
 import Preferences
 
-enum Theme: String, PreferenceValue { case light, dark, system }
+// Declared with no conformance to PreferenceValue: the registry writes it (raw value, JSON).
+enum Theme: String { case light, dark, system }
 
-struct Layout: Codable, Equatable, PreferenceValue {
+// `nonisolated`: where the default isolation is MainActor, a Codable type's conformance would
+// otherwise be main-actor isolated, and a preference is read and written on any thread.
+nonisolated struct Layout: Codable, Equatable {
   var columns: Int
   init(columns: Int) { self.columns = columns }
 }
@@ -27,6 +30,18 @@ struct ContentView {
   struct Inner {
     @Preference var depth = 2
     @Preference var pageSize = 20
+    @Preference var density = Density.compact
+    @Preference var recent: [Theme] = []
+
+    /// A nested raw-value enum, one only some platforms declare, and one whose conformance the
+    /// user wrote for one platform only: the registry writes the rest.
+    enum Density: Int { case compact, regular }
+    #if os(Linux) || os(macOS)
+      enum Platform: String { case desktop }
+      @Preference var platform = Platform.desktop
+    #endif
+    enum Sorting: String { case name, date }
+    @Preference var sorting = Sorting.date
   }
 }
 
@@ -52,3 +67,7 @@ final class SettingsModel {
   @ObservationIgnored @Preference var isShown = true
   var label: String { isShown ? "shown" : "hidden" }
 }
+
+#if os(iOS)
+  extension ContentView.Inner.Sorting: PreferenceValue {}
+#endif

@@ -42,6 +42,9 @@ case .write:
   view.layout = Layout(columns: 5)
   view.lastSearch = "swift"
   ContentView.Inner().depth = 7
+  ContentView.Inner().density = .regular
+  ContentView.Inner().recent = [.light, .dark]
+  ContentView.Inner().sorting = .name
   Player.Queue().length = 25
   Flags.beta = true
   SettingsModel().fontSize = 18
@@ -53,6 +56,14 @@ case .verify:
   check(view.layout == Layout(columns: 5), "Codable persisted")
   check(view.lastSearch == "swift", "optional persisted")
   check(ContentView.Inner().depth == 7, "nested persisted")
+  check(
+    ContentView.Inner().density == .regular, "a nested enum with a conformance the registry wrote persisted")
+  check(ContentView.Inner().recent == [.light, .dark], "an array of a raw-value enum persisted")
+  check(ContentView.Inner().sorting == .name, "a conformance written for another platform only")
+  check(
+    defaults.integer(forKey: "ContentView.Inner.density") == 1
+      && defaults.string(forKey: "ContentView.accent") == "dark",
+    "a raw-value enum is stored as its raw value")
   check(Player.Queue().length == 25, "short-name default's preference persisted")
   check(Flags.beta, "static persisted")
   check(SettingsModel().fontSize == 18, "class preference persisted")

@@ -11,8 +11,9 @@ public enum StatusAction: String, PreferenceValue, CaseIterable {
   case reply, boost, favorite, bookmark
 }
 
-/// An Int enum, stored as its raw value.
-public enum FontSize: Int, PreferenceValue {
+/// An Int enum, stored as its raw value; public and Sendable, so the registry writes its
+/// conformance.
+public enum FontSize: Int, Sendable {
   case small = 12, medium = 15, large = 18
 }
 

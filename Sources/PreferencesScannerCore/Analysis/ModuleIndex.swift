@@ -21,6 +21,18 @@ package struct ModuleIndex: Sendable {
     package var genericParameters: Set<String> = []
     package var globalActor: String?
     package var isNonisolated = false
+    /// The widest access level written on its declarations.
+    package var access: AccessLevel?
+    /// The `#if` condition of each declaration (not extension) of it, `nil` for one outside any
+    /// `#if`: where a conformance the registry writes must be compiled.
+    package var declarationConditions: Set<String?> = []
+    /// The same, for each declaration or extension that lists `PreferenceValue`.
+    package var preferenceValueConditions: Set<String?> = []
+    /// The types of its instance stored properties, as far as syntax shows them, once each.
+    package var storedPropertyTypes: Set<String> = []
+    /// Whether it has a stored property whose type syntax does not show, or an enum case with
+    /// associated values.
+    package var hasUnknownStorage = false
     /// The file of a `private` or `fileprivate` declaration.
     package var privateFile: String?
     package var isLocal = false
@@ -77,7 +89,14 @@ package struct ModuleIndex: Sendable {
         for inherited in scope.inherits where types[id].conformanceSet.insert(inherited).inserted {
           types[id].conformances.append(inherited)
         }
+        func condition() -> String? { scope.branch.map { BranchSyntax.condition(of: $0, in: file.branches) } }
+        if scope.inherits.contains(where: { Self.preferenceValueProtocols.contains(Self.lastComponent($0)) })
+        {
+          types[id].preferenceValueConditions.insert(condition())
+        }
         guard scope.kind != .extension else { continue }
+        types[id].declarationConditions.insert(condition())
+        if let access = scope.access { types[id].access = max(types[id].access ?? access, access) }
         types[id].kind = scope.kind
         types[id].genericParameters.formUnion(scope.genericParameters)
         types[id].globalActor = scope.globalActor ?? types[id].globalActor
@@ -88,10 +107,20 @@ package struct ModuleIndex: Sendable {
         if let parent = types[id].parent { types[parent].nestedTypes.insert(types[id].name) }
       }
       scopeTypes.append(fileTypes)
+      for stored in file.storedProperties {
+        if let type = stored.type {
+          types[fileTypes[stored.scope]].storedPropertyTypes.insert(type)
+        } else {
+          types[fileTypes[stored.scope]].hasUnknownStorage = true
+        }
+      }
       for member in file.members {
         let entry = Member(
           syntax: member, file: file.path, scopeActor: member.owner.flatMap { file.scopes[$0].globalActor })
         if member.kind == .enumCase { enumCaseNames.insert(member.name) }
+        if member.kind == .enumCase, member.hasPayload, let owner = member.owner {
+          types[fileTypes[owner]].hasUnknownStorage = true
+        }
         if let owner = member.owner {
           let id = fileTypes[owner]
           if member.kind == .typeAlias { types[id].nestedTypes.insert(member.name) }
@@ -222,21 +251,48 @@ package struct ModuleIndex: Sendable {
   }
 
   /// `name` among the members, nested types and generic parameters of `type` and of its
-  /// superclasses and protocols declared in the module.
-  package func lookup(_ name: String, inType type: TypeID, depth: Int = 0) -> Resolution? {
-    guard depth < 16 else { return nil }
-    let info = types[type]
-    if info.genericParameters.contains(name) { return .genericParameter }
-    if let member = info.members[name]?.first(where: { $0.syntax.kind != .typeAlias }) {
-      return .member(owner: type, member)
-    }
-    if info.nestedTypes.contains(name) {
-      return .nestedType(owner: type, name: name, type: child(name, of: type))
-    }
-    for base in info.inheritedTypes {
-      if let found = lookup(name, inType: base, depth: depth + 1) { return found }
+  /// superclasses and protocols declared in the module, searched in declaration order, depth
+  /// first. Each type is searched once, so inheritance cycles (invalid, but a scanner sees them)
+  /// and protocols that refine each other cost time linear in the types reached, not exponential.
+  package func lookup(_ name: String, inType type: TypeID) -> Resolution? {
+    var visited: Set<TypeID> = []
+    var pending: [TypeID] = [type]
+    while let next = pending.popLast() {
+      guard visited.insert(next).inserted else { continue }
+      let info = types[next]
+      if info.genericParameters.contains(name) { return .genericParameter }
+      if let member = info.members[name]?.first(where: { $0.syntax.kind != .typeAlias }) {
+        return .member(owner: next, member)
+      }
+      if info.nestedTypes.contains(name) {
+        return .nestedType(owner: next, name: name, type: child(name, of: next))
+      }
+      pending += info.inheritedTypes.reversed()
     }
     return nil
+  }
+
+  /// Whether `type`, or a superclass or protocol of it that the module declares, lists one of
+  /// `names` in an inheritance clause (compared by last component: `Swift.Codable` is `Codable`).
+  /// Each type is visited once.
+  package func inherits(_ type: TypeID, anyOf names: Set<String>) -> Bool {
+    var visited: Set<TypeID> = []
+    var pending: [TypeID] = [type]
+    while let next = pending.popLast() {
+      guard visited.insert(next).inserted else { continue }
+      if types[next].conformances.contains(where: { names.contains(Self.lastComponent($0)) }) { return true }
+      pending += types[next].inheritedTypes
+    }
+    return false
+  }
+
+  /// The protocols whose conformance makes a type storable.
+  package static let preferenceValueProtocols: Set<String> = ["PreferenceValue"]
+
+  /// `Swift.Codable` → `Codable`; `@unchecked Sendable` → `Sendable`.
+  package static func lastComponent(_ name: String) -> String {
+    let word = name.split(separator: " ").last.map(String.init) ?? name
+    return word.split(separator: ".").last.map(String.init) ?? word
   }
 
   /// The module type a type name used at `context` refers to, if any.

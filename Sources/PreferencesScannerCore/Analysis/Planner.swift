@@ -27,17 +27,37 @@ package struct Planner: Sendable {
 
   // MARK: Plans
 
-  package func plan(_ files: [FileSyntax]) -> (plans: [PreferencePlan], diagnostics: [Diagnostic]) {
+  package func plan(_ files: [FileSyntax]) -> (
+    plans: [PreferencePlan], diagnostics: [Diagnostic], conformances: [SynthesizedConformance]
+  ) {
     var plans: [PreferencePlan] = []
     var diagnostics: [Diagnostic] = []
+    var synthesis = ConformanceSynthesis(index: index, files: files)
     for (fileIndex, file) in files.enumerated() {
       for (declarationIndex, syntax) in file.preferences.enumerated() {
-        let (plan, problems) = self.plan(syntax, number: declarationIndex, file: file, fileIndex: fileIndex)
+        let (plan, problems, unstorable) = self.plan(
+          syntax, number: declarationIndex, file: file, fileIndex: fileIndex)
         if let plan { plans.append(plan) }
         diagnostics += problems
+        // A module type stored without a conformance: the registry writes it where it can, else
+        // one error that names the fix.
+        if let unstorable, case .failure(let blocked) = synthesis.conformance(for: unstorable.type) {
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              "@Preference '\(syntax.property)' stores \(unstorable.valueType), but '\(unstorable.name)' does not conform to PreferenceValue, and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
+              file: file.path, line: syntax.line, column: syntax.column))
+        }
       }
     }
-    return (plans, diagnostics)
+    return (plans, diagnostics, synthesis.conformances)
+  }
+
+  /// A module type a declaration stores that does not conform to `PreferenceValue`.
+  struct Unstorable {
+    var name: String
+    var type: ModuleIndex.TypeID
+    var valueType: String
   }
 
   /// The longest qualified name of a declaring type the registry writes (in keys, records and
@@ -46,7 +66,7 @@ package struct Planner: Sendable {
   package static let typeNameLimit = 1_000
 
   private func plan(_ syntax: PreferenceSyntax, number: Int, file: FileSyntax, fileIndex: Int) -> (
-    PreferencePlan?, [Diagnostic]
+    PreferencePlan?, [Diagnostic], Unstorable?
   ) {
     var problems: [Diagnostic] = []
     func error(_ message: String) {
@@ -58,7 +78,7 @@ package struct Planner: Sendable {
       error(
         "@Preference '\(syntax.property)' is declared in a type nested \(index[declaringType].depth) levels deep, whose qualified name is longer than \(Self.typeNameLimit) bytes; the registry cannot name it. Declare the preference in a less deeply nested type"
       )
-      return (nil, problems)
+      return (nil, problems, nil)
     }
     let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
     let key =
@@ -133,11 +153,11 @@ package struct Planner: Sendable {
     let store = storeCode(syntax.arguments.store, label: "store")
     let movedFrom = storeCode(syntax.arguments.movedFrom, label: "movedFrom")
 
-    // A value type the module declares without a way to store it.
-    if let valueType, let problem = storabilityProblem(valueType, context: context) {
-      error(
-        "@Preference '\(syntax.property)' stores \(valueType), but '\(problem)' does not conform to PreferenceValue; add 'extension \(problem): PreferenceValue {}' (a String or Int enum is then stored as its raw value, a Codable type as JSON text)"
-      )
+    // A module type it stores that does not conform (decided for the whole module by `plan`).
+    let unstorable = valueType.flatMap { valueType in
+      storabilityProblem(valueType, context: context).map {
+        Unstorable(name: $0.name, type: $0.type, valueType: valueType)
+      }
     }
 
     let plan = PreferencePlan(
@@ -147,7 +167,7 @@ package struct Planner: Sendable {
       renamedFrom: syntax.arguments.renamedFrom,
       condition: syntax.branch.map { BranchSyntax.condition(of: $0, in: file.branches) },
       lockCheck: canFormKeyPath(syntax, type: declaringType, blocked: blocked) ? typePath : nil)
-    return (plan, problems)
+    return (plan, problems, unstorable)
   }
 
   /// Whether generated code (another file, on the main actor) can form a key path to the
@@ -260,8 +280,10 @@ package struct Planner: Sendable {
   }
 
   /// The module type in `type` (or in its optional, array, set or dictionary values) that does not
-  /// conform to `PreferenceValue`, if the module declares one.
-  func storabilityProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> String? {
+  /// conform to `PreferenceValue` (or only under `#if` conditions), if the module declares one.
+  func storabilityProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> (
+    name: String, type: ModuleIndex.TypeID
+  )? {
     // Nested deeper than any real type: left to the compiler, and bounded work. A type that
     // names no type of the module has nothing to check.
     guard depth < 32,
@@ -289,26 +311,34 @@ package struct Planner: Sendable {
     guard names.allSatisfy({ !$0.isEmpty && !$0.contains("<") }),
       let type = index.typeID(of: names, in: context), let kind = index[type].kind, kind != .protocol
     else { return nil }
-    return conformsToPreferenceValue(type) ? nil : text
+    let conditions = index[type].preferenceValueConditions
+    let conditional = !conditions.isEmpty && !conditions.contains(nil)
+    return conformsToPreferenceValue(type) && !conditional ? nil : (text, type)
   }
 
-  private func conformsToPreferenceValue(_ type: ModuleIndex.TypeID, depth: Int = 0) -> Bool {
-    guard depth < 16 else { return true }  // unknown: the compiler decides
-    let info = index[type]
-    if info.kind == nil { return true }
-    for conformance in info.conformances {
-      let name = conformance.split(separator: ".").last.map(String.init) ?? conformance
-      if name == "PreferenceValue" { return true }
-      let base = index.id(of: conformance.split(separator: ".").map(String.init))
-      if let base, let kind = index[base].kind, conformsToPreferenceValue(base, depth: depth + 1) {
-        if kind == .protocol || kind == .class { return true }
-      }
-      // A superclass from another module may conform; the compiler decides.
-      if info.kind == .class, conformance == info.firstInherited, base.map({ index[$0].kind }) ?? nil == nil,
-        conformance.first?.isUppercase == true,
-        !["Codable", "Sendable", "Hashable", "Equatable"].contains(name)
-      {
-        return true
+  /// Whether `type` conforms to `PreferenceValue` as far as the module shows: it, or a protocol
+  /// or superclass of it the module declares, lists it; a type from another module, or a class
+  /// whose superclass is, is left to the compiler. Each type is visited once.
+  private func conformsToPreferenceValue(_ type: ModuleIndex.TypeID) -> Bool {
+    if index[type].kind == nil { return true }
+    var visited: Set<ModuleIndex.TypeID> = []
+    var pending = [type]
+    while let next = pending.popLast() {
+      guard visited.insert(next).inserted else { continue }
+      let info = index[next]
+      for conformance in info.conformances {
+        let name = ModuleIndex.lastComponent(conformance)
+        if ModuleIndex.preferenceValueProtocols.contains(name) { return true }
+        let base = index.id(of: conformance.split(separator: ".").map(String.init))
+        if let base, let kind = index[base].kind {
+          if kind == .protocol || kind == .class { pending.append(base) }
+        } else if info.kind == .class, conformance == info.firstInherited,
+          conformance.first?.isUppercase == true,
+          !["Codable", "Sendable", "Hashable", "Equatable"].contains(name)
+        {
+          // A superclass from another module may conform; the compiler decides.
+          return true
+        }
       }
     }
     return false

@@ -47,10 +47,12 @@ package enum RegistryRenderer {
     let preferencesImport = PreferencesImport(result.files.flatMap(\.imports))
     let byFile = Dictionary(grouping: result.plans, by: \.fileIndex)
     let withPreferences = result.files.indices.filter { byFile[$0] != nil }
-    let index = self.index(
-      module: module, tables: withPreferences.map { tableName(forFileID: result.files[$0].fileID) },
-      retiredKeys: result.retiredKeys, preferencesImport: preferencesImport,
-      access: IndexAccess(result.plans, preferencesImport: preferencesImport))
+    let index =
+      self.index(
+        module: module, tables: withPreferences.map { tableName(forFileID: result.files[$0].fileID) },
+        retiredKeys: result.retiredKeys, preferencesImport: preferencesImport,
+        access: IndexAccess(result.plans, preferencesImport: preferencesImport))
+      + conformances(result.conformances)
     func tables(_ files: [Int]) -> String {
       importLines(files.map { result.files[$0] }, preferences: preferencesImport.table) + "\n"
         + files.map { fileTable(for: result.files[$0], plans: byFile[$0] ?? [], locks: result.lockedTypes) }
@@ -99,6 +101,7 @@ package enum RegistryRenderer {
         tables: withPreferences.map { tableName(forFileID: result.files[$0].fileID) },
         retiredKeys: result.retiredKeys,
         access: IndexAccess(result.plans, preferencesImport: preferencesImport))
+      + conformances(result.conformances)
       + "\n"
       + withPreferences.map {
         fileTable(for: result.files[$0], plans: byFile[$0] ?? [], locks: result.lockedTypes)
@@ -217,6 +220,37 @@ package enum RegistryRenderer {
     }
 
     """
+  }
+
+  /// The conformances to `PreferenceValue` the module's types are declared without: what a user
+  /// would write (`extension Theme: PreferenceValue {}`), under the `#if` where the type exists
+  /// and the user's own conformance does not. The protocol's default implementations store a
+  /// raw-value enum as its raw value and a `Codable` type as JSON text. `PreferenceValue` refines
+  /// `Sendable`, which Swift lets only the declaring file infer: where the type does not declare
+  /// it, the conformance states it, as the scanner proved it (see ``ConformanceSynthesis``).
+  package static func conformances(_ conformances: [SynthesizedConformance]) -> String {
+    guard !conformances.isEmpty else { return "" }
+    var out =
+      "\n// Module types stored by @Preference and declared without a conformance to PreferenceValue.\n"
+    for conformance in conformances {
+      let name = conformance.typeName.split(separator: ".").map { SwiftIdentifier.escaped(String($0)) }
+        .joined(separator: ".")
+      var text = ""
+      if conformance.statesSendable {
+        text +=
+          conformance.storage == .rawValue
+          ? "// Sendable: a raw-value enum has no payloads; each value is one of its cases.\n"
+          : "// Sendable: every stored property is of a standard value type or a type proven Sendable.\n"
+      }
+      if conformance.storage == .json {
+        text +=
+          "// Where the default isolation is MainActor, declare it `nonisolated` if this line does not compile:\n// its Codable conformance is then main-actor isolated, and preferences are read on any thread.\n"
+      }
+      text +=
+        "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")PreferenceValue {}  // stored as \(conformance.storage == .rawValue ? "its raw value" : "JSON text")\n"
+      out += conformance.condition.map { "#if \($0)\n" + text + "#endif\n" } ?? text
+    }
+    return out
   }
 
   // MARK: File tables

@@ -54,6 +54,7 @@ struct FileParser {
 
   private var scopes: [TypeScope] = []
   private var members: [MemberSyntax] = []
+  private var storedProperties: [StoredPropertySyntax] = []
   private var imports: [ImportSyntax] = []
   private var preferences: [PreferenceSyntax] = []
   private var branches: [BranchSyntax] = []
@@ -81,8 +82,8 @@ struct FileParser {
     return FileSyntax(
       path: path, fileID: parser.fileID, lineCount: lexed.lineCount, imports: parser.imports,
       scopes: parser.scopes,
-      members: parser.members, preferences: parser.preferences, branches: parser.branches,
-      diagnostics: parser.diagnostics)
+      members: parser.members, storedProperties: parser.storedProperties, preferences: parser.preferences,
+      branches: parser.branches, diagnostics: parser.diagnostics)
   }
 
   private init(source: SourceTokens, path: String, fileID: String, module: String) {
@@ -600,6 +601,7 @@ struct FileParser {
   /// `var`/`let` in a type body (static ones) or at file scope: its name, type and initial value.
   private mutating func property(at index: Int) {
     let (modifiers, _) = self.modifiers(before: index)
+    if !isAtFileScope, !modifiers.isStatic { storedProperty(at: index, attributes: modifiers.attributes) }
     guard isAtFileScope || modifiers.isStatic, source.isIdentifier(index + 1) else { return }
     if source.isPunct(index - 1, UInt8(ascii: "@")) { return }
     let name = source.text(index + 1)
@@ -619,6 +621,49 @@ struct FileParser {
       }
     }
     member(.property, name: name, introducer: index, nameIndex: index + 1, type: type, reference: reference)
+  }
+
+  /// An instance `var`/`let` of a struct or enum declaration: the type of what it stores, as far
+  /// as syntax shows (written, a literal's, or `T(…)`), or `nil` when syntax does not show it (a
+  /// property wrapper, a pattern, several bindings, an initial value of another form). Computed
+  /// properties store nothing and are not recorded.
+  private mutating func storedProperty(at index: Int, attributes: [String]) {
+    guard let scope = innermostScope, scopes[scope].kind == .struct || scopes[scope].kind == .enum else {
+      return
+    }
+    guard attributes.isEmpty, source.isIdentifier(index + 1) else {
+      storedProperties.append(StoredPropertySyntax(scope: scope, type: nil))
+      return
+    }
+    var cursor = index + 2
+    var type: String?
+    if source.isPunct(cursor, UInt8(ascii: ":")) {
+      let end = typeEnd(from: cursor + 1)
+      if end > cursor + 1 { type = source.normalizedText(from: cursor + 1, through: end - 1) }
+      cursor = end
+      // `{ get … }` or a getter body: computed; `{ willSet/didSet … }`: stored, with observers.
+      if source.isPunct(cursor, UInt8(ascii: "{")) {
+        let observed = source.isWord(cursor + 1, "willSet") || source.isWord(cursor + 1, "didSet")
+        if !observed { return }
+        cursor = source.matchingClose(cursor) + 1
+      }
+    }
+    if source.isPunct(cursor, UInt8(ascii: "=")) {
+      let end = expressionEnd(from: cursor + 1)
+      if type == nil, end > cursor + 1 {
+        type = literalType(cursor + 1, end - 1)
+        // `T(…)` of a type (capitalized by convention, so not a function call).
+        if type == nil, source.isIdentifier(cursor + 1), source.text(cursor + 1).first?.isUppercase == true,
+          source.isPunct(cursor + 2, UInt8(ascii: "(")), source.matchingClose(cursor + 2) == end - 1
+        {
+          type = source.text(cursor + 1)
+        }
+      }
+      cursor = end
+    }
+    // `let a = 1, b = 2`: more bindings than one, whose types are not followed.
+    if source.isPunct(cursor, UInt8(ascii: ",")) { type = nil }
+    storedProperties.append(StoredPropertySyntax(scope: scope, type: type))
   }
 
   /// The written result type of a non-generic function whose name is at `nameIndex`

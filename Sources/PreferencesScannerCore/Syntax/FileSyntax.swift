@@ -12,6 +12,9 @@ package struct FileSyntax: Sendable, Codable {
   /// Declarations the analysis needs to resolve names: enum cases, static members, initializers,
   /// type aliases, and file-scope values and functions.
   package let members: [MemberSyntax]
+  /// The instance stored properties of struct and enum declarations, for the registry's proof
+  /// that a type it makes storable is `Sendable`.
+  package let storedProperties: [StoredPropertySyntax]
   package let preferences: [PreferenceSyntax]
   /// The `#if` branches, by index; declarations refer to the innermost one they sit in.
   package let branches: [BranchSyntax]
@@ -102,6 +105,14 @@ package struct MemberSyntax: Sendable, Codable {
   /// For enum cases: whether it has associated values.
   package let hasPayload: Bool
   package let branch: Int?
+}
+
+/// An instance stored property of a struct or enum declaration.
+package struct StoredPropertySyntax: Sendable, Codable {
+  /// The type scope it is declared in.
+  package let scope: Int
+  /// The type it stores, when syntax shows it (written, or a literal's); `nil` when it does not.
+  package let type: String?
 }
 
 /// One `@Preference` declaration as written. A class: the file's syntax and the declaration's

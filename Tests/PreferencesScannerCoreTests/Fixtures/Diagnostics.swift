@@ -24,6 +24,6 @@ struct Errors {
   @Preference(key: "Errors.kept") var duplicate = 3
 }
 
-enum Action: String { case share }
+enum Action { case share }  // no raw value, not Codable: the registry cannot make it storable
 
 protocol P { @Preference var p: Int }

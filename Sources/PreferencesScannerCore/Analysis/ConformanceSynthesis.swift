@@ -1,0 +1,261 @@
+/// The conformances to `PreferenceValue` the registry writes for module types declared without
+/// one, so that `@Preference var theme = Theme.dark` needs nothing more: an enum with a
+/// property-list raw value is stored as its raw value, a `Codable` type as JSON text (the
+/// protocol's default implementations, as for a conformance the user writes).
+///
+/// `PreferenceValue` refines `Sendable`, and Swift accepts a conformance that implies `Sendable`
+/// only in the file that declares the type. The generated file therefore states the type
+/// `@unchecked Sendable`, and does so only where the scanner proves it: a raw-value enum (no
+/// payloads: a value is one of its cases), or a struct or enum whose every stored property (and
+/// associated value) is of a standard value type or of a module type proven the same way. A type
+/// declared `Sendable`, or isolated to a global actor, needs no such statement. Anything else
+/// (a class, a generic or private type, a public type not declared `Sendable`, storage syntax
+/// does not show) gets one error at the declaration that names the one-line fix.
+///
+/// Each type is decided once, however many declarations store it.
+struct ConformanceSynthesis {
+  let index: ModuleIndex
+  /// Whether the module imports `Preferences` so that a public type's conformance may name it.
+  let importsPublicly: Bool
+  private var decided: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
+  private var sendable: [ModuleIndex.TypeID: Bool] = [:]
+  /// How many times a proof assumed a type it was already proving.
+  private var assumptions = 0
+
+  init(index: ModuleIndex, files: [FileSyntax]) {
+    self.index = index
+    let own = files.lazy.flatMap(\.imports).filter { $0.module == "Preferences" && $0.kind == nil }
+    importsPublicly = own.isEmpty || own.contains { $0.accessLevel == nil || $0.accessLevel == "public" }
+  }
+
+  /// Every conformance decided so far, by type name.
+  var conformances: [SynthesizedConformance] {
+    decided.values.compactMap { try? $0.get() }.sorted { $0.typeName < $1.typeName }
+  }
+
+  /// The raw types whose enums the registry makes storable.
+  static let rawValueTypes: Set<String> = [
+    "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+    "Double",
+    "Float", "CGFloat",
+  ]
+
+  /// Standard value types, each `Sendable`, that a stored property proven `Sendable` may hold.
+  static let sendableValueTypes: Set<String> = [
+    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
+    "Float",
+    "Float16", "CGFloat", "Bool", "String", "Character", "Substring", "Date", "URL", "UUID", "Data",
+    "TimeInterval", "Decimal", "Locale", "TimeZone", "Calendar", "DateComponents", "CharacterSet",
+    "URLComponents", "Duration", "PropertyListValue", "CGPoint", "CGSize", "CGRect", "CGVector",
+  ]
+
+  /// The conformance the registry writes for `type`, or why it cannot.
+  mutating func conformance(for type: ModuleIndex.TypeID) -> Result<SynthesizedConformance, ConformanceBlock>
+  {
+    if let known = decided[type] { return known }
+    let result = decide(type)
+    decided[type] = result
+    return result
+  }
+
+  private mutating func decide(_ type: ModuleIndex.TypeID) -> Result<SynthesizedConformance, ConformanceBlock>
+  {
+    let info = index[type]
+    let name = index.qualifiedName(type)
+    let ownFix = "add 'extension \(name): PreferenceValue {}' in the file that declares it"
+    if let generic = info.genericType {
+      return .failure(
+        ConformanceBlock(
+          reason: "'\(index.qualifiedName(generic))' is generic",
+          fix: "add 'extension \(name): PreferenceValue where …' with the constraints that make it storable"))
+    }
+    if let unreachable = info.unreachable {
+      return .failure(ConformanceBlock(reason: unreachable, fix: ownFix))
+    }
+    guard let kind = info.kind, kind == .enum || kind == .struct else {
+      return .failure(
+        ConformanceBlock(
+          reason: "'\(name)' is \(info.kind.map { "a \($0.rawValue)" } ?? "not declared in this module")",
+          fix: info.kind == .class ? "make it a final class that is Sendable, and \(ownFix)" : ownFix))
+    }
+    let rawValue = kind == .enum && isRawValueEnum(info)
+    let codable =
+      index.inherits(type, anyOf: ["Codable"])
+      || (index.inherits(type, anyOf: ["Encodable"]) && index.inherits(type, anyOf: ["Decodable"]))
+    guard rawValue || codable else {
+      return .failure(
+        ConformanceBlock(
+          reason: "it is neither an enum with a String or number raw value nor Codable",
+          fix: "declare it Codable (it is then stored as JSON text), or \(ownFix) and implement it"))
+    }
+    let declaredSendable = index.inherits(type, anyOf: ["Sendable"]) || info.globalActor != nil
+    if let access = info.access, access >= .public {
+      if !importsPublicly {
+        return .failure(
+          ConformanceBlock(
+            reason: "'\(name)' is \(access.rawValue), and the module imports Preferences below public",
+            fix: ownFix))
+      }
+      // Sendable is part of a public type's contract: the user states it.
+      if !declaredSendable {
+        return .failure(
+          ConformanceBlock(
+            reason: "'\(name)' is \(access.rawValue) and not declared Sendable",
+            fix: "declare it '\(kind.rawValue) \(info.name): …, Sendable', or \(ownFix)"))
+      }
+    }
+    var visiting: Set<ModuleIndex.TypeID> = []
+    if !declaredSendable, !isProvablySendable(type, visiting: &visiting) {
+      return .failure(
+        ConformanceBlock(
+          reason:
+            "the scanner cannot prove '\(name)' Sendable from its stored properties (each must be of a standard value type, or a module type proven the same way, with its type written)",
+          fix: "declare it '\(kind.rawValue) \(info.name): …, Sendable', or \(ownFix)"))
+    }
+    guard let condition = condition(info) else {
+      return .failure(
+        ConformanceBlock(
+          reason: "'\(name)' is declared under an #if condition too long to repeat", fix: ownFix))
+    }
+    return .success(
+      SynthesizedConformance(
+        typeName: name, storage: rawValue ? .rawValue : .json, statesSendable: !declaredSendable,
+        condition: condition.isEmpty ? nil : condition))
+  }
+
+  private func isRawValueEnum(_ info: ModuleIndex.TypeInfo) -> Bool {
+    info.kind == .enum
+      && info.firstInherited.map { Self.rawValueTypes.contains(ModuleIndex.lastComponent($0)) } == true
+  }
+
+  /// Where the conformance compiles: where the type is declared, and not where the user's own
+  /// conformance is (`""` for everywhere); `nil` if a condition was too long to repeat.
+  private func condition(_ info: ModuleIndex.TypeInfo) -> String? {
+    var clauses: [String] = []
+    if !info.declarationConditions.contains(nil) {
+      let declared = info.declarationConditions.compactMap { $0 }.sorted()
+      clauses.append(
+        declared.count == 1 ? declared[0] : "(" + declared.map(Self.grouped).joined(separator: " || ") + ")")
+    }
+    clauses += info.preferenceValueConditions.compactMap { $0 }.sorted().map { "!" + Self.grouped($0) }
+    if clauses.contains(where: { $0.contains("…") }) { return nil }
+    return clauses.joined(separator: " && ")
+  }
+
+  /// A condition as one operand: parenthesized unless it is one already.
+  static func grouped(_ condition: String) -> String {
+    condition.hasPrefix("(") && condition.hasSuffix(")") && !condition.contains(" && ")
+      && !condition.contains(" || ") ? condition : "(\(condition))"
+  }
+
+  // MARK: Sendable
+
+  /// Whether every value of `type` is provably `Sendable`: declared so (or isolated to a global
+  /// actor), a raw-value enum, or a struct or enum whose storage syntax shows and holds only such
+  /// types. A type met again while it is being proven counts as proven (it adds no storage of its
+  /// own); a result that leaned on that assumption is not remembered, every other one is, so each
+  /// type is proven once.
+  private mutating func isProvablySendable(
+    _ type: ModuleIndex.TypeID, visiting: inout Set<ModuleIndex.TypeID>
+  )
+    -> Bool
+  {
+    if let known = sendable[type] { return known }
+    guard visiting.insert(type).inserted else {
+      assumptions += 1
+      return true
+    }
+    let assumedBefore = assumptions
+    let info = index[type]
+    let proven: Bool
+    if index.inherits(type, anyOf: ["Sendable"]) || info.globalActor != nil || isRawValueEnum(info) {
+      proven = true
+    } else if info.kind == .struct || info.kind == .enum, info.genericType == nil, !info.hasUnknownStorage {
+      let context = enclosingTypes(type)
+      proven = info.storedPropertyTypes.allSatisfy {
+        isSendableType($0, context: context, visiting: &visiting)
+      }
+    } else {
+      proven = false
+    }
+    visiting.remove(type)
+    if !proven || assumptions == assumedBefore { sendable[type] = proven }
+    return proven
+  }
+
+  /// The types a member of `type` looks names up in, innermost first.
+  private func enclosingTypes(_ type: ModuleIndex.TypeID) -> [ModuleIndex.TypeID] {
+    var context: [ModuleIndex.TypeID] = []
+    var current: ModuleIndex.TypeID? = type
+    while let step = current {
+      context.append(step)
+      current = index[step].parent
+    }
+    return context
+  }
+
+  /// Whether a written type is `Sendable`: a standard value type, a module type proven so, or an
+  /// optional, array, set or dictionary of them.
+  private mutating func isSendableType(
+    _ written: String, context: [ModuleIndex.TypeID], visiting: inout Set<ModuleIndex.TypeID>, depth: Int = 0
+  ) -> Bool {
+    guard depth < 16 else { return false }
+    var text = written.removing(" ")
+    while text.hasSuffix("?") { text.removeLast() }
+    for wrapper in ["Optional<", "Set<", "Array<"] where text.hasPrefix(wrapper) && text.hasSuffix(">") {
+      return isSendableType(
+        String(text.dropFirst(wrapper.count).dropLast()), context: context, visiting: &visiting,
+        depth: depth + 1)
+    }
+    if text.hasPrefix("[") && text.hasSuffix("]") {
+      let inner = text.dropFirst().dropLast()
+      guard let colon = inner.firstIndex(of: ":") else {
+        return isSendableType(String(inner), context: context, visiting: &visiting, depth: depth + 1)
+      }
+      // A key with no brackets of its own: `[String: [Int]]`.
+      let key = String(inner[..<colon])
+      guard !key.contains("["), !key.contains("<") else { return false }
+      return isSendableType(key, context: context, visiting: &visiting, depth: depth + 1)
+        && isSendableType(
+          String(inner[inner.index(after: colon)...]), context: context, visiting: &visiting, depth: depth + 1
+        )
+    }
+    let names = text.split(separator: ".").map(String.init)
+    guard !names.isEmpty,
+      names.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
+    else { return false }
+    if let type = index.typeID(of: names, in: context), index[type].kind != nil {
+      return isProvablySendable(type, visiting: &visiting)
+    }
+    // `String`, or `Swift.String`, `Foundation.Date`.
+    let standard =
+      names.count == 1
+      ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : ""
+    return Self.sendableValueTypes.contains(standard)
+  }
+}
+
+/// Why the registry cannot write a type's conformance, and the one-line fix.
+struct ConformanceBlock: Error {
+  var reason: String
+  var fix: String
+}
+
+/// A conformance to `PreferenceValue` the registry writes for a module type declared without one.
+package struct SynthesizedConformance: Sendable, Hashable {
+  package enum Storage: String, Sendable {
+    /// An enum stored as its raw value.
+    case rawValue
+    /// A `Codable` type stored as JSON text.
+    case json
+  }
+
+  /// The type's qualified name in the module.
+  package let typeName: String
+  package let storage: Storage
+  /// Whether the conformance also states `@unchecked Sendable`, which the scanner proved.
+  package let statesSendable: Bool
+  /// The `#if` condition to compile it under: where the type is declared and the user's own
+  /// conformance is not; `nil` for always.
+  package let condition: String?
+}

@@ -1,0 +1,174 @@
+import Testing
+
+@testable import PreferencesScannerCore
+
+/// Module types stored by `@Preference` without a written conformance: the registry writes the
+/// conformance (a raw-value enum stored as its raw value, a `Codable` type as JSON text), stating
+/// `Sendable` only where the scanner proves it, and otherwise reports one error that names the fix.
+/// That the generated lines compile, in Swift 6, Swift 5 and Xcode 26's default-MainActor targets,
+/// is held by the integration package (`Scripts/integration-test.sh`), whose apps store such types
+/// across two processes.
+@Suite struct ConformanceSynthesisTests {
+  func generated(_ result: PreferenceScanner.Result) -> String {
+    RegistryRenderer.conformances(result.conformances)
+  }
+
+  @Test func rawValueEnumsAndCodableTypesNeedNoWrittenConformance() {
+    let result = scan(
+      """
+      enum Theme: String { case light, dark }
+      enum Size: Int { case small = 12 }
+      struct Layout: Codable { var columns = 2; var name: String; let tags: [String: [Int]]; var created = Date() }
+      struct Account: Codable, Hashable { let id: UUID; var handle: String?; var size: Size; var computed: Int { 1 } }
+      enum Outer { enum Density: Double { case compact = 0.5 } }
+      struct S {
+        @Preference var theme = Theme.dark
+        @Preference var size: Size = .small
+        @Preference var layout: Layout? = nil
+        @Preference var accounts: [Account] = []
+        @Preference var densities: [String: Outer.Density] = [:]
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(
+      result.conformances.map(\.typeName) == ["Account", "Layout", "Outer.Density", "Size", "Theme"])
+    #expect(result.conformances.map(\.storage) == [.json, .json, .rawValue, .rawValue, .rawValue])
+    #expect(result.conformances.allSatisfy { $0.statesSendable && $0.condition == nil })
+    let text = generated(result)
+    #expect(
+      text.contains("extension Theme: @unchecked Sendable, PreferenceValue {}  // stored as its raw value"))
+    #expect(text.contains("extension Outer.Density: @unchecked Sendable, PreferenceValue {}"))
+    #expect(text.contains("// Sendable: a raw-value enum has no payloads"))
+    #expect(
+      text.contains("extension Layout: @unchecked Sendable, PreferenceValue {}  // stored as JSON text"))
+  }
+
+  @Test func aTypeDeclaredSendableOrIsolatedIsNotStatedSendableAgain() {
+    let result = scan(
+      """
+      enum Theme: String, Sendable { case light }
+      @MainActor enum Mode: Int { case a }
+      public enum Public: String, Sendable { case a }
+      struct Model: Codable {}
+      extension Model: Sendable {}
+      struct S {
+        @Preference var theme = Theme.light
+        @Preference var mode = Mode.a
+        @Preference public var p = Public.a
+        @Preference var model = Model()
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(result.conformances.map(\.typeName) == ["Mode", "Model", "Public", "Theme"])
+    #expect(result.conformances.allSatisfy { !$0.statesSendable })
+    #expect(generated(result).contains("extension Theme: PreferenceValue {}"))
+  }
+
+  /// A conformance the user wrote anywhere, in any file, is never repeated; one written under an
+  /// `#if` is supplied where that condition is false; a type declared under an `#if` gets its
+  /// conformance under the same condition.
+  @Test func writtenConformancesAndConditionsAreRespected() {
+    let result = scan([
+      (
+        "Sources/App/Types.swift",
+        """
+        enum Written: String { case a }
+        enum OnlyOnIOS: String { case a }
+        #if os(Linux) || os(macOS)
+        enum Desktop: String { case a }
+        #elseif os(iOS)
+        enum Desktop: Int { case a }
+        #endif
+        """
+      ),
+      (
+        "Sources/App/Conformances.swift",
+        """
+        extension Written: PreferenceValue {}
+        #if os(iOS)
+        extension OnlyOnIOS: Preferences.PreferenceValue {}
+        #endif
+        """
+      ),
+      (
+        "Sources/App/S.swift",
+        """
+        struct S {
+          @Preference var written = Written.a
+          @Preference var ios = OnlyOnIOS.a
+          #if os(Linux) || os(macOS) || os(iOS)
+          @Preference var desktop = Desktop.a
+          #endif
+        }
+        """
+      ),
+    ])
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(result.conformances.map(\.typeName) == ["Desktop", "OnlyOnIOS"])
+    #expect(
+      result.conformances.map(\.condition) == [
+        "((!(os(Linux) || os(macOS)) && (os(iOS))) || ((os(Linux) || os(macOS))))", "!(os(iOS))",
+      ])
+    #expect(generated(result).contains("#if !(os(iOS))\n// Sendable"))
+  }
+
+  /// Where the compiler would not accept the conformance from another file: one error at each
+  /// declaration that stores the type, naming the fix, and nothing generated for it.
+  @Test func whatTheRegistryCannotConformIsOneErrorThatNamesTheFix() {
+    let result = scan(
+      """
+      public enum PublicMode: String { case a }
+      final class Box: Codable {}
+      enum NoRaw { case a }
+      struct Holder: Codable { var box: Box }
+      enum Payload: Codable { case a(Int) }
+      struct Generic<T>: Codable {}
+      private enum Hidden: String { case a }
+      struct Wrapped: Codable { @Clamped var value: Int }
+      struct S {
+        @Preference public var publicMode = PublicMode.a
+        @Preference var box = Box()
+        @Preference var noRaw = NoRaw.a
+        @Preference var holder: Holder? = nil
+        @Preference var payload: Payload? = nil
+        @Preference var generic: Generic<Int>? = nil
+        @Preference var hidden = Hidden.a
+        @Preference var wrapped: Wrapped? = nil
+        @Preference var again = NoRaw.a
+      }
+      """)
+    let messages = errors(result)
+    #expect(result.conformances.isEmpty, "\(result.conformances)")
+    #expect(messages.count == 8, "\(messages)")
+    func message(_ property: String) -> String {
+      messages.first { $0.contains("@Preference '\(property)'") } ?? ""
+    }
+    #expect(
+      message("publicMode").hasSuffix(
+        "'PublicMode' does not conform to PreferenceValue, and the registry cannot add the conformance: 'PublicMode' is public and not declared Sendable; declare it 'enum PublicMode: …, Sendable', or add 'extension PublicMode: PreferenceValue {}' in the file that declares it"
+      ))
+    #expect(message("box").contains("'Box' is a class; make it a final class that is Sendable"))
+    #expect(
+      message("noRaw").contains(
+        "neither an enum with a String or number raw value nor Codable; declare it Codable"))
+    #expect(
+      message("again")
+        == message("noRaw").replacingOccurrences(of: "noRaw", with: "again").replacingOccurrences(
+          of: ":12:", with: ":18:"))
+    for property in ["holder", "payload", "wrapped"] {
+      #expect(message(property).contains("cannot prove"), "\(property)")
+      #expect(message(property).contains(": …, Sendable'"), "\(property)")
+    }
+    // Generic types are not found by name with their arguments: left to the compiler, as before.
+    #expect(message("generic").isEmpty)
+    #expect(message("hidden").contains("'Hidden' is private to its file"))
+  }
+
+  /// Thousands of declarations of one type (a bad merge) give one conformance, decided once.
+  @Test func aTypeStoredByManyDeclarationsIsConformedOnce() {
+    let source =
+      "enum E: String { case a }\n" + String(repeating: "struct T { @Preference var e = E.a }\n", count: 500)
+    let result = scan(source)
+    #expect(result.conformances.map(\.typeName) == ["E"])
+  }
+}
