@@ -21,18 +21,20 @@ import Testing
       struct Layout: Codable { var columns = 2; var name: String; let tags: [String: [Int]]; var created = Date() }
       struct Account: Codable, Hashable { let id: UUID; var handle: String?; var size: Size; var computed: Int { 1 } }
       enum Outer { enum Density: Double { case compact = 0.5 } }
+      enum Sort: Codable { case name(ascending: Bool), date(Date, [String: Int]), none }
       struct S {
         @Preference var theme = Theme.dark
         @Preference var size: Size = .small
         @Preference var layout: Layout? = nil
         @Preference var accounts: [Account] = []
         @Preference var densities: [String: Outer.Density] = [:]
+        @Preference var sort = Sort.none
       }
       """)
     #expect(errors(result).isEmpty, "\(errors(result))")
     #expect(
-      result.conformances.map(\.typeName) == ["Account", "Layout", "Outer.Density", "Size", "Theme"])
-    #expect(result.conformances.map(\.storage) == [.json, .json, .rawValue, .rawValue, .rawValue])
+      result.conformances.map(\.typeName) == ["Account", "Layout", "Outer.Density", "Size", "Sort", "Theme"])
+    #expect(result.conformances.map(\.storage) == [.json, .json, .rawValue, .rawValue, .json, .rawValue])
     #expect(result.conformances.allSatisfy { $0.statesSendable && $0.condition == nil })
     let text = generated(result)
     #expect(
@@ -121,7 +123,7 @@ import Testing
       final class Box: Codable {}
       enum NoRaw { case a }
       struct Holder: Codable { var box: Box }
-      enum Payload: Codable { case a(Int) }
+      enum Payload: Codable { case a(Int), b(label: Box) }
       struct Generic<T>: Codable {}
       private enum Hidden: String { case a }
       struct Wrapped: Codable { @Clamped var value: Int }

@@ -28,10 +28,10 @@ package struct ModuleIndex: Sendable {
     package var declarationConditions: Set<String?> = []
     /// The same, for each declaration or extension that lists `PreferenceValue`.
     package var preferenceValueConditions: Set<String?> = []
-    /// The types of its instance stored properties, as far as syntax shows them, once each.
+    /// The types of its instance stored properties and enum cases' associated values, as far as
+    /// syntax shows them, once each.
     package var storedPropertyTypes: Set<String> = []
-    /// Whether it has a stored property whose type syntax does not show, or an enum case with
-    /// associated values.
+    /// Whether it has a stored property (or associated value) whose type syntax does not show.
     package var hasUnknownStorage = false
     /// The file of a `private` or `fileprivate` declaration.
     package var privateFile: String?
@@ -118,9 +118,6 @@ package struct ModuleIndex: Sendable {
         let entry = Member(
           syntax: member, file: file.path, scopeActor: member.owner.flatMap { file.scopes[$0].globalActor })
         if member.kind == .enumCase { enumCaseNames.insert(member.name) }
-        if member.kind == .enumCase, member.hasPayload, let owner = member.owner {
-          types[fileTypes[owner]].hasUnknownStorage = true
-        }
         if let owner = member.owner {
           let id = fileTypes[owner]
           if member.kind == .typeAlias { types[id].nestedTypes.insert(member.name) }

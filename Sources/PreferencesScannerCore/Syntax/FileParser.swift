@@ -666,6 +666,38 @@ struct FileParser {
     storedProperties.append(StoredPropertySyntax(scope: scope, type: type))
   }
 
+  /// The types of an enum case's associated values, `label: Type, Type`: one per element, `nil`
+  /// where an element is not a plain type (a default value).
+  static func payloadTypes(_ text: String) -> [String?] {
+    var elements: [String] = []
+    var depth = 0
+    var current = ""
+    for character in text {
+      switch character {
+      case "(", "[", "<": depth += 1
+      case ")", "]", ">": depth -= 1
+      case "," where depth == 0:
+        elements.append(current)
+        current = ""
+        continue
+      default: break
+      }
+      current.append(character)
+    }
+    elements.append(current)
+    return elements.map { element in
+      var type = Substring(element)
+      // A label: a word and a colon outside any brackets.
+      if let colon = type.firstIndex(of: ":"),
+        type[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " })
+      {
+        type = type[type.index(after: colon)...]
+      }
+      let trimmed = type.trimmingCharacters(in: .whitespaces)
+      return trimmed.isEmpty || trimmed.contains("=") ? nil : trimmed
+    }
+  }
+
   /// The written result type of a non-generic function whose name is at `nameIndex`
   /// (`func make(…) async throws -> T`), or `nil` (generic, no result, or not plainly written).
   private mutating func returnType(ofFunctionNamedAt nameIndex: Int) -> String? {
@@ -708,7 +740,13 @@ struct FileParser {
       var payload = false
       if source.isPunct(cursor, UInt8(ascii: "(")) {
         payload = true
-        cursor = source.matchingClose(cursor) + 1
+        let close = source.matchingClose(cursor)
+        if let scope = innermostScope, close > cursor + 1 {
+          for type in Self.payloadTypes(source.normalizedText(from: cursor + 1, through: close - 1)) {
+            storedProperties.append(StoredPropertySyntax(scope: scope, type: type))
+          }
+        }
+        cursor = close + 1
       }
       members.append(
         MemberSyntax(

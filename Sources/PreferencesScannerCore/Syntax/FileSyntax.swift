@@ -12,7 +12,8 @@ package struct FileSyntax: Sendable, Codable {
   /// Declarations the analysis needs to resolve names: enum cases, static members, initializers,
   /// type aliases, and file-scope values and functions.
   package let members: [MemberSyntax]
-  /// The instance stored properties of struct and enum declarations, for the registry's proof
+  /// The instance stored properties of struct and enum declarations (and enum cases' associated
+  /// values), for the registry's proof
   /// that a type it makes storable is `Sendable`.
   package let storedProperties: [StoredPropertySyntax]
   package let preferences: [PreferenceSyntax]
@@ -107,7 +108,8 @@ package struct MemberSyntax: Sendable, Codable {
   package let branch: Int?
 }
 
-/// An instance stored property of a struct or enum declaration.
+/// An instance stored property of a struct or enum declaration, or an associated value of an
+/// enum case.
 package struct StoredPropertySyntax: Sendable, Codable {
   /// The type scope it is declared in.
   package let scope: Int
