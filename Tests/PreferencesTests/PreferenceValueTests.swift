@@ -63,6 +63,8 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     roundTrip(UInt64.max, default: 0, kind: kind)
     roundTrip(3.141592653589793, default: 0.0, kind: kind)
     roundTrip(Float(0.1), default: 0, kind: kind)
+    roundTrip(CGFloat(17.5), default: 0, kind: kind)
+    roundTrip([CGFloat(1), 2.25], default: [], kind: kind)
     roundTrip("Paul ✓ \"quoted\" <xml> &", default: "", kind: kind)
     roundTrip("", default: "x", kind: kind)
     roundTrip(Data([0, 1, 2, 255]), default: Data(), kind: kind)
@@ -71,6 +73,21 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     roundTrip(URL(string: "https://example.com/a?b=c#d")!, default: URL(string: "about:blank")!, kind: kind)
     roundTrip(URL(fileURLWithPath: "/tmp/some file"), default: URL(string: "about:blank")!, kind: kind)
     roundTrip(UUID(), default: UUID(), kind: kind)
+  }
+
+  /// A font size or layout metric: stored as a real, as `UserDefaults` stores a `CGFloat`, so the
+  /// reals an app already stored read as they are, and so does the JSON text of the `Codable`
+  /// conformance users wrote before.
+  @Test func cgFloatIsStoredAsARealAndReadsWhatAppsStored() throws {
+    #expect(try CGFloat(14).propertyListValue() == .double(14))
+    let store = PreferenceStore.inMemory(["real": 12.5, "integer": 13, "jsonText": "14.5", "text": "large"])
+    #expect(store.value(forKey: "real", default: CGFloat(0)) == 12.5)
+    #expect(store.value(forKey: "integer", default: CGFloat(0)) == 13)
+    #expect(store.value(forKey: "jsonText", default: CGFloat(0)) == 14.5)
+    #expect(store.value(forKey: "text", default: CGFloat(1)) == 1)
+    #expect(CGFloat(launchArgument: " 2.5") == 2.5)
+    store.set(CGFloat(20), forKey: "written")
+    #expect(store.backend.value(forKey: "written") == .double(20))
   }
 
   @Test(arguments: StoreKind.allCases)

@@ -3,10 +3,12 @@ import Foundation
 /// A type that can be stored as a preference.
 ///
 /// A conforming type converts itself to a ``PropertyListValue`` for storage and back. The
-/// library conforms `Bool`, every fixed-width integer, `Double`, `Float`, `String`, `Data`,
-/// `Date`, `URL`, `UUID`, arrays, `[String: V]` dictionaries and optionals of supported values.
+/// library conforms `Bool`, every fixed-width integer, `Double`, `Float`, `CGFloat`, `String`,
+/// `Data`, `Date`, `URL`, `UUID`, arrays, sets, `[String: V]` dictionaries and optionals of
+/// supported values.
 ///
-/// Your own types get an implementation for free by declaring conformance:
+/// Your module's own raw-value enums and `Codable` types need nothing: the build plugin writes
+/// their conformance when a preference stores them. Written by hand, it is one line:
 ///
 /// ```swift
 /// enum Theme: String, PreferenceValue { case light, dark }        // stored as its raw value
@@ -88,6 +90,7 @@ extension UInt32: LosslessPreferenceValue {}
 extension UInt64: LosslessPreferenceValue {}
 extension Double: LosslessPreferenceValue {}
 extension Float: LosslessPreferenceValue {}
+extension CGFloat: LosslessPreferenceValue {}
 extension String: LosslessPreferenceValue {}
 extension Data: LosslessPreferenceValue {}
 extension Date: LosslessPreferenceValue {}
@@ -189,6 +192,28 @@ extension Float: PreferenceValue {
   public init?(launchArgument text: String) {
     guard let value = Float(text.trimmingCharacters(in: .whitespaces)) else { return nil }
     self = value
+  }
+}
+
+/// Stored as a real number, as `UserDefaults.set(_:forKey:)` stores a `CGFloat`, on every
+/// platform (Foundation declares `CGFloat` on Linux too). Reads reals and integers, and the JSON
+/// text a `Codable` conformance (`extension CGFloat: @retroactive PreferenceValue {}`) wrote
+/// before the library supported it.
+extension CGFloat: PreferenceValue {
+  public func propertyListValue() -> PropertyListValue? { .double(Double(self)) }
+
+  public init(propertyListValue value: PropertyListValue) throws {
+    if case .string(let text) = value {
+      guard let number = Double(text.trimmingCharacters(in: .whitespaces)) else { throw Self.mismatch(value) }
+      self = CGFloat(number)
+      return
+    }
+    self = CGFloat(try Double(propertyListValue: value))
+  }
+
+  public init?(launchArgument text: String) {
+    guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+    self = CGFloat(value)
   }
 }
 
