@@ -95,6 +95,33 @@ grep -E "error: duplicate preference key 'ContentView.username'" "$work/dup.log"
   cat "$work/dup.log"; exit 1
 }
 
+echo "== an enum-keyed store's keys carry their types: a value of another type does not compile"
+make_copy
+cat >"$work/copy/Sources/IntegrationApp/Keys.swift" <<'SWIFT'
+import Preferences
+
+enum AppKeys: String, PreferenceKeys {
+  case name, overscrollRate
+  var defaultValue: any PreferenceValue {
+    switch self {
+    case .name: "Anonymous"
+    case .overscrollRate: 0.25
+    }
+  }
+}
+
+func typedKeys(_ store: KeyedPreferences<AppKeys>) {
+  let rate = store[.overscrollRate]  // a Double, no annotation
+  store.set(rate * 2, for: .overscrollRate)
+  store.set(42, for: .name)
+}
+SWIFT
+must_fail typedkeys "Keys.swift:16:13: error: cannot convert value of type 'Int' to expected argument type 'String'"
+sed -i.bak 's/store.set(42, for: .name)/let name: Int = store.value(for: .name)/' "$work/copy/Sources/IntegrationApp/Keys.swift"
+must_fail typedkeys-read "Keys.swift:16:.*error: cannot convert value of type 'String' to specified type 'Int'"
+sed -i.bak 's/let name: Int = store.value(for: .name)/_ = store.string(for: .name)/' "$work/copy/Sources/IntegrationApp/Keys.swift"
+must_build typedkeys-ok
+
 echo "== without the plugin, @Preference is a compile error that names the fix"
 make_copy
 sed -i.bak '/plugins:/d' "$work/copy/Package.swift"

@@ -5,13 +5,14 @@ import Foundation
 ///
 /// ```swift
 /// enum AppKeys: String, PreferenceKeys {
-///   case name, emailAddress, launchCount
+///   case name, emailAddress, launchCount, overscrollRate
 ///
 ///   var defaultValue: any PreferenceValue {
 ///     switch self {
 ///     case .name: "Anonymous"
 ///     case .emailAddress: String?.none
 ///     case .launchCount: 0
+///     case .overscrollRate: 0 as Double   // `as` names the type where a literal does not
 ///     }
 ///   }
 /// }
@@ -19,16 +20,50 @@ import Foundation
 /// let store = PreferenceStore.standard.keyed(by: AppKeys.self)
 /// store.set("Paul", for: .name)
 /// store.string(for: .name)          // "Paul"
-/// store.set(42, for: .name)         // reported, nothing stored: .name holds a String
+/// let rate = store[.overscrollRate] // a Double, no annotation needed
+/// store.set(42, for: .name)         // does not compile: .name holds a String
 /// ```
 ///
 /// The raw value of each case is its key. The `defaultValue` switch is registered with the store
-/// (``PreferenceStore/register(defaults:)``) the first time the keys are used with it, and its
-/// type is the key's declared type: a write or read with another type is refused.
+/// (``PreferenceStore/register(defaults:)``) the first time the keys are used with it.
+///
+/// Each case's type is known at compile time: the build plugin reads the `defaultValue` switch and
+/// generates a typed ``PreferenceKey`` for each case (`PreferenceKey<AppKeys, String>.name`), which
+/// every read and write of ``KeyedPreferences`` takes. A case's type is its default's: a literal's
+/// (`"Anonymous"` is a `String`, `0` an `Int`, `0.5` a `Double`), `T?.none` for an optional,
+/// `T(…)`, an enum case `T.case`, or the type after `as` (`0 as Double`,
+/// `Int(String.Encoding.utf8.rawValue)`). A default whose type the plugin cannot read is a build
+/// error that asks for `as`. The switch must be `switch self` with one expression per case (a
+/// `default:` clause covers the cases it does not name).
+///
+/// Without the plugin, declare the typed keys yourself:
+///
+/// ```swift
+/// extension PreferenceKey where Keys == AppKeys, Value == String {
+///   static var name: Self { Self(.name) }
+/// }
+/// ```
 public protocol PreferenceKeys: RawRepresentable, CaseIterable, Sendable where RawValue == String {
   /// The default value of this key; its type is the key's declared type. Return `T?.none` for
   /// an optional key without a default.
   var defaultValue: any PreferenceValue { get }
+}
+
+/// A case of a ``PreferenceKeys`` enum with the type of its value: what ``KeyedPreferences``
+/// reads and writes, so that a read needs no type annotation and a value of another type does
+/// not compile.
+///
+/// The build plugin generates one static member per case, named after the case, so a key is
+/// written `.name` wherever a `PreferenceKey` is expected.
+public struct PreferenceKey<Keys: PreferenceKeys, Value: PreferenceValue>: Sendable, Hashable {
+  /// The enum case; its raw value is the stored key.
+  public let key: Keys
+
+  /// The key `key`, holding values of type `Value`.
+  public init(_ key: Keys) { self.key = key }
+
+  public static func == (a: Self, b: Self) -> Bool { a.key.rawValue == b.key.rawValue }
+  public func hash(into hasher: inout Hasher) { hasher.combine(key.rawValue) }
 }
 
 extension PreferenceStore {
@@ -61,15 +96,20 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
 
   /// The value of `key`: stored, else its default.
   ///
-  /// Reading with a type other than the key's declared type never stops the app: the read
-  /// returns the key's default converted to `Value` where it converts (`0` declared, read as
-  /// `Double`: `0.0`), else the stored value if it reads as `Value`, else an empty value, and
-  /// ``PreferenceError/wrongValueType(key:declared:given:)`` is reported once per key and type.
+  /// If a hand-written ``PreferenceKey`` names a type other than the one its case's default has,
+  /// the read never stops the app: it returns the default converted to `Value` where it converts
+  /// (`0` declared, read as `Double`: `0.0`), else the stored value if it reads as `Value`, else an
+  /// empty value, and ``PreferenceError/wrongValueType(key:declared:given:)`` is reported once per
+  /// key and type. (Generated keys always agree with their defaults.)
   @inlinable
-  public func value<Value: PreferenceValue>(for key: Keys, as type: Value.Type = Value.self) -> Value {
+  public func value<Value: PreferenceValue>(
+    for key: PreferenceKey<Keys, Value>, as type: Value.Type = Value.self
+  )
+    -> Value
+  {
     // A cached value of this type exists only after a checked read or write of this key.
-    if let cached = store.cachedValue(forKey: key.rawValue, as: Value.self) { return cached }
-    return uncachedValue(for: key)
+    if let cached = store.cachedValue(forKey: key.key.rawValue, as: Value.self) { return cached }
+    return uncachedValue(for: key.key)
   }
 
   @usableFromInline
@@ -110,34 +150,35 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
 
   /// Stores `value` for `key`; `nil` (for optional keys) removes the stored value.
   ///
-  /// A value whose type differs from the key's declared type is not stored: the error is
-  /// reported through ``PreferenceDiagnostics`` and the method returns `false`.
+  /// A hand-written ``PreferenceKey`` whose type differs from its case's default stores nothing:
+  /// the error is reported through ``PreferenceDiagnostics`` and the method returns `false`.
   @discardableResult
-  public func set<Value: PreferenceValue>(_ value: Value, for key: Keys) -> Bool {
-    guard Self.accepts(key, Value.self) else {
+  public func set<Value: PreferenceValue>(_ value: Value, for key: PreferenceKey<Keys, Value>) -> Bool {
+    guard Self.accepts(key.key, Value.self) else {
       PreferenceDiagnostics.report(
         .wrongValueType(
-          key: key.rawValue, declared: Self.declaredTypeName(key), given: String(describing: Value.self)))
+          key: key.key.rawValue, declared: Self.declaredTypeName(key.key),
+          given: String(describing: Value.self)))
       return false
     }
-    store.set(value, forKey: key.rawValue)
+    store.set(value, forKey: key.key.rawValue)
     return true
   }
 
-  /// Reads or writes `key` as `Value`.
-  public subscript<Value: PreferenceValue>(key: Keys, as type: Value.Type = Value.self) -> Value {
+  /// Reads or writes `key`.
+  public subscript<Value: PreferenceValue>(key: PreferenceKey<Keys, Value>) -> Value {
     get { value(for: key) }
     nonmutating set { set(newValue, for: key) }
   }
 
-  /// The string value of `key`, declared as `String`.
-  @inlinable public func string(for key: Keys) -> String { value(for: key) }
-  /// The integer value of `key`, declared as `Int`.
-  @inlinable public func integer(for key: Keys) -> Int { value(for: key) }
-  /// The Boolean value of `key`, declared as `Bool`.
-  @inlinable public func bool(for key: Keys) -> Bool { value(for: key) }
-  /// The floating-point value of `key`, declared as `Double`.
-  @inlinable public func double(for key: Keys) -> Double { value(for: key) }
+  /// The string value of `key`.
+  @inlinable public func string(for key: PreferenceKey<Keys, String>) -> String { value(for: key) }
+  /// The integer value of `key`.
+  @inlinable public func integer(for key: PreferenceKey<Keys, Int>) -> Int { value(for: key) }
+  /// The Boolean value of `key`.
+  @inlinable public func bool(for key: PreferenceKey<Keys, Bool>) -> Bool { value(for: key) }
+  /// The floating-point value of `key`.
+  @inlinable public func double(for key: PreferenceKey<Keys, Double>) -> Double { value(for: key) }
 
   /// Removes the stored value of `key`, so that it reads its default again.
   public func reset(_ key: Keys) { store.removeValue(forKey: key.rawValue) }

@@ -42,6 +42,8 @@ package struct PreferenceScanner: Sendable {
     /// Conformances to `PreferenceValue` the registry writes for module types declared without
     /// one, sorted by type name.
     package var conformances: [SynthesizedConformance] = []
+    /// The typed keys of the module's `PreferenceKeys` enums, by enum name.
+    package var typedKeys: [TypedKeyGroup] = []
     /// Locked types that generated code checks, by key.
     package var lockedTypes: [String: RegistryRenderer.LockedType]
     /// How many files came from a ``ParseCache`` instead of being parsed.
@@ -83,11 +85,13 @@ package struct PreferenceScanner: Sendable {
   /// The analysis stage, over every file's syntax.
   package func analyze(_ files: [FileSyntax]) -> Result {
     let index = ModuleIndex(files)
-    let (plans, planning, conformances) = Planner(index: index, configuration: configuration).plan(files)
+    let planner = Planner(index: index, configuration: configuration)
+    let (plans, planning, conformances) = planner.plan(files)
+    let (typedKeys, keyProblems) = TypedKeys(index: index, files: files, planner: planner).analyze()
     let locked = LockAnalysis(configuration: configuration, index: index).analyze(
       plans, files: files, lock: lock, expectedLockPath: expectedLockPath)
     var diagnostics =
-      files.flatMap(\.diagnostics) + planning + Validation.check(locked.plans, files: files)
+      files.flatMap(\.diagnostics) + planning + keyProblems + Validation.check(locked.plans, files: files)
       + locked.diagnostics
     // In source order, each note kept after the diagnostic it explains.
     var groups: [[Diagnostic]] = []
@@ -102,7 +106,7 @@ package struct PreferenceScanner: Sendable {
     diagnostics = groups.flatMap { $0 }
     return Result(
       files: files, plans: locked.plans, diagnostics: diagnostics, retiredKeys: locked.retiredKeys,
-      conformances: conformances, lockedTypes: locked.lockedTypes)
+      conformances: conformances, typedKeys: typedKeys, lockedTypes: locked.lockedTypes)
   }
 
   /// The tokens of `source` (for tools such as the fuzzer).

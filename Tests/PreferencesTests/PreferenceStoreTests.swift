@@ -205,8 +205,9 @@ import Testing
     #expect(store[.name] == "Paul")
     store[.launchCount] += 1
     #expect(store.integer(for: .launchCount) == 1)
-    // A value of the wrong type stores nothing and says why.
-    #expect(!store.set(42, for: .name))
+    // `store.set(42, for: .name)` does not compile (Scripts/integration-test.sh holds that); a
+    // hand-written key of the wrong type stores nothing and says why.
+    #expect(!store.set(42, for: PreferenceKey<AppKeys, Int>(.name)))
     #expect(store.string(for: .name) == "Paul")
     #expect(
       Diagnostics.reported(mentioning: "preference 'name' is declared as String but was given Int").count >= 1
@@ -222,24 +223,24 @@ import Testing
     #expect(store.string(for: .name) == "Anonymous")
   }
 
-  /// A port's most common slip: a default written as `0` for a setting read as `Double`, or
-  /// an unsigned raw value for one read as `Int`. No read traps: the default converts where it
-  /// can, else the stored value or an empty value is read, and each mismatch is reported once.
+  /// A hand-written typed key whose type differs from its case's default (the slip generated
+  /// keys rule out: a default written as `0` read as `Double`, an unsigned raw value read as
+  /// `Int`). No read traps: the default converts where it can, else the stored value or an empty
+  /// value is read, and each mismatch is reported once.
   @Test func aKeyedReadWithTheWrongTypeNeverTraps() {
     Diagnostics.start()
     let store = PreferenceStore.inMemory().keyed(by: PortedKeys.self)
-    #expect(store.double(for: .overscrollRate) == 0.0)
-    #expect(store.value(for: .overscrollRate, as: Double.self) == 0.0)
-    #expect(store.integer(for: .encoding) == Int(String.Encoding.utf8.rawValue))
-    #expect(store.value(for: .title, as: Int.self) == 0)
-    #expect(store.value(for: .title, as: [String].self) == [])
-    #expect(store.value(for: .title, as: Int?.self) == nil)
+    let rateAsDouble = PreferenceKey<PortedKeys, Double>(.overscrollRate)
+    #expect(store.value(for: rateAsDouble) == 0.0)
+    #expect(store[rateAsDouble] == 0.0)
+    #expect(store.value(for: PreferenceKey<PortedKeys, Int>(.encoding)) == Int(String.Encoding.utf8.rawValue))
+    #expect(store.value(for: PreferenceKey<PortedKeys, Int>(.title)) == 0)
+    #expect(store.value(for: PreferenceKey<PortedKeys, [String]>(.title)) == [])
+    #expect(store.value(for: PreferenceKey<PortedKeys, Int?>(.title)) == nil)
     let received = Locked<[Double]>([])
-    let observation = store.observe(.overscrollRate, as: Double.self) { value in
-      received.withLock { $0.append(value) }
-    }
+    let observation = store.observe(rateAsDouble) { value in received.withLock { $0.append(value) } }
     store.store.set(0.5, forKey: "overscrollRate")
-    #expect(store.double(for: .overscrollRate) == 0.5)
+    #expect(store.value(for: rateAsDouble) == 0.5)
     observation.cancel()
     #expect(
       Diagnostics.reported(mentioning: "preference 'overscrollRate' is declared as Int but was given Double")
@@ -248,6 +249,10 @@ import Testing
     #expect(
       Diagnostics.reported(mentioning: "preference 'title' is declared as String but was given Int").count
         == 1)
+    // The generated keys carry each default's type: no annotation, no mismatch.
+    let rate: Int = store[.overscrollRate]
+    let encoding: UInt = store.value(for: .encoding)
+    #expect(rate == 0 && encoding == String.Encoding.utf8.rawValue && store.string(for: .title) == "Untitled")
   }
 }
 
@@ -257,7 +262,7 @@ enum PortedKeys: String, PreferenceKeys {
   var defaultValue: any PreferenceValue {
     switch self {
     case .overscrollRate: 0
-    case .encoding: String.Encoding.utf8.rawValue
+    case .encoding: String.Encoding.utf8.rawValue as UInt
     case .title: "Untitled"
     }
   }

@@ -257,16 +257,19 @@ extension PreferenceProjection {
 extension KeyedPreferences {
   /// Calls `handler` with the new value each time `key` changes.
   public func observe<Value: PreferenceValue>(
-    _ key: Keys, as type: Value.Type = Value.self, _ handler: @escaping @Sendable (Value) -> Void
+    _ key: PreferenceKey<Keys, Value>, as type: Value.Type = Value.self,
+    _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
-    store.observe(key.rawValue, default: defaultValue(of: key, as: Value.self), handler)
+    store.observe(key.key.rawValue, default: defaultValue(of: key.key, as: Value.self), handler)
   }
 
   /// The value of `key` now and after every change.
-  public func values<Value: PreferenceValue>(for key: Keys, as type: Value.Type = Value.self) -> AsyncStream<
-    Value
-  > {
-    store.values(forKey: key.rawValue, default: defaultValue(of: key, as: Value.self))
+  public func values<Value: PreferenceValue>(
+    for key: PreferenceKey<Keys, Value>, as type: Value.Type = Value.self
+  )
+    -> AsyncStream<Value>
+  {
+    store.values(forKey: key.key.rawValue, default: defaultValue(of: key.key, as: Value.self))
   }
 
   /// The keys that change, one element per change.

@@ -52,7 +52,7 @@ package enum RegistryRenderer {
         module: module, tables: withPreferences.map { tableName(forFileID: result.files[$0].fileID) },
         retiredKeys: result.retiredKeys, preferencesImport: preferencesImport,
         access: IndexAccess(result.plans, preferencesImport: preferencesImport))
-      + conformances(result.conformances)
+      + conformances(result.conformances) + typedKeys(result.typedKeys)
     func tables(_ files: [Int]) -> String {
       importLines(files.map { result.files[$0] }, preferences: preferencesImport.table) + "\n"
         + files.map { fileTable(for: result.files[$0], plans: byFile[$0] ?? [], locks: result.lockedTypes) }
@@ -101,7 +101,7 @@ package enum RegistryRenderer {
         tables: withPreferences.map { tableName(forFileID: result.files[$0].fileID) },
         retiredKeys: result.retiredKeys,
         access: IndexAccess(result.plans, preferencesImport: preferencesImport))
-      + conformances(result.conformances)
+      + conformances(result.conformances) + typedKeys(result.typedKeys)
       + "\n"
       + withPreferences.map {
         fileTable(for: result.files[$0], plans: byFile[$0] ?? [], locks: result.lockedTypes)
@@ -249,6 +249,35 @@ package enum RegistryRenderer {
       text +=
         "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")PreferenceValue {}  // stored as \(conformance.storage == .rawValue ? "its raw value" : "JSON text")\n"
       out += conformance.condition.map { "#if \($0)\n" + text + "#endif\n" } ?? text
+    }
+    return out
+  }
+
+  /// The typed keys of each `PreferenceKeys` enum: one static member of `PreferenceKey` per case,
+  /// in an extension per value type, so that `.name` is a `PreferenceKey<AppKeys, String>` and a
+  /// value of another type does not compile. `nonisolated`, so that a target whose default
+  /// isolation is MainActor can use them on any thread.
+  package static func typedKeys(_ groups: [TypedKeyGroup]) -> String {
+    guard !groups.isEmpty else { return "" }
+    var out = "\n// The typed keys of each PreferenceKeys enum, read from its defaultValue switch.\n"
+    for group in groups {
+      let keysType = group.keysType.split(separator: ".").map { SwiftIdentifier.escaped(String($0)) }
+        .joined(separator: ".")
+      var text = ""
+      var start = 0
+      while start < group.keys.count {
+        let valueType = group.keys[start].valueType
+        var end = start
+        while end < group.keys.count, group.keys[end].valueType == valueType { end += 1 }
+        text += "extension PreferenceKey where Keys == \(keysType), Value == \(valueType) {\n"
+        for key in group.keys[start..<end] {
+          let name = SwiftIdentifier.escaped(key.caseName)
+          text += "  \(group.access)nonisolated static var \(name): Self { Self(\(keysType).\(name)) }\n"
+        }
+        text += "}\n"
+        start = end
+      }
+      out += group.condition.map { "#if \($0)\n" + text + "#endif\n" } ?? text
     }
     return out
   }

@@ -55,6 +55,7 @@ struct FileParser {
   private var scopes: [TypeScope] = []
   private var members: [MemberSyntax] = []
   private var storedProperties: [StoredPropertySyntax] = []
+  private var keyDefaults: [KeyDefaultsSyntax] = []
   private var imports: [ImportSyntax] = []
   private var preferences: [PreferenceSyntax] = []
   private var branches: [BranchSyntax] = []
@@ -82,7 +83,8 @@ struct FileParser {
     return FileSyntax(
       path: path, fileID: parser.fileID, lineCount: lexed.lineCount, imports: parser.imports,
       scopes: parser.scopes,
-      members: parser.members, storedProperties: parser.storedProperties, preferences: parser.preferences,
+      members: parser.members, storedProperties: parser.storedProperties, keyDefaults: parser.keyDefaults,
+      preferences: parser.preferences,
       branches: parser.branches, diagnostics: parser.diagnostics)
   }
 
@@ -601,7 +603,10 @@ struct FileParser {
   /// `var`/`let` in a type body (static ones) or at file scope: its name, type and initial value.
   private mutating func property(at index: Int) {
     let (modifiers, _) = self.modifiers(before: index)
-    if !isAtFileScope, !modifiers.isStatic { storedProperty(at: index, attributes: modifiers.attributes) }
+    if !isAtFileScope, !modifiers.isStatic {
+      storedProperty(at: index, attributes: modifiers.attributes)
+      if source.isWord(index + 1, "defaultValue") { keyDefaultsSwitch(at: index) }
+    }
     guard isAtFileScope || modifiers.isStatic, source.isIdentifier(index + 1) else { return }
     if source.isPunct(index - 1, UInt8(ascii: "@")) { return }
     let name = source.text(index + 1)
@@ -664,6 +669,98 @@ struct FileParser {
     // `let a = 1, b = 2`: more bindings than one, whose types are not followed.
     if source.isPunct(cursor, UInt8(ascii: ",")) { type = nil }
     storedProperties.append(StoredPropertySyntax(scope: scope, type: type))
+  }
+
+  /// `var defaultValue: any PreferenceValue { switch self { case .a: … } }` in a type body: the
+  /// default expression of each case, for the typed keys of a ``PreferenceKeys`` enum (which
+  /// the analysis decides the type is). Recorded with `clauses` empty when the body is not a
+  /// `switch self` (optionally inside `get { }`).
+  private mutating func keyDefaultsSwitch(at index: Int) {
+    guard let scope = innermostScope else { return }
+    let place = source[index + 1]
+    var cursor = index + 2
+    if source.isPunct(cursor, UInt8(ascii: ":")) { cursor = typeEnd(from: cursor + 1) }
+    guard source.isPunct(cursor, UInt8(ascii: "{")) else { return }
+    var bodyOpen = cursor
+    if source.isWord(cursor + 1, "get"), source.isPunct(cursor + 2, UInt8(ascii: "{")) {
+      bodyOpen = cursor + 2
+    }
+    var body = bodyOpen + 1
+    if source.isWord(body, "return") { body += 1 }
+    var clauses: [KeyDefaultsSyntax.Clause] = []
+    if source.isWord(body, "switch"), source.isWord(body + 1, "self"),
+      source.isPunct(body + 2, UInt8(ascii: "{"))
+    {
+      let close = source.matchingClose(body + 2)
+      var position = body + 3
+      while position < close {
+        var cases: [String] = []
+        var readable = true
+        let labelToken = source[position]
+        if source.isWord(position, "default"), source.isPunct(position + 1, UInt8(ascii: ":")) {
+          position += 2
+        } else if source.isWord(position, "case") {
+          position += 1
+          // `.a, .b:`; any other pattern is not read.
+          while position < close, !source.isPunct(position, UInt8(ascii: ":")) {
+            if source.isPunct(position, UInt8(ascii: ".")), source.isIdentifier(position + 1) {
+              cases.append(source.text(position + 1))
+              position += 2
+            } else if source.isPunct(position, UInt8(ascii: ",")) {
+              position += 1
+            } else {
+              readable = false
+              if source.isPunct(position, UInt8(ascii: "(")) || source.isPunct(position, UInt8(ascii: "[")) {
+                position = source.matchingClose(position)
+              }
+              position += 1
+            }
+          }
+          position += 1
+        } else {
+          break  // a directive or something unexpected: the rest is not read
+        }
+        // The clause runs to the next `case` or `default` that starts a line.
+        var end = position
+        while end < close {
+          if end > position, source[end].followsNewline,
+            source.isWord(end, "case") || source.isWord(end, "default") || source[end].kind == .directive
+          {
+            break
+          }
+          if source.isPunct(end, UInt8(ascii: "(")) || source.isPunct(end, UInt8(ascii: "["))
+            || source.isPunct(end, UInt8(ascii: "{"))
+          {
+            end = source.matchingClose(end)
+          }
+          end += 1
+        }
+        var start = position
+        if source.isWord(start, "return") { start += 1 }
+        // One expression, or the clause is not read.
+        let expression =
+          readable && start < end && expressionEnd(from: start) >= end
+          ? ExpressionSyntax(source, start...(end - 1)) : nil
+        clauses.append(
+          KeyDefaultsSyntax.Clause(
+            cases: cases, isDefault: cases.isEmpty && readable, expression: expression,
+            line: Int(labelToken.line), column: Int(labelToken.column)))
+        if end < close, source[end].kind == .directive { break }
+        position = end
+      }
+    } else {
+      // One expression for every case: `var defaultValue: any PreferenceValue { 0 }`.
+      let close = source.matchingClose(bodyOpen)
+      if body < close, expressionEnd(from: body) >= close {
+        let token = source[body]
+        clauses.append(
+          KeyDefaultsSyntax.Clause(
+            cases: [], isDefault: true, expression: ExpressionSyntax(source, body...(close - 1)),
+            line: Int(token.line), column: Int(token.column)))
+      }
+    }
+    keyDefaults.append(
+      KeyDefaultsSyntax(scope: scope, clauses: clauses, line: Int(place.line), column: Int(place.column)))
   }
 
   /// The types of an enum case's associated values, `label: Type, Type`: one per element, `nil`
@@ -741,9 +838,15 @@ struct FileParser {
       if source.isPunct(cursor, UInt8(ascii: "(")) {
         payload = true
         let close = source.matchingClose(cursor)
-        if let scope = innermostScope, close > cursor + 1 {
-          for type in Self.payloadTypes(source.normalizedText(from: cursor + 1, through: close - 1)) {
-            storedProperties.append(StoredPropertySyntax(scope: scope, type: type))
+        if let scope = innermostScope {
+          // Only a closed list of reasonable length is read (an unclosed one would run to the
+          // end of the file for every case, making malformed input quadratic).
+          if source.matchingOpen(close) == cursor, close > cursor + 1, close - cursor < 256 {
+            for type in Self.payloadTypes(source.normalizedText(from: cursor + 1, through: close - 1)) {
+              storedProperties.append(StoredPropertySyntax(scope: scope, type: type))
+            }
+          } else {
+            storedProperties.append(StoredPropertySyntax(scope: scope, type: nil))
           }
         }
         cursor = close + 1

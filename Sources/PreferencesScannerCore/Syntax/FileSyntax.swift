@@ -16,6 +16,9 @@ package struct FileSyntax: Sendable, Codable {
   /// values), for the registry's proof
   /// that a type it makes storable is `Sendable`.
   package let storedProperties: [StoredPropertySyntax]
+  /// Every instance `var defaultValue` that is a `switch self`: the defaults of a
+  /// `PreferenceKeys` enum, whose cases get typed keys.
+  package let keyDefaults: [KeyDefaultsSyntax]
   package let preferences: [PreferenceSyntax]
   /// The `#if` branches, by index; declarations refer to the innermost one they sit in.
   package let branches: [BranchSyntax]
@@ -115,6 +118,27 @@ package struct StoredPropertySyntax: Sendable, Codable {
   package let scope: Int
   /// The type it stores, when syntax shows it (written, or a literal's); `nil` when it does not.
   package let type: String?
+}
+
+/// `var defaultValue … { switch self { case .a: … } }` in a type body.
+package struct KeyDefaultsSyntax: Sendable, Codable {
+  package struct Clause: Sendable, Codable {
+    /// The cases it names (`case .a, .b:`); empty for `default:` or a pattern not read.
+    package let cases: [String]
+    package let isDefault: Bool
+    /// The default expression, when the clause is one expression (`return` allowed).
+    package let expression: ExpressionSyntax?
+    package let line: Int
+    package let column: Int
+  }
+
+  /// The type scope it is declared in.
+  package let scope: Int
+  /// In source order; empty when the body is not a `switch self`.
+  package let clauses: [Clause]
+  /// Where `defaultValue` is written.
+  package let line: Int
+  package let column: Int
 }
 
 /// One `@Preference` declaration as written. A class: the file's syntax and the declaration's

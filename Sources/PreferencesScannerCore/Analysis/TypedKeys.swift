@@ -1,0 +1,193 @@
+/// The typed keys of the module's `PreferenceKeys` enums: for each case, the type of the default
+/// its `defaultValue` switch returns, so that generated code can declare
+/// `PreferenceKey<AppKeys, String>.name` and a read or write of another type does not compile.
+///
+/// A case's type is read from its default as a reader would: a literal's (`"x"` `String`, `0`
+/// `Int`, `0.5` `Double`, `[1]` `[Int]`), `T?.none` or `Optional<T>.none` (`T?`), the type after a
+/// final `as` (`0 as Double`), or what ``Planner/inferType(_:context:declaringType:)`` reads
+/// (`T(…)`, `T.case`, a static member of known type). A default it cannot read is one error at
+/// the clause that asks for `as`.
+struct TypedKeys {
+  let index: ModuleIndex
+  let files: [FileSyntax]
+  let planner: Planner
+
+  /// The module's typed keys, one group per enum, and what could not be typed.
+  func analyze() -> (groups: [TypedKeyGroup], diagnostics: [Diagnostic]) {
+    var groups: [TypedKeyGroup] = []
+    var diagnostics: [Diagnostic] = []
+    var seen: Set<ModuleIndex.TypeID> = []
+    let own = files.lazy.flatMap(\.imports).filter { $0.module == "Preferences" && $0.kind == nil }
+    let importsPublicly = own.isEmpty || own.contains { $0.accessLevel == nil || $0.accessLevel == "public" }
+    for (fileIndex, file) in files.enumerated() {
+      for defaults in file.keyDefaults {
+        let type = index.scopeTypes[fileIndex][defaults.scope]
+        let info = index[type]
+        guard info.kind == .enum, index.inherits(type, anyOf: ["PreferenceKeys"]), seen.insert(type).inserted
+        else { continue }
+        let name = index.qualifiedName(type)
+        func error(_ message: String, line: Int, column: Int) {
+          diagnostics.append(Diagnostic(.error, message, file: file.path, line: line, column: column))
+        }
+        if let reason = info.genericType.map({ "'\(index.qualifiedName($0))' is generic" })
+          ?? info.unreachable
+        {
+          error(
+            "the build plugin cannot declare typed keys for '\(name)': \(reason); declare the keys in a non-generic internal or public enum",
+            line: defaults.line, column: defaults.column)
+          continue
+        }
+        guard !defaults.clauses.isEmpty else {
+          error(
+            "the build plugin reads each key's type from '\(name).defaultValue', which must be 'switch self { case .key: default … }' with one expression per case",
+            line: defaults.line, column: defaults.column)
+          continue
+        }
+        let context = planner.lexicalContext(scope: defaults.scope, in: file, fileIndex: fileIndex)
+        let analyzer = ExpressionAnalyzer(
+          index: index, context: context, declaringType: type, file: file.path)
+        let cases = info.members.values.flatMap { $0 }.filter { $0.syntax.kind == .enumCase }.map(
+          \.syntax.name)
+        var typed: [String: (type: String, clause: KeyDefaultsSyntax.Clause)] = [:]
+        var unread: [(String, KeyDefaultsSyntax.Clause)] = []
+        let fallback = defaults.clauses.first { $0.isDefault }
+        for caseName in Set(cases).sorted() {
+          guard
+            let clause = defaults.clauses.first(where: { $0.cases.contains(caseName) }) ?? fallback
+          else { continue }  // not covered: the compiler reports the switch
+          guard let expression = clause.expression,
+            let written = valueType(of: expression, context: context, declaringType: type)
+          else {
+            unread.append((caseName, clause))
+            continue
+          }
+          let analysis = analyzer.analyze(ExpressionSyntax(text: written), isType: true)
+          if let reason = analysis.unreachable {
+            error(
+              "the type of '\(name).\(caseName)' (\(written)) cannot be named by generated code: \(reason)",
+              line: clause.line, column: clause.column)
+            continue
+          }
+          typed[caseName] = (analysis.code, clause)
+        }
+        for (caseName, clause) in unread {
+          let text = clause.expression?.text ?? "…"
+          error(
+            "the build plugin cannot read the type of '\(name).\(caseName)' from its default '\(text)', so the key has no type; write the type with 'as' ('\(text) as T') or as a conversion ('T(\(text))')",
+            line: clause.line, column: clause.column)
+        }
+        let access: String
+        switch info.access {
+        case .public?, .open?: access = importsPublicly ? "public " : ""
+        case .package?: access = "package "
+        default: access = ""
+        }
+        var condition: String?
+        if !info.declarationConditions.contains(nil) {
+          let declared = info.declarationConditions.compactMap { $0 }.sorted()
+          condition =
+            declared.count == 1
+            ? declared[0] : declared.map(ConformanceSynthesis.grouped).joined(separator: " || ")
+        }
+        groups.append(
+          TypedKeyGroup(
+            keysType: name, access: access, condition: condition,
+            keys: typed.map { (caseName: $0.key, valueType: $0.value.type) }.sorted {
+              ($0.valueType, $0.caseName) < ($1.valueType, $1.caseName)
+            }))
+      }
+    }
+    return (groups.sorted { $0.keysType < $1.keysType }, diagnostics)
+  }
+
+  /// The type of a key's default, as written or as a literal, initializer or case shows it.
+  func valueType(
+    of expression: ExpressionSyntax, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID
+  )
+    -> String?
+  {
+    let tokens = expression.tokens
+    // `… as T`: the last `as` outside brackets.
+    var depth = 0
+    var lastAs: Int?
+    for position in tokens.indices {
+      if expression.punct(position, UInt8(ascii: "(")) || expression.punct(position, UInt8(ascii: "["))
+        || expression.punct(position, UInt8(ascii: "{"))
+      {
+        depth += 1
+      } else if expression.punct(position, UInt8(ascii: ")")) || expression.punct(position, UInt8(ascii: "]"))
+        || expression.punct(position, UInt8(ascii: "}"))
+      {
+        depth -= 1
+      } else if depth == 0, expression.word(position) == "as", position + 1 < tokens.count,
+        !expression.isOperator(position + 1, "?"), !expression.isOperator(position + 1, "!")
+      {
+        lastAs = position
+      }
+    }
+    if let lastAs, lastAs + 1 < tokens.count {
+      let start = expression.text.utf8.index(
+        expression.text.utf8.startIndex, offsetBy: Int(tokens[lastAs + 1].start))
+      return String(expression.text[start...]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    // `T?.none`, `Optional<T>.none`
+    let text = expression.text.filter { !$0.isWhitespace }
+    if text.hasSuffix("?.none") { return String(text.dropLast(5)) }
+    if text.hasPrefix("Optional<"), text.hasSuffix(">.none") {
+      return String(text.dropFirst(9).dropLast(6)) + "?"
+    }
+    // `[T]()`, `[K: V]()`: an empty collection of a written type.
+    if text.hasPrefix("["), text.hasSuffix("]()") { return String(text.dropLast(2)) }
+    // `Int(…)`, `Double(…)`, `String(…)`: a conversion to a standard type names it.
+    if let name = expression.word(0), Self.conversionTypes.contains(name),
+      expression.punct(1, UInt8(ascii: "(")),
+      closes(expression, at: 1) == tokens.count - 1
+    {
+      return name
+    }
+    return planner.inferType(expression, context: context, declaringType: declaringType)
+  }
+
+  /// Standard types whose initializer called with one value is a conversion that cannot fail.
+  static let conversionTypes: Set<String> = [
+    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
+    "Float",
+    "CGFloat", "String", "Bool",
+  ]
+
+  /// The index of the bracket that closes the one at `open`.
+  private func closes(_ expression: ExpressionSyntax, at open: Int) -> Int {
+    var depth = 0
+    for position in open..<expression.tokens.count {
+      if expression.punct(position, UInt8(ascii: "(")) || expression.punct(position, UInt8(ascii: "["))
+        || expression.punct(position, UInt8(ascii: "{"))
+      {
+        depth += 1
+      } else if expression.punct(position, UInt8(ascii: ")")) || expression.punct(position, UInt8(ascii: "]"))
+        || expression.punct(position, UInt8(ascii: "}"))
+      {
+        depth -= 1
+        if depth == 0 { return position }
+      }
+    }
+    return expression.tokens.count
+  }
+}
+
+/// One `PreferenceKeys` enum's typed keys, as generated code declares them.
+package struct TypedKeyGroup: Sendable, Equatable {
+  /// The enum's qualified name.
+  package let keysType: String
+  /// The access modifier of the generated members, with a trailing space, or empty.
+  package let access: String
+  /// Where the enum is declared, if under `#if`.
+  package let condition: String?
+  /// Each case and its value type (as generated code writes it), sorted by type, then case.
+  package let keys: [(caseName: String, valueType: String)]
+
+  package static func == (a: Self, b: Self) -> Bool {
+    a.keysType == b.keysType && a.access == b.access && a.condition == b.condition
+      && a.keys.map(\.caseName) == b.keys.map(\.caseName)
+      && a.keys.map(\.valueType) == b.keys.map(\.valueType)
+  }
+}

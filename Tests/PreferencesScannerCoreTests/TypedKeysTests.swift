@@ -1,0 +1,131 @@
+import Testing
+
+@testable import PreferencesScannerCore
+
+/// The typed keys the registry declares for each `PreferenceKeys` enum, read from its
+/// `defaultValue` switch. That they make a wrong-typed read or write fail to compile, and a
+/// right-typed one need no annotation, is held by `Scripts/integration-test.sh`.
+@Suite struct TypedKeysTests {
+  func keys(_ result: PreferenceScanner.Result, _ enumName: String) -> [String: String] {
+    Dictionary(
+      uniqueKeysWithValues: result.typedKeys.first { $0.keysType == enumName }?.keys.map {
+        ($0.caseName, $0.valueType)
+      } ?? [])
+  }
+
+  @Test func eachCaseTakesItsDefaultsType() {
+    let result = scan(
+      """
+      enum Theme: String { case light, dark }
+      enum AppKeys: String, PreferenceKeys {
+        case name, emailAddress, launchCount, rate, encoding, theme, tags, flags, legacy, scale, `default`
+        case other = "other.key"
+        var defaultValue: any PreferenceValue {
+          switch self {
+          case .name, .legacy: "Anonymous"
+          case .emailAddress: String?.none
+          case .launchCount: 0
+          case .rate: 0 as Double
+          case .encoding: Int(String.Encoding.utf8.rawValue)
+          case .theme: Theme.dark
+          case .tags: [String]()
+          case .flags: ["a": true]
+          case .scale:
+            return Optional<Double>.none
+          default: false
+          }
+        }
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(
+      keys(result, "AppKeys") == [
+        "name": "String", "legacy": "String", "emailAddress": "String?", "launchCount": "Int",
+        "rate": "Double",
+        "encoding": "Int", "theme": "Theme", "tags": "[String]", "flags": "[String: Bool]",
+        "scale": "Double?",
+        "default": "Bool", "other": "Bool",
+      ])
+    let text = RegistryRenderer.typedKeys(result.typedKeys)
+    #expect(text.contains("extension PreferenceKey where Keys == AppKeys, Value == String {\n"))
+    #expect(text.contains("  nonisolated static var name: Self { Self(AppKeys.name) }\n"))
+    #expect(text.contains("  nonisolated static var `default`: Self { Self(AppKeys.`default`) }\n"))
+  }
+
+  /// The conformance and the defaults may sit in extensions, in other files; the enum may be
+  /// nested, public, or declared under `#if`; a getter or one expression for every case works.
+  @Test func keysAreFoundWhereverTheEnumAndItsDefaultsAre() {
+    let result = scan([
+      ("Sources/App/A.swift", "enum Settings { public enum Keys: String { case volume, muted } }"),
+      ("Sources/App/B.swift", "extension Settings.Keys: PreferenceKeys {}"),
+      (
+        "Sources/App/C.swift",
+        """
+        extension Settings.Keys {
+          var defaultValue: any PreferenceValue {
+            get {
+              switch self {
+              case .volume: 0.5
+              case .muted: false
+              }
+            }
+          }
+        }
+        #if os(macOS)
+        enum MacKeys: String, PreferenceKeys {
+          case count
+          var defaultValue: any PreferenceValue { 0 }
+        }
+        #endif
+        """
+      ),
+    ])
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(keys(result, "Settings.Keys") == ["volume": "Double", "muted": "Bool"])
+    #expect(result.typedKeys.first { $0.keysType == "Settings.Keys" }?.access == "public ")
+    #expect(keys(result, "MacKeys") == ["count": "Int"])
+    #expect(result.typedKeys.first { $0.keysType == "MacKeys" }?.condition == "(os(macOS))")
+    #expect(
+      RegistryRenderer.typedKeys(result.typedKeys).contains(
+        "#if (os(macOS))\nextension PreferenceKey where Keys == MacKeys, Value == Int {"))
+  }
+
+  /// What the plugin cannot type is one error at the clause, asking for `as`; the other keys are
+  /// typed.
+  @Test func aDefaultWhoseTypeCannotBeReadIsOneErrorThatAsksForAs() {
+    let result = scan(
+      """
+      enum AppKeys: String, PreferenceKeys {
+        case encoding, name, computed
+        var defaultValue: any PreferenceValue {
+          switch self {
+          case .encoding: String.Encoding.utf8.rawValue
+          case .name: "x"
+          case .computed: makeDefault()
+          }
+        }
+      }
+      private enum Hidden: String, PreferenceKeys {
+        case a
+        var defaultValue: any PreferenceValue { 1 }
+      }
+      enum Looked: String, PreferenceKeys {
+        case a
+        var defaultValue: any PreferenceValue { Self.table[self]! }
+      }
+      """)
+    let messages = errors(result)
+    #expect(messages.count == 4, "\(messages)")
+    #expect(
+      messages.contains(
+        "Sources/App/File.swift:5:5: error: the build plugin cannot read the type of 'AppKeys.encoding' from its default 'String.Encoding.utf8.rawValue', so the key has no type; write the type with 'as' ('String.Encoding.utf8.rawValue as T') or as a conversion ('T(String.Encoding.utf8.rawValue)')"
+      ))
+    #expect(
+      messages.contains {
+        $0.hasPrefix("Sources/App/File.swift:7:5: error:") && $0.contains("'AppKeys.computed'")
+      })
+    #expect(messages.contains { $0.contains("typed keys for 'Hidden': 'Hidden' is private to its file") })
+    #expect(messages.contains { $0.contains("the type of 'Looked.a' from its default 'Self.table[self]!'") })
+    #expect(keys(result, "AppKeys") == ["name": "String"])
+  }
+}
