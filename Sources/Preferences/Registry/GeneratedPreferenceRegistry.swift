@@ -36,18 +36,11 @@ extension GeneratedPreferenceRegistry {
   /// Registers the defaults of every preference of this module with its store, once per store,
   /// after moving values stored under old keys to their new keys.
   ///
-  /// Reading any `@Preference` does this automatically; call it at launch only if code reads the
-  /// store (or `UserDefaults`) directly before the first `@Preference` is read.
+  /// The first read of any `@Preference` of the module does this for every store the module's
+  /// preferences name; call it at launch only if code reads a store (or `UserDefaults`) directly
+  /// before any `@Preference` is read.
   public static func registerDefaults() {
-    let catalog = RegistryCatalog.of(Self.self)
-    var stores: [ObjectIdentifier: PreferenceStore] = [:]
-    let defaultStore = PreferenceStore.default
-    stores[ObjectIdentifier(defaultStore)] = defaultStore
-    for entry in catalog.allEntries() {
-      let store = catalog.store(of: entry) ?? defaultStore
-      stores[ObjectIdentifier(store)] = store
-    }
-    for store in stores.values { catalog.ensureRegistered(in: store) }
+    RegistryCatalog.of(Self.self).ensureRegistered(in: .default)
   }
 
   /// Registers this module's defaults with `store`, after moving values stored under old keys to

@@ -28,10 +28,9 @@ final class RegistryCatalog: Sendable {
     var stores: [String: PreferenceStore] = [:]
   }
   private let state = Locked(State())
-  /// Registrations in progress, by store: the thread running each, and a group that waiting
-  /// threads wait on. No lock is held while a registration runs defaults, migrations and the
-  /// store.
-  private let registrations = Locked<[ObjectIdentifier: Registration]>([:])
+  /// The registration in progress: the thread running it, and a group that waiting threads wait
+  /// on. No lock is held while a registration runs defaults, migrations and the stores.
+  private let registrations = Locked<Registration?>(nil)
   private struct Registration {
     var thread: ObjectIdentifier
     var done: DispatchGroup
@@ -150,28 +149,30 @@ final class RegistryCatalog: Sendable {
 
   // MARK: Registration
 
-  /// Registers the defaults of every declaration that lives in `store`, after migrating renamed
-  /// keys, once per store; marks their synced keys for modification times.
+  /// Registers the defaults of every declaration of the module, in `store` and in every other
+  /// store the module's preferences name, after migrating renamed keys; once per store. The
+  /// first read of any preference so feeds every store's `register(defaults:)` at once: code that
+  /// reads another store directly (`UserDefaults(suiteName:)`) sees its defaults too. Marks the
+  /// synced keys for modification times.
   ///
-  /// One thread registers; others using the store meanwhile wait for it (so that no read
-  /// precedes the migrations and defaults), holding no lock. A default that reads another
-  /// preference re-enters here on the registering thread, and reads on.
+  /// One thread registers (for the whole module, so that two stores registering on two threads
+  /// can never wait for each other); others wait for it, holding no lock. A default that reads
+  /// another preference re-enters here on the registering thread, and reads on.
   func ensureRegistered(in store: PreferenceStore) {
     guard !store.hasRegistered(registry: number) else { return }
-    let id = ObjectIdentifier(store)
     let thread = ObjectIdentifier(Thread.current)
     enum Step {
       case run(DispatchGroup)
       case wait(DispatchGroup)
       case reentered
     }
-    let step = registrations.withLock { registrations -> Step in
-      if let running = registrations[id] {
+    let step = registrations.withLock { running -> Step in
+      if let running {
         return running.thread == thread ? .reentered : .wait(running.done)
       }
       let done = DispatchGroup()
       done.enter()
-      registrations[id] = Registration(thread: thread, done: done)
+      running = Registration(thread: thread, done: done)
       return .run(done)
     }
     switch step {
@@ -179,14 +180,30 @@ final class RegistryCatalog: Sendable {
       return
     case .wait(let done):
       done.wait()
+      // That run registered the module's stores; one it did not name is registered by a run of
+      // this thread's own.
+      ensureRegistered(in: store)
     case .run(let done):
       defer {
-        registrations.withLock { $0[id] = nil }
+        registrations.withLock { $0 = nil }
         done.leave()
       }
-      guard !store.hasRegistered(registry: number) else { return }
-      register(in: store)
+      for target in storesToRegister(first: store) where !target.hasRegistered(registry: number) {
+        register(in: target)
+      }
     }
+  }
+
+  /// `first`, then `.default`, then every other store the module's preferences name, once each.
+  private func storesToRegister(first: PreferenceStore) -> [PreferenceStore] {
+    var stores = [first]
+    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(first)]
+    let defaultStore = PreferenceStore.default
+    if seen.insert(ObjectIdentifier(defaultStore)).inserted { stores.append(defaultStore) }
+    for entry in allEntries() {
+      if let store = self.store(of: entry), seen.insert(ObjectIdentifier(store)).inserted { stores.append(store) }
+    }
+    return stores
   }
 
   private func register(in store: PreferenceStore) {
