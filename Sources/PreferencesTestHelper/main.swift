@@ -98,6 +98,26 @@ case "registry-migrate-exit-after":
   case "kill-me": kill(getpid(), SIGKILL)
   default: fail("unknown ending \(arguments[3])")
   }
+case "direct-readers":
+  // direct-readers: reads one preference on a background thread while the main thread is
+  // blocked, then prints what plain UserDefaults readers see on that thread, "|"-separated.
+  let done = DispatchSemaphore(value: 0)
+  Thread.detachNewThread {
+    _ = DirectReaders().plain
+    func text(_ value: Any?) -> String { value.map { "\($0)" } ?? "none" }
+    let standard = UserDefaults.standard
+    let seen = [
+      text(standard.object(forKey: "DirectReaders.fromStatic")),
+      text(standard.object(forKey: "DirectReaders.memberwise")),
+      text(
+        UserDefaults(suiteName: "swift-preferences-helper-direct")?.object(forKey: "DirectReaders.inSuite")),
+      text(
+        UserDefaults(suiteName: "swift-preferences-helper-shared")?.object(forKey: "DirectReaders.inShared")),
+    ]
+    print(seen.joined(separator: "|"))
+    done.signal()
+  }
+  done.wait()
 case "registered-raw":
   // registered-raw KEY…: registers the module's defaults, then prints what plain
   // UserDefaults.standard reads for each KEY, or "none".

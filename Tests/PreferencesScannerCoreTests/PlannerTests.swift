@@ -40,8 +40,11 @@ import Testing
     #expect(literal("T.a")?.json.text == #"{"string":"s"}"#)
   }
 
-  /// Enum cases and standard values need no actor; the module's other members may (Xcode's
-  /// default isolation makes them main-actor isolated), unless declared `nonisolated`.
+  /// Enum cases and standard values need no actor; the module's other members follow the
+  /// module's default isolation (main-actor isolated where Xcode 26 makes that the default, which
+  /// generated code asks at run time), unless declared `nonisolated`; what may inherit an
+  /// isolation the scanner cannot see (another module's protocol or superclass, or name) needs
+  /// the main actor.
   @Test func isolationDecidesWhereADefaultIsEvaluated() {
     let found = how(
       """
@@ -59,19 +62,30 @@ import Testing
         @Preference var g = Layout(columns: 2)
         @Preference var h = makeDefault()
         @Preference var i = Theme(rawValue: "dark")!
+        @Preference var j = ContentView.spacing
+        @Preference var k = Model.shared
+        @Preference var l = UIFont.systemFontSize
+        @Preference var m = Codec.version
       }
       struct Layout { var columns: Int }
       func makeDefault() -> Int { 1 }
+      struct ContentView: View { static let spacing = 8.0 }
+      @MainActor final class Model { static let shared = 1 }
+      struct Codec: Codable, Hashable { static let version = 2 }
       """)
     #expect(found["Screen.a"] == "registry")
     #expect(found["Screen.b"] == "registry")
     #expect(found["Screen.c"] == "registry")
     #expect(found["Screen.d"] == "registry")
-    #expect(found["Screen.e"] == "mainActor")
+    #expect(found["Screen.e"] == "defaultIsolation")
     #expect(found["Screen.f"] == "registry")
-    #expect(found["Screen.g"] == "mainActor")
-    #expect(found["Screen.h"] == "mainActor")
-    #expect(found["Screen.i"] == "mainActor")
+    #expect(found["Screen.g"] == "defaultIsolation")
+    #expect(found["Screen.h"] == "defaultIsolation")
+    #expect(found["Screen.i"] == "defaultIsolation")
+    #expect(found["Screen.j"] == "mainActor", "View may make it main-actor isolated")
+    #expect(found["Screen.k"] == "mainActor")
+    #expect(found["Screen.l"] == "mainActor", "another module's name")
+    #expect(found["Screen.m"] == "defaultIsolation", "Codable and Hashable add no isolation")
   }
 
   @Test func whatGeneratedCodeCannotReachIsRegisteredAtFirstRead() {
@@ -126,7 +140,7 @@ import Testing
       """)
     func evaluation(_ key: String) -> String? {
       switch result.plan(key)?.registration {
-      case .registry(let evaluation)?, .mainActor(let evaluation)?:
+      case .registry(let evaluation)?, .mainActor(let evaluation)?, .defaultIsolation(let evaluation)?:
         return [evaluation.type, evaluation.expression].compactMap { $0 }.joined(separator: " = ")
       default: return nil
       }
@@ -136,7 +150,10 @@ import Testing
     #expect(result.plan("Player.Queue.inClosure")?.how.hasPrefix("firstRead") == true)
   }
 
-  @Test func storesMustBeReachableFromAnyThread() {
+  /// A store expression is evaluated where its names allow: anywhere, in the module's default
+  /// isolation (a plain `static let`, which Xcode 26's default makes main-actor isolated), or on
+  /// the main actor; only what generated code cannot reach is an error.
+  @Test func storesAreEvaluatedWhereTheirNamesAllow() {
     let result = scan(
       """
       struct Screen {
@@ -147,19 +164,32 @@ import Testing
         @Preference(store: Self.shared) var b = 1
         @Preference(store: Self.free) var c = 1
         @Preference(store: .suite("group.example")) var d = 1
+        @Preference(store: Stores.main) var e = 1
+        @Preference(store: .suite("new"), movedFrom: Self.shared) var f = 1
       }
+      @MainActor enum Stores { static let main = PreferenceStore.inMemory() }
       """)
     let messages = errors(result)
-    #expect(messages.count == 2)
+    #expect(messages.count == 2, "\(messages)")
     #expect(
       messages[0].hasPrefix(
-        "Sources/App/File.swift:5:4: error: the store: argument of @Preference 'a' cannot be evaluated by the generated registry, which creates stores in its own file, on any thread: 'Self.group' is private to its file"
+        "Sources/App/File.swift:5:4: error: the store: argument of @Preference 'a' cannot be evaluated by the generated registry, which creates stores in its own file: 'Self.group' is private to its file"
       ))
     #expect(
       messages[1].contains(
-        "6:4: error: the store: argument of @Preference 'b' reads 'Self.shared', which may be isolated to the main actor"
+        "10:4: error: the movedFrom: argument of @Preference 'f' reads 'Self.shared', which may be isolated to the main actor"
       ))
-    #expect(messages[1].contains("declare it 'nonisolated static let'"))
+    #expect(result.plan("Screen.b")?.storeIsolation == .defaultIsolation)
+    #expect(result.plan("Screen.c")?.storeIsolation == .nonisolated)
+    #expect(result.plan("Screen.d")?.storeIsolation == .nonisolated)
+    #expect(result.plan("Screen.e")?.storeIsolation == .mainActor)
+    let generated = PreferenceScanner.renderAll(result, module: "App")
+    #expect(
+      generated.contains(
+        "case 1: return PreferenceIsolatedStore(followsDefaultIsolation: true) { Screen._preference_store_b() }"
+      ))
+    #expect(
+      generated.contains("@MainActor fileprivate static func _preference_store_b() -> PreferenceStore {"))
   }
 
   @Test func valueTypesAreInferredWhereTheyAreUnambiguous() {

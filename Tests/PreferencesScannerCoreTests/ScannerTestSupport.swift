@@ -44,6 +44,7 @@ extension PreferencePlan {
     case .literal: "literal"
     case .registry: "registry"
     case .mainActor: "mainActor"
+    case .defaultIsolation: "defaultIsolation"
     case .firstRead(let reason): "firstRead: \(reason)"
     }
   }

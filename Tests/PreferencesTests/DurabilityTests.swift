@@ -315,3 +315,19 @@ import Testing
     }
   #endif
 }
+
+/// What code that reads `UserDefaults` directly sees after the module's first read, made on a
+/// background thread while the main thread is blocked (a document-based app reading its
+/// settings off the main thread at launch): every default the registry can evaluate there,
+/// including those from a plain `static let` and a memberwise initializer, and the defaults of
+/// every store the module's preferences name, not only the one read (a suite, and a store read
+/// from a plain `static let`).
+@Suite struct DirectReaderTests {
+  #if !canImport(Darwin)
+    @Test func directReadersOnABackgroundThreadSeeEveryStoresDefaults() throws {
+      let config = TemporaryDirectory()
+      let seen = try runHelper(["direct-readers"], environment: ["XDG_CONFIG_HOME": config.url.path])
+      #expect(seen == #"0.8|{"count":3}|suite default|7"#)
+    }
+  #endif
+}

@@ -59,6 +59,17 @@ enum Flags {
   @Preference static var beta = false
 }
 
+/// A store kept in a plain `static let`: main-actor isolated where that is the default, and
+/// nonisolated in the Swift 5 target; the registry evaluates it where each allows.
+enum Stores {
+  static let shared = PreferenceStore.suite("integration-shared-suite")
+}
+
+struct SharedSettings {
+  @Preference(store: Stores.shared) var sharedCount = 3
+  @Preference var volumeFromStatic = ContentView.defaultVolume
+}
+
 final class SettingsModel {
   @Preference var fontSize = 12.0
 }

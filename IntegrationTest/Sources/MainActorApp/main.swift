@@ -48,6 +48,13 @@ case .write:
   Player.Queue().length = 25
   Flags.beta = true
   SettingsModel().fontSize = 18
+  SharedSettings().$sharedCount.reset()  // the three programs share the suite
+  check(
+    SharedSettings().sharedCount == 3
+      && UserDefaults(suiteName: "integration-shared-suite")?.integer(forKey: "SharedSettings.sharedCount")
+        == 3,
+    "a store read from a static let has its default, registered")
+  SharedSettings().sharedCount = 9
   passed("wrote values")
 case .verify:
   check(view.username == "Paul", "username persisted, got \(view.username)")
@@ -67,6 +74,10 @@ case .verify:
   check(Player.Queue().length == 25, "short-name default's preference persisted")
   check(Flags.beta, "static persisted")
   check(SettingsModel().fontSize == 18, "class preference persisted")
+  check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")
+  check(
+    UserDefaults(suiteName: "integration-shared-suite")?.integer(forKey: "SharedSettings.sharedCount") == 9,
+    "the static let's suite holds the value")
   check(!view.$accent.isStored, "registered defaults are never stored")
   passed("verified values persisted")
 }

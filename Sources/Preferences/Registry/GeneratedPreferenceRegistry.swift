@@ -22,9 +22,15 @@ public protocol GeneratedPreferenceRegistry: Sendable {
   @_spi(Generated) static func _preferenceFiles() -> [Any]
   /// Keys `Preferences.lock` marks retired.
   @_spi(Generated) static func _retiredKeys() -> [String]
+  /// Whether the module's default isolation is the main actor (Xcode 26's default for new app
+  /// targets), found at run time by generated code.
+  @_spi(Generated) static func _mainActorIsDefaultIsolation() -> Bool
 }
 
 extension GeneratedPreferenceRegistry {
+  /// For registries generated before the question was asked: assume the main actor.
+  @_spi(Generated) public static func _mainActorIsDefaultIsolation() -> Bool { true }
+
   /// Every preference declared in the module, in file and source order.
   public static var preferences: [PreferenceDescriptor] {
     RegistryCatalog.of(Self.self).allEntries().map(\.descriptor)

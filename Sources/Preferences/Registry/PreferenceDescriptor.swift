@@ -12,6 +12,10 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     /// The registry evaluates it on the main actor: registered up front when registration runs
     /// there, else on the main actor's next turn (or at the preference's first read, if sooner).
     case mainActor
+    /// The registry evaluates it in the module's default isolation: with every other default
+    /// where the module is nonisolated by default; as ``mainActor`` where the main actor is the
+    /// default (Xcode 26's new app targets).
+    case defaultIsolation
     /// The registry cannot evaluate it where the declaration can (see ``registrationNote``); the
     /// preference registers it at its first read.
     case firstRead

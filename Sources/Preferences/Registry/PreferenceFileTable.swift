@@ -22,6 +22,8 @@ public struct PreferenceFileTable: Sendable {
   /// The store record `index`'s value moves from, if its declaration names one
   /// (`@Preference(store: …, movedFrom: …)`).
   let movedFrom: @Sendable (_ index: Int) -> PreferenceStore?
+  /// The store of record `index` when its expression may need the main actor.
+  let isolatedStore: @Sendable (_ index: Int) -> PreferenceIsolatedStore?
 
   /// A table; the closures run only when the runtime first needs the file's declarations.
   public init(
@@ -29,13 +31,33 @@ public struct PreferenceFileTable: Sendable {
     records: @escaping @Sendable () -> [String],
     registration: @escaping @Sendable (_ index: Int) -> PreferenceRegistration = { _ in .none },
     store: @escaping @Sendable (_ index: Int) -> PreferenceStore? = { _ in nil },
-    movedFrom: @escaping @Sendable (_ index: Int) -> PreferenceStore? = { _ in nil }
+    movedFrom: @escaping @Sendable (_ index: Int) -> PreferenceStore? = { _ in nil },
+    isolatedStore: @escaping @Sendable (_ index: Int) -> PreferenceIsolatedStore? = { _ in nil }
   ) {
     self.fileID = fileID
     self.records = records
     self.registration = registration
     self.store = store
     self.movedFrom = movedFrom
+    self.isolatedStore = isolatedStore
+  }
+}
+
+/// A declaration's store whose expression reads names that may be isolated to the main actor
+/// (`store: Settings.shared`, a `static let` of a type that Xcode 26's default isolation makes
+/// main-actor isolated).
+///
+/// Generated code only; not part of the public API.
+@_spi(Generated)
+public struct PreferenceIsolatedStore: Sendable {
+  /// Whether the expression's names are isolated only as the module's default isolation makes
+  /// them: then it is evaluated anywhere in a module whose default is nonisolated.
+  let followsDefaultIsolation: Bool
+  let evaluate: @MainActor @Sendable () -> PreferenceStore
+
+  public init(followsDefaultIsolation: Bool, evaluate: @escaping @MainActor @Sendable () -> PreferenceStore) {
+    self.followsDefaultIsolation = followsDefaultIsolation
+    self.evaluate = evaluate
   }
 }
 
@@ -52,6 +74,9 @@ public enum PreferenceRegistration: Sendable {
   /// Evaluated on the main actor: when registration runs on the main thread; otherwise the
   /// declaration registers its default at its first read.
   case mainActor(@MainActor @Sendable () -> PropertyListValue?)
+  /// Evaluated in the module's default isolation: wherever registration runs in a module whose
+  /// default isolation is nonisolated; as ``mainActor(_:)`` where the main actor is the default.
+  case defaultIsolation(@MainActor @Sendable () -> PropertyListValue?)
 }
 
 /// A declaration's default in stored form, for registration: JSON text for a
@@ -85,3 +110,25 @@ public func _preferenceDefault<Value>(_ value: Value, format: PreferenceFormat =
 @_spi(Generated) extension UInt64: _StoredAsInteger {}
 @_spi(Generated) extension Double: _StoredAsReal {}
 @_spi(Generated) extension Float: _StoredAsReal {}
+
+/// Calls `function`, declared `@MainActor` by generated code, on the calling thread.
+///
+/// Only for functions whose names are all isolated as the module's default isolation makes them
+/// (the scanner's `defaultIsolation`), in a module whose default isolation the registry found to
+/// be nonisolated (``GeneratedPreferenceRegistry/_mainActorIsDefaultIsolation()``): every name
+/// the function reads is then nonisolated, so calling it off the main actor races with nothing.
+/// The `@MainActor` on the function type is there only so that the same generated code compiles
+/// where the main actor is the default; a global-actor function type has the same
+/// representation as a plain one, so the cast changes no value.
+func callInDefaultIsolation(_ function: @escaping @MainActor @Sendable () -> PropertyListValue?)
+  -> PropertyListValue?
+{
+  unsafeBitCast(function, to: (@Sendable () -> PropertyListValue?).self)()
+}
+
+/// ``callInDefaultIsolation(_:)`` for a store expression.
+func callInDefaultIsolation(_ function: @escaping @MainActor @Sendable () -> PreferenceStore)
+  -> PreferenceStore
+{
+  unsafeBitCast(function, to: (@Sendable () -> PreferenceStore).self)()
+}

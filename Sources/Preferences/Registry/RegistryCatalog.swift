@@ -36,8 +36,13 @@ final class RegistryCatalog: Sendable {
     var done: DispatchGroup
   }
 
+  /// Whether the module's default isolation is the main actor: code generated to follow the
+  /// default then runs only there.
+  let mainActorIsDefaultIsolation: Bool
+
   /// A catalog of `tables` with a process-wide number of its own.
-  init(tables: [PreferenceFileTable]) {
+  init(tables: [PreferenceFileTable], mainActorIsDefaultIsolation: Bool = true) {
+    self.mainActorIsDefaultIsolation = mainActorIsDefaultIsolation
     self.number = Self.numbers.withLock { number in
       defer { number += 1 }
       return number
@@ -55,9 +60,10 @@ final class RegistryCatalog: Sendable {
     if let catalog = catalogs.withLock({ $0[ObjectIdentifier(registry)] }) { return catalog }
     // The generated tables are built without the lock held.
     let tables = registry._preferenceFiles().compactMap { $0 as? PreferenceFileTable }
+    let mainActorByDefault = registry._mainActorIsDefaultIsolation()
     return catalogs.withLock { catalogs in
       if let catalog = catalogs[ObjectIdentifier(registry)] { return catalog }
-      let catalog = RegistryCatalog(tables: tables)
+      let catalog = RegistryCatalog(tables: tables, mainActorIsDefaultIsolation: mainActorByDefault)
       catalogs[ObjectIdentifier(registry)] = catalog
       return catalog
     }
@@ -136,14 +142,40 @@ final class RegistryCatalog: Sendable {
   }
 
   /// The explicit store of `entry`, evaluated once; `nil` for ``PreferenceStore/default``.
-  func store(of entry: Entry) -> PreferenceStore? {
-    guard entry.descriptor.store != nil else { return nil }
+  ///
+  /// A store expression that needs the main actor is evaluated there: at once on the main
+  /// thread; elsewhere, with `waitForMainActor`, by the main thread (a declaration's first read
+  /// comes here only from code the compiler let read that expression, so in practice on the main
+  /// thread already); without it, not at all (`nil`, not remembered).
+  func store(of entry: Entry, waitForMainActor: Bool = true) -> PreferenceStore? {
+    evaluatedStore(of: entry, waitForMainActor: waitForMainActor) ?? nil
+  }
+
+  /// `.some(nil)` for the default store; `nil` when the store could not be evaluated here.
+  private func evaluatedStore(of entry: Entry, waitForMainActor: Bool) -> PreferenceStore?? {
+    guard entry.descriptor.store != nil else { return .some(nil) }
     if let store = state.withLock({ $0.stores[entry.descriptor.key] }) { return store }
-    guard let store = table(of: entry)?.store(entry.index) else { return nil }
+    let evaluated: PreferenceStore?
+    if let store = table(of: entry)?.store(entry.index) {
+      evaluated = store
+    } else if let isolated = table(of: entry)?.isolatedStore(entry.index) {
+      if MainActorContext.isCurrent {
+        evaluated = MainActor.assumeIsolated { isolated.evaluate() }
+      } else if isolated.followsDefaultIsolation && !mainActorIsDefaultIsolation {
+        evaluated = callInDefaultIsolation(isolated.evaluate)
+      } else if waitForMainActor {
+        evaluated = DispatchQueue.main.sync { MainActor.assumeIsolated { isolated.evaluate() } }
+      } else {
+        return nil
+      }
+    } else {
+      return .some(nil)
+    }
+    guard let evaluated else { return .some(nil) }
     return state.withLock { state in
       if let existing = state.stores[entry.descriptor.key] { return existing }
-      state.stores[entry.descriptor.key] = store
-      return store
+      state.stores[entry.descriptor.key] = evaluated
+      return evaluated
     }
   }
 
@@ -200,8 +232,14 @@ final class RegistryCatalog: Sendable {
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(first)]
     let defaultStore = PreferenceStore.default
     if seen.insert(ObjectIdentifier(defaultStore)).inserted { stores.append(defaultStore) }
+    // A store only the main actor may create, met off the main thread, registers at its first
+    // use instead (the one exception to registering every store at once).
     for entry in allEntries() {
-      if let store = self.store(of: entry), seen.insert(ObjectIdentifier(store)).inserted { stores.append(store) }
+      if let store = self.store(of: entry, waitForMainActor: false),
+        seen.insert(ObjectIdentifier(store)).inserted
+      {
+        stores.append(store)
+      }
     }
     return stores
   }
@@ -213,7 +251,10 @@ final class RegistryCatalog: Sendable {
     var synced: Set<String> = []
     var json: [String] = []
     var later: [(key: String, evaluate: @MainActor @Sendable () -> PropertyListValue?)] = []
-    for entry in allEntries() where (self.store(of: entry) ?? defaultStore) === store {
+    for entry in allEntries() {
+      guard let entryStore = evaluatedStore(of: entry, waitForMainActor: false),
+        (entryStore ?? defaultStore) === store
+      else { continue }
       let key = entry.descriptor.key
       if let previous = table(of: entry)?.movedFrom(entry.index), previous !== store {
         store.move(key, from: previous, oldKeys: entry.descriptor.renamedFrom)
@@ -233,6 +274,14 @@ final class RegistryCatalog: Sendable {
       case .mainActor(let evaluate):
         if onMainActor {
           if let value = MainActor.assumeIsolated({ evaluate() }) { defaults[key] = value }
+        } else {
+          later.append((key, evaluate))
+        }
+      case .defaultIsolation(let evaluate):
+        if onMainActor {
+          if let value = MainActor.assumeIsolated({ evaluate() }) { defaults[key] = value }
+        } else if !mainActorIsDefaultIsolation {
+          if let value = callInDefaultIsolation(evaluate) { defaults[key] = value }
         } else {
           later.append((key, evaluate))
         }

@@ -15,9 +15,15 @@ struct ExpressionAnalyzer {
     var code: String
     /// Why generated code cannot evaluate it at all, if it cannot.
     var unreachable: String?
-    /// Whether it can be evaluated off the main actor.
+    /// Whether it can be evaluated off the main actor whatever the module's default isolation.
     var isNonisolated = true
-    /// The first name that needs the main actor.
+    /// Whether some name needs the main actor in every module (declared `@MainActor`, or of
+    /// unknown isolation: another module's, a type inheriting from one). When `false` and
+    /// ``isNonisolated`` is too, every name is isolated exactly as the module's default
+    /// isolation makes it: nonisolated by default, or the main actor where it is the default
+    /// (Xcode 26's new app targets), which generated code asks at run time.
+    var needsMainActor = false
+    /// The first name that needs the main actor (or may).
     var isolatedReference: String?
   }
 
@@ -49,6 +55,9 @@ struct ExpressionAnalyzer {
 
   private enum Isolation {
     case nonisolated, mainActor
+    /// The module's default isolation: a declaration without an isolation of its own, in a type
+    /// whose isolation can only come from that default.
+    case defaultIsolation
     case other(String)
   }
 
@@ -61,9 +70,13 @@ struct ExpressionAnalyzer {
     func needs(_ isolation: Isolation, _ reference: String) {
       switch isolation {
       case .nonisolated: break
-      case .mainActor:
+      case .mainActor, .defaultIsolation:
         if analysis.isNonisolated {
           analysis.isNonisolated = false
+          analysis.isolatedReference = reference
+        }
+        if case .mainActor = isolation, !analysis.needsMainActor {
+          analysis.needsMainActor = true
           analysis.isolatedReference = reference
         }
       case .other(let actor): unreachable("'\(reference)' is isolated to @\(actor)")
@@ -214,13 +227,49 @@ struct ExpressionAnalyzer {
       return actor == "MainActor" ? .mainActor : .other(actor)
     }
     if type?.isNonisolated == true { return .nonisolated }
-    return .mainActor
+    return owner.map(defaultIsolation(of:)) ?? .defaultIsolation
   }
 
   private func initializerIsolation(_ type: ModuleIndex.TypeID?) -> Isolation {
-    guard let info = type.map({ index[$0] }) else { return .mainActor }
+    guard let type else { return .mainActor }
+    let info = index[type]
     if let actor = info.globalActor { return actor == "MainActor" ? .mainActor : .other(actor) }
-    return info.isNonisolated ? .nonisolated : .mainActor
+    return info.isNonisolated ? .nonisolated : defaultIsolation(of: type)
+  }
+
+  /// Protocols of other modules whose conformance gives a type no isolation.
+  static let nonisolatedProtocols: Set<String> = [
+    "Codable", "Encodable", "Decodable", "Equatable", "Hashable", "Comparable", "Sendable",
+    "SendableMetatype",
+    "CaseIterable", "Identifiable", "RawRepresentable", "CustomStringConvertible",
+    "CustomDebugStringConvertible", "Error", "LocalizedError", "PreferenceValue", "PreferenceKeys",
+    "ExpressibleByStringLiteral", "ExpressibleByIntegerLiteral", "OptionSet", "Strideable",
+  ]
+
+  /// The isolation of a type with no isolation written on it: the module's default, unless it
+  /// can inherit one from elsewhere (a superclass or protocol of another module, such as a
+  /// UIKit class or SwiftUI's `View`, or a module protocol isolated to an actor), which only the
+  /// compiler knows: then the main actor, to be safe.
+  private func defaultIsolation(of type: ModuleIndex.TypeID) -> Isolation {
+    var visited: Set<ModuleIndex.TypeID> = []
+    var pending = [type]
+    while let next = pending.popLast() {
+      guard visited.insert(next).inserted else { continue }
+      let info = index[next]
+      if next != type, info.globalActor != nil { return .mainActor }
+      for conformance in info.conformances {
+        if let base = index.id(of: conformance.split(separator: ".").map(String.init)),
+          index[base].kind != nil
+        {
+          pending.append(base)
+        } else if !Self.nonisolatedProtocols.contains(ModuleIndex.lastComponent(conformance))
+          && !(info.kind == .enum && conformance == info.firstInherited)
+        {
+          return .mainActor
+        }
+      }
+    }
+    return .defaultIsolation
   }
 
   private func qualified(_ path: [String]) -> String {

@@ -119,15 +119,22 @@ package struct Planner: Sendable {
         } else {
           let evaluation = PreferencePlan.Evaluation(expression: analysis.code, type: declaredType?.code)
           let nonisolated = analysis.isNonisolated && (declaredType?.isNonisolated ?? true)
-          registration = nonisolated ? .registry(evaluation) : .mainActor(evaluation)
+          let needsMainActor = analysis.needsMainActor || declaredType?.needsMainActor == true
+          registration =
+            nonisolated
+            ? .registry(evaluation) : needsMainActor ? .mainActor(evaluation) : .defaultIsolation(evaluation)
         }
       }
     } else {
       registration = .none
     }
 
-    // The store, and the store a value moved from: created by generated code on any thread.
-    func storeCode(_ expression: ExpressionSyntax?, label: String) -> String? {
+    // The store, and the store a value moved from: created by generated code where the
+    // expression allows (a store the main actor must create is created there, and registers its
+    // defaults at its first use).
+    func storeCode(_ expression: ExpressionSyntax?, label: String) -> (
+      code: String, isolation: StoreIsolation
+    )? {
       guard let expression else { return nil }
       if let blocked {
         error(
@@ -138,20 +145,22 @@ package struct Planner: Sendable {
       let analysis = analyzer.analyze(expression, isType: false, storeContext: true)
       if let reason = analysis.unreachable {
         error(
-          "the \(label): argument of @Preference '\(syntax.property)' cannot be evaluated by the generated registry, which creates stores in its own file, on any thread: \(reason); use a store factory (.standard, .suite(\"…\"), .propertyList(at: …)) or a 'nonisolated static let' that the registry can read"
+          "the \(label): argument of @Preference '\(syntax.property)' cannot be evaluated by the generated registry, which creates stores in its own file: \(reason); use a store factory (.standard, .suite(\"…\"), .propertyList(at: …)) or a 'static let' that the registry can read"
         )
         return nil
       }
-      if !analysis.isNonisolated {
+      let isolation: StoreIsolation =
+        analysis.isNonisolated ? .nonisolated : analysis.needsMainActor ? .mainActor : .defaultIsolation
+      if label == "movedFrom", isolation != .nonisolated {
         error(
-          "the \(label): argument of @Preference '\(syntax.property)' reads '\(analysis.isolatedReference ?? expression.text)', which may be isolated to the main actor (as Xcode's default isolation makes it), but the generated registry creates stores on any thread; declare it 'nonisolated static let', or use a store factory such as .suite(\"…\")"
+          "the movedFrom: argument of @Preference '\(syntax.property)' reads '\(analysis.isolatedReference ?? expression.text)', which may be isolated to the main actor, but the registry moves values before the first read, on any thread; declare it 'nonisolated static let', or use a store factory such as .suite(\"…\")"
         )
         return nil
       }
-      return analysis.code
+      return (analysis.code, isolation)
     }
     let store = storeCode(syntax.arguments.store, label: "store")
-    let movedFrom = storeCode(syntax.arguments.movedFrom, label: "movedFrom")
+    let movedFrom = storeCode(syntax.arguments.movedFrom, label: "movedFrom")?.code
 
     // A module type it stores that does not conform (decided for the whole module by `plan`).
     let unstorable = valueType.flatMap { valueType in
@@ -163,7 +172,8 @@ package struct Planner: Sendable {
     let plan = PreferencePlan(
       fileIndex: fileIndex, number: number, file: file.path, fileID: file.fileID, syntax: syntax,
       typePath: typePath,
-      key: key, valueType: valueType, registration: registration, store: store, movedFrom: movedFrom,
+      key: key, valueType: valueType, registration: registration, store: store?.code,
+      storeIsolation: store?.isolation ?? .nonisolated, movedFrom: movedFrom,
       renamedFrom: syntax.arguments.renamedFrom,
       condition: syntax.branch.map { BranchSyntax.condition(of: $0, in: file.branches) },
       lockCheck: canFormKeyPath(syntax, type: declaringType, blocked: blocked) ? typePath : nil)
@@ -345,6 +355,16 @@ package struct Planner: Sendable {
   }
 }
 
+/// Where generated code may evaluate a store expression.
+package enum StoreIsolation: Sendable, Equatable {
+  /// Anywhere: every name in it is nonisolated.
+  case nonisolated
+  /// In the module's default isolation (anywhere, unless the main actor is the default).
+  case defaultIsolation
+  /// On the main actor only.
+  case mainActor
+}
+
 /// One declaration, planned: everything the output needs, decided once. A class, so that the
 /// later stages pass tens of thousands of them around without copying their fields.
 package final class PreferencePlan: Sendable {
@@ -357,6 +377,9 @@ package final class PreferencePlan: Sendable {
     case registry(Evaluation)
     /// Evaluated by generated code on the main actor.
     case mainActor(Evaluation)
+    /// Evaluated by generated code in the module's default isolation: wherever registration runs
+    /// when the module is nonisolated by default, on the main actor where that is the default.
+    case defaultIsolation(Evaluation)
     /// Registered by the preference's first read, because generated code cannot evaluate it.
     case firstRead(reason: String)
   }
@@ -380,6 +403,8 @@ package final class PreferencePlan: Sendable {
   package let registration: Registration
   /// Generated code for an explicit store, if any.
   package let store: String?
+  /// Where generated code may create ``store``.
+  package let storeIsolation: StoreIsolation
   /// Generated code for the store the value moved from (`movedFrom:`), if any.
   package let movedFrom: String?
   /// Keys the value was stored under before, newest first: `renamedFrom:`, configured
@@ -393,7 +418,8 @@ package final class PreferencePlan: Sendable {
 
   package init(
     fileIndex: Int, number: Int, file: String, fileID: String, syntax: PreferenceSyntax, typePath: [String],
-    key: String, valueType: String?, registration: Registration, store: String?, movedFrom: String?,
+    key: String, valueType: String?, registration: Registration, store: String?,
+    storeIsolation: StoreIsolation = .nonisolated, movedFrom: String?,
     renamedFrom: [String], condition: String?, lockCheck: [String]?
   ) {
     self.fileIndex = fileIndex
@@ -406,6 +432,7 @@ package final class PreferencePlan: Sendable {
     self.valueType = valueType
     self.registration = registration
     self.store = store
+    self.storeIsolation = storeIsolation
     self.movedFrom = movedFrom
     self.renamedFrom = renamedFrom
     self.condition = condition
@@ -417,7 +444,8 @@ package final class PreferencePlan: Sendable {
     PreferencePlan(
       fileIndex: fileIndex, number: number, file: file, fileID: fileID, syntax: syntax, typePath: typePath,
       key: key,
-      valueType: valueType, registration: registration, store: store, movedFrom: movedFrom,
+      valueType: valueType, registration: registration, store: store, storeIsolation: storeIsolation,
+      movedFrom: movedFrom,
       renamedFrom: renamedFrom, condition: condition, lockCheck: lockCheck)
   }
 
@@ -439,6 +467,7 @@ package final class PreferencePlan: Sendable {
     switch registration {
     case .none, .literal, .registry: "registry"
     case .mainActor: "mainActor"
+    case .defaultIsolation: "defaultIsolation"
     case .firstRead: "firstRead"
     }
   }

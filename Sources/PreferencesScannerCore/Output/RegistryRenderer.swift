@@ -217,7 +217,17 @@ package enum RegistryRenderer {
       \(access.member)nonisolated static func _retiredKeys() -> [String] {
         [\(retiredKeys.map(StringLiteral.quote).joined(separator: ", "))]
       }
+
+      \(access.member)nonisolated static func _mainActorIsDefaultIsolation() -> Bool {
+        // A function declared with no isolation takes the module's default; its dynamic
+        // isolation says which that is.
+        let probe: @isolated(any) () -> Void = _preferencesDefaultIsolationProbe
+        return probe.isolation != nil
+      }
     }
+
+    /// Declared with no isolation, so that it has the module's default isolation.
+    private func _preferencesDefaultIsolationProbe() {}
 
     """
   }
@@ -316,7 +326,7 @@ package enum RegistryRenderer {
     // Defaults the table evaluates.
     let evaluated = plans.filter {
       switch $0.registration {
-      case .registry, .mainActor: true
+      case .registry, .mainActor, .defaultIsolation: true
       default: false
       }
     }
@@ -325,19 +335,39 @@ package enum RegistryRenderer {
       out += emitter.emit(evaluated.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
         plans.map { plan in
           let call = "\(qualified(plan.typePath)).\(defaultFunction(plan))()"
-          let kind = if case .mainActor = plan.registration { "mainActor" } else { "nonisolated" }
+          let kind =
+            switch plan.registration {
+            case .mainActor: "mainActor"
+            case .defaultIsolation: "defaultIsolation"
+            default: "nonisolated"
+            }
           return "      case \(plan.number): return .\(kind) { \(call) }\n"
         }.joined()
       }
       out += "      default: return .none\n      }\n    }"
     }
     for (label, selector) in [("store", \PreferencePlan.store), ("movedFrom", \PreferencePlan.movedFrom)] {
-      let stores = plans.filter { $0[keyPath: selector] != nil }
+      let stores = plans.filter {
+        $0[keyPath: selector] != nil && (label != "store" || $0.storeIsolation == .nonisolated)
+      }
       guard !stores.isEmpty else { continue }
       out += ",\n    \(label): { index in\n      switch index {\n"
       out += emitter.emit(stores.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
         plans.map {
           "      case \($0.number): return \(qualified($0.typePath)).\(storeFunction($0, label))()\n"
+        }.joined()
+      }
+      out += "      default: return nil\n      }\n    }"
+    }
+    // Stores the main actor may have to create: evaluated by the runtime where it can.
+    let isolatedStores = plans.filter { $0.store != nil && $0.storeIsolation != .nonisolated }
+    if !isolatedStores.isEmpty {
+      out += ",\n    isolatedStore: { index in\n      switch index {\n"
+      out += emitter.emit(isolatedStores.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
+        plans.map {
+          let follows = $0.storeIsolation == .defaultIsolation
+          return
+            "      case \($0.number): return PreferenceIsolatedStore(followsDefaultIsolation: \(follows)) { \(qualified($0.typePath)).\(storeFunction($0, "store"))() }\n"
         }.joined()
       }
       out += "      default: return nil\n      }\n    }"
@@ -355,8 +385,8 @@ package enum RegistryRenderer {
   {
     var body = ""
     switch plan.registration {
-    case .registry(let evaluation), .mainActor(let evaluation):
-      let attribute = if case .mainActor = plan.registration { "@MainActor" } else { "nonisolated" }
+    case .registry(let evaluation), .mainActor(let evaluation), .defaultIsolation(let evaluation):
+      let attribute = if case .registry = plan.registration { "nonisolated" } else { "@MainActor" }
       let type = evaluation.type.map { ": \($0)" } ?? ""
       body += """
           /// The default of `\(SwiftIdentifier.comment(plan.enclosingType + "." + plan.property))`.
@@ -371,8 +401,9 @@ package enum RegistryRenderer {
     }
     for (label, code) in [("store", plan.store), ("movedFrom", plan.movedFrom)] {
       guard let code else { continue }
+      let attribute = label == "store" && plan.storeIsolation != .nonisolated ? "@MainActor" : "nonisolated"
       body += """
-          nonisolated fileprivate static func \(storeFunction(plan, label))() -> PreferenceStore {
+          \(attribute) fileprivate static func \(storeFunction(plan, label))() -> PreferenceStore {
             \(indented(code))
           }
 
