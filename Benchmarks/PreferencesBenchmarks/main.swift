@@ -1,4 +1,7 @@
-// swift run -c release PreferencesBenchmarks [--quick]
+// swift run -c release PreferencesBenchmarks [--quick] [--check]
+//
+// --check (what .ci/run passes) ends with status 1 when a ratio regresses past its bound: bounds
+// are generous (a 2-core machine is noisy) and every one compares measurements of one run.
 //
 // Compares reads, writes and initialisation through this library with raw UserDefaults and a
 // plain dictionary in the same run, and measures the scanner's throughput and peak memory.
@@ -19,6 +22,17 @@ if let index = CommandLine.arguments.firstIndex(of: "--spawn-scanner"),
 }
 
 let quick = CommandLine.arguments.contains("--quick")
+let checking = CommandLine.arguments.contains("--check")
+/// Ratios past their regression bound, for `--check`.
+var regressions: [String] = []
+
+/// Records `value` as a regression if it is past `bound` (at most, or at least).
+@MainActor func gate(_ title: String, _ value: Double, atMost bound: Double) {
+  if value > bound { regressions.append("\(title): " + String(format: "%.2f, bound ≤ %.2f", value, bound)) }
+}
+@MainActor func gate(_ title: String, _ value: Double, atLeast bound: Double) {
+  if value < bound { regressions.append("\(title): " + String(format: "%.2f, bound ≥ %.2f", value, bound)) }
+}
 let harness = Harness(rounds: quick ? 3 : 9, scale: quick ? 0.01 : 1)
 var rows: [(String, String, String, String)] = []
 
@@ -107,6 +121,8 @@ row("read Int: @Preference", readInt[1], against: readInt[0], target: "≤ 2× d
 row("read Int: enum-keyed store", readInt[2], against: readInt[0])
 row("read Int: UserDefaults.integer(forKey:)", readInt[3], against: readInt[0])
 row("  @Preference vs UserDefaults", readInt[3], against: readInt[1], target: "≥ 20× faster")
+gate("read Int: @Preference / dict", readInt[1].ratio(to: readInt[0]), atMost: 2)
+gate("read Int: UserDefaults / @Preference", readInt[3].ratio(to: readInt[1]), atLeast: 5)
 
 let readString = harness.compare([
   ("dict String", readIterations, { blackHole(dictionary["Reader.name"] as? String) }),
@@ -116,6 +132,7 @@ let readString = harness.compare([
 ])
 row("read String: [String: Any] + as? String", readString[0])
 row("read String: @Preference", readString[1], against: readString[0], target: "≤ 2× dict")
+gate("read String: @Preference / dict", readString[1].ratio(to: readString[0]), atMost: 2)
 row("read String: enum-keyed store", readString[2], against: readString[0])
 row("read String: UserDefaults.string(forKey:)", readString[3], against: readString[0])
 
@@ -133,6 +150,7 @@ let readCodable = harness.compare([
 ])
 row("read Codable: [String: Any] + as? Profile", readCodable[0])
 row("read Codable: @Preference (cached)", readCodable[1], against: readCodable[0], target: "≤ 3× dict")
+gate("read Codable: @Preference / dict", readCodable[1].ratio(to: readCodable[0]), atMost: 3)
 row("read Codable: enum-keyed store", readCodable[2], against: readCodable[0])
 row("read Codable: UserDefaults data + JSONDecoder", readCodable[3], against: readCodable[0])
 
@@ -207,6 +225,7 @@ let inits = Harness(rounds: quick ? 3 : 31, scale: harness.scale).compare([
 ])
 row("init: struct with 5 plain stored properties", inits[0])
 row("init: struct with 5 @Preference properties", inits[1], against: inits[0], target: "≤ 2× plain")
+gate("init: @Preference / plain", inits[1].ratio(to: inits[0]), atMost: 3)
 
 // MARK: At rest
 
@@ -237,6 +256,7 @@ try? store.flush()
 try? fileStore.flush()
 usleep(300_000)
 let restRate = wakeupsPerSecond(over: restSeconds)
+gate("at rest: wakeups/s", restRate, atMost: 1)
 rows.append(
   (
     "at rest: wakeups/s, .standard + suite + file store written, none observed",
@@ -315,6 +335,7 @@ rows.append(
     "scanner: the same lines, every type name repeated (CPU time)", format(repeatedCPU * 1e9),
     String(format: "%.2f×", repeatedCPU / distinctCPU), "≤ 3× distinct",
   ))
+gate("scanner: repeated / distinct type names", repeatedCPU / distinctCPU, atMost: 5)
 let peak = ScannerCorpus.peakMemoryOfScannerProcess(corpus)
 rows.append(
   (
@@ -346,3 +367,14 @@ func line(_ cells: [String]) -> String {
 print(line(["operation", "median (min–max)", "ratio", "target"]))
 print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
 for row in rows { print(line([row.0, row.1, row.2, row.3])) }
+
+if checking {
+  if regressions.isEmpty {
+    print("\nEvery ratio is within its regression bound.")
+  } else {
+    print(
+      "\nerror: ratios past their regression bounds:\n"
+        + regressions.map { "  " + $0 }.joined(separator: "\n"))
+    exit(1)
+  }
+}
