@@ -1,0 +1,87 @@
+import Foundation
+
+/// Moving stored values to new keys and stores.
+extension PreferenceStore {
+  /// Moves the value of the newest of `oldKeys` that holds one to `newKey`, unless `newKey`
+  /// already holds a value (the newer one, written by code that knows the new name).
+  ///
+  /// Used for renames (`@Preference(renamedFrom: "B", "A")`): `oldKeys` are newest first. The
+  /// value is written under `newKey` before the old key is removed, so an interruption leaves it
+  /// under both keys, never under neither; only the key the value moved from is removed;
+  /// idempotent. The registry runs it when the store is first used, before any read of `newKey`.
+  @discardableResult
+  public func migrate(from oldKeys: [String], to newKey: String) -> MigrationResult {
+    if backend.value(forKey: newKey) != nil {
+      return oldKeys.contains { backend.value(forKey: $0) != nil } ? .keptExistingValue : .nothingToMigrate
+    }
+    for oldKey in oldKeys where oldKey != newKey {
+      guard let old = backend.value(forKey: oldKey) else { continue }
+      write(old, forKey: newKey)
+      write(nil, forKey: oldKey)
+      notify([oldKey, newKey])
+      return .moved
+    }
+    return .nothingToMigrate
+  }
+
+  /// Moves the value of `key` (or of the newest of `oldKeys` holding one) from `previous` into
+  /// this store under `key`, unless this store already holds a value for `key`: a preference
+  /// whose `store:` changed (`@Preference(store: …, movedFrom: …)`). The value is written here
+  /// before it is removed there, so an interruption leaves it in both stores, never in neither.
+  ///
+  /// - Returns: Whether a value moved.
+  @discardableResult
+  public func move(_ key: String, from previous: PreferenceStore, oldKeys: [String] = []) -> Bool {
+    guard previous !== self, !hasStoredValue(forKey: key) else { return false }
+    for oldKey in [key] + oldKeys {
+      guard let value = previous.backend.value(forKey: oldKey) else { continue }
+      write(value, forKey: key)
+      notify([key])
+      do {
+        try flush()
+      } catch {
+        // Not yet durable here: keep the old copy, and move it again at the next launch.
+        return true
+      }
+      previous.removeValue(forKey: oldKey)
+      return true
+    }
+    return false
+  }
+
+  /// The outcome of ``migrate(from:to:)``.
+  public enum MigrationResult: Equatable, Sendable {
+    /// The value was moved from the old key to the new key.
+    case moved
+    /// Nothing is stored under the old key (never was, or already migrated).
+    case nothingToMigrate
+    /// Both keys hold a value: the new key's value was kept and the old one left in place.
+    case keptExistingValue
+  }
+
+  /// Moves the value stored under `oldKey` to `newKey`, once.
+  ///
+  /// Idempotent: running it again finds nothing under `oldKey`. A value already stored under
+  /// `newKey` is never overwritten. The value is written under `newKey` before it is removed
+  /// from `oldKey`, so a concurrent reader, or an interruption, finds it under one key or both.
+  ///
+  /// ```swift
+  /// store.migrate(from: "username", to: "ContentView.username")
+  /// ```
+  ///
+  /// - Parameter transform: Converts the old stored value to the new representation, or returns
+  ///   `nil` to leave the old value in place.
+  @discardableResult
+  public func migrate(
+    from oldKey: String, to newKey: String,
+    transform: (PropertyListValue) -> PropertyListValue? = { $0 }
+  ) -> MigrationResult {
+    guard oldKey != newKey, let old = backend.value(forKey: oldKey) else { return .nothingToMigrate }
+    if backend.value(forKey: newKey) != nil { return .keptExistingValue }
+    guard let new = transform(old) else { return .nothingToMigrate }
+    write(new, forKey: newKey)
+    write(nil, forKey: oldKey)
+    notify([oldKey, newKey])
+    return .moved
+  }
+}
