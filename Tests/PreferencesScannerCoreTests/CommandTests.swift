@@ -127,6 +127,46 @@ import Testing
     #expect(run(["frobnicate", "x"]).2.contains("unknown command 'frobnicate'"))
   }
 
+  /// Each subcommand is parsed once into the values it needs, and what it lacks or cannot take is
+  /// a usage error that says so.
+  @Test func theCommandLineIsParsedIntoTypedSubcommands() throws {
+    func parse(_ arguments: [String]) -> Result<ScannerCommand.Options, ScannerCommand.UsageError> {
+      Result { () throws(ScannerCommand.UsageError) in try ScannerCommand.parse(arguments) }
+    }
+    func message(_ arguments: [String]) -> String? {
+      if case .failure(let error) = parse(arguments) { return error.message }
+      return nil
+    }
+    guard case .success(let scan) = parse(["scan", "--format", "text", "Sources"]),
+      case .scan(format: .text) = scan.subcommand
+    else { Issue.record("scan --format text"); return }
+    guard
+      case .success(let generate) = parse([
+        "generate", "--module", "App", "--output-directory", "out", "--planned", "A.swift", "src",
+      ]),
+      case .generate(module: "App", destination: .directory("out", planned: ["A.swift"])) = generate
+        .subcommand
+    else { Issue.record("generate --output-directory"); return }
+    guard
+      case .success(let lock) = parse([
+        "lock", "--lock", "P.lock", "--retire", "a", "--accept-move", "b", "src",
+      ]),
+      case .lock(let request) = lock.subcommand, request.path == "P.lock", request.retire == ["a"],
+      request.acceptMove == ["b"]
+    else { Issue.record("lock"); return }
+    guard case .success(let export) = parse(["export", "--format", "settings-plist", "src"]),
+      case .export(format: .settingsPlist, output: nil) = export.subcommand
+    else { Issue.record("export"); return }
+    #expect(message(["scan", "--format", "yaml", "src"]) == "--format must be one of json, text, not 'yaml'")
+    #expect(message(["export", "src"]) == "export needs --format json, markdown or settings-plist")
+    #expect(
+      message(["generate", "--module", "App", "src"])
+        == "generate needs --output-directory DIR or --output FILE")
+    #expect(message(["generate", "--module", "A", "--output", "x", "--output-directory", "y", "src"]) != nil)
+    #expect(message(["lock", "src"]) == "lock needs --lock FILE")
+    #expect(message(["scan", "--module"]) == "--module needs a value")
+  }
+
   @Test func scanPrintsTheOneRecordTheRuntimeDecodes() throws {
     let sources = Directory()
     sources.write("A.swift", "struct A {\n  /// Doc.\n  @Preference(sync: true) var a = 1\n}\n")

@@ -43,22 +43,43 @@ package struct ScannerCommand {
     self.standardError = standardError
   }
 
+  /// What the command line asks for, parsed once and checked: each subcommand carries exactly
+  /// the values it needs.
   struct Options {
-    var command = ""
+    enum Subcommand {
+      case scan(format: ScanFormat)
+      case generate(module: String, destination: Destination)
+      case lock(LockRequest)
+      case export(format: Exporter.Format, output: String?)
+    }
+
+    enum ScanFormat: String, CaseIterable { case json, text }
+
+    /// Where `generate` writes.
+    enum Destination {
+      /// The plugin's layout: the index, table files for the `planned` sources, and the rest.
+      case directory(String, planned: [String])
+      /// Everything in one file.
+      case file(String)
+    }
+
+    /// `lock`: the lock to write, and the keys to retire, drop, or accept as retyped or moved.
+    struct LockRequest {
+      var path: String
+      var retire: [String] = []
+      var drop: [String] = []
+      var acceptRetype: [String] = []
+      var acceptMove: [String] = []
+    }
+
+    var subcommand: Subcommand
     var module: String?
-    var format = "json"
-    var output: String?
-    var outputDirectory: String?
-    var planned: [String] = []
     var config: String?
     var cache: String?
+    /// The lock the sources are checked against (for `lock`, the one it writes).
     var lock: String?
     var expectedLock: String?
-    var retire: [String] = []
-    var drop: [String] = []
-    var acceptRetype: [String] = []
-    var acceptMove: [String] = []
-    var paths: [String] = []
+    var paths: [String]
   }
 
   struct UsageError: Error { var message: String }
@@ -66,14 +87,23 @@ package struct ScannerCommand {
   static let commands = ["scan", "generate", "lock", "export"]
 
   static func parse(_ arguments: [String]) throws(UsageError) -> Options {
-    var options = Options()
     var remaining = arguments[...]
     guard let command = remaining.popFirst() else { throw UsageError(message: "missing command") }
     guard commands.contains(command) else {
       throw UsageError(message: "unknown command '\(command)'; expected \(commands.joined(separator: ", "))")
     }
-    options.command = command
-    if command == "export" { options.format = "" }
+    // The flags as given; checked against the subcommand below.
+    var module: String?
+    var format: String?
+    var output: String?
+    var outputDirectory: String?
+    var planned: [String] = []
+    var config: String?
+    var cache: String?
+    var lock: String?
+    var expectedLock: String?
+    var request = Options.LockRequest(path: "")
+    var paths: [String] = []
     while let argument = remaining.popFirst() {
       func value() throws(UsageError) -> String {
         guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
@@ -82,47 +112,68 @@ package struct ScannerCommand {
         return value
       }
       switch argument {
-      case "--module": options.module = try value()
-      case "--format":
-        options.format = try value()
-        let formats = command == "export" ? Exporter.Format.allCases.map(\.rawValue) : ["json", "text"]
-        guard formats.contains(options.format) else {
-          throw UsageError(
-            message: "--format must be one of \(formats.joined(separator: ", ")), not '\(options.format)'")
-        }
-      case "--lock": options.lock = try value()
-      case "--expected-lock": options.expectedLock = try value()
-      case "--retire": options.retire.append(try value())
-      case "--drop": options.drop.append(try value())
-      case "--accept-retype": options.acceptRetype.append(try value())
-      case "--accept-move": options.acceptMove.append(try value())
-      case "--output": options.output = try value()
-      case "--output-directory": options.outputDirectory = try value()
-      case "--planned": options.planned.append(try value())
-      case "--config": options.config = try value()
-      case "--cache": options.cache = try value()
+      case "--module": module = try value()
+      case "--format": format = try value()
+      case "--lock": lock = try value()
+      case "--expected-lock": expectedLock = try value()
+      case "--retire": request.retire.append(try value())
+      case "--drop": request.drop.append(try value())
+      case "--accept-retype": request.acceptRetype.append(try value())
+      case "--accept-move": request.acceptMove.append(try value())
+      case "--output": output = try value()
+      case "--output-directory": outputDirectory = try value()
+      case "--planned": planned.append(try value())
+      case "--config": config = try value()
+      case "--cache": cache = try value()
       case "--":
-        options.paths += remaining
+        paths += remaining
         remaining = []
       default:
         if argument.hasPrefix("-") && argument != "-" {
           throw UsageError(message: "unknown option '\(argument)'")
         }
-        options.paths.append(argument)
+        paths.append(argument)
       }
     }
-    if options.paths.isEmpty { throw UsageError(message: "no PATH given") }
-    if command == "generate" {
-      if options.module == nil { throw UsageError(message: "generate needs --module NAME") }
-      if (options.output == nil) == (options.outputDirectory == nil) {
-        throw UsageError(message: "generate needs --output-directory DIR or --output FILE")
+    if paths.isEmpty { throw UsageError(message: "no PATH given") }
+    func checkedFormat<Format: RawRepresentable & CaseIterable>(_ type: Format.Type) throws(UsageError)
+      -> Format?
+    where Format.RawValue == String {
+      guard let format else { return nil }
+      guard let parsed = Format(rawValue: format) else {
+        throw UsageError(
+          message:
+            "--format must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not '\(format)'"
+        )
       }
+      return parsed
     }
-    if command == "lock" && options.lock == nil { throw UsageError(message: "lock needs --lock FILE") }
-    if command == "export" && options.format.isEmpty {
-      throw UsageError(message: "export needs --format json, markdown or settings-plist")
+    let subcommand: Options.Subcommand
+    switch command {
+    case "scan":
+      subcommand = .scan(format: try checkedFormat(Options.ScanFormat.self) ?? .json)
+    case "generate":
+      guard let module else { throw UsageError(message: "generate needs --module NAME") }
+      switch (outputDirectory, output) {
+      case (let directory?, nil):
+        subcommand = .generate(module: module, destination: .directory(directory, planned: planned))
+      case (nil, let file?): subcommand = .generate(module: module, destination: .file(file))
+      default: throw UsageError(message: "generate needs --output-directory DIR or --output FILE")
+      }
+    case "lock":
+      guard let lock else { throw UsageError(message: "lock needs --lock FILE") }
+      request.path = lock
+      subcommand = .lock(request)
+    default:
+      guard let exportFormat = try checkedFormat(Exporter.Format.self) else {
+        throw UsageError(message: "export needs --format json, markdown or settings-plist")
+      }
+      subcommand = .export(format: exportFormat, output: output)
     }
-    return options
+    return Options(
+      subcommand: subcommand, module: module, config: config, cache: cache, lock: lock,
+      expectedLock: expectedLock,
+      paths: paths)
   }
 
   /// Runs the command and returns the exit status.
@@ -148,21 +199,21 @@ package struct ScannerCommand {
       if let path = options.lock, FileManager.default.fileExists(atPath: path) {
         lock = (try PreferenceManifest.load(from: path), path)
       }
-      if options.command == "lock" {
-        return try updateLock(options, module: module, configuration: configuration, existing: lock?.0)
+      if case .lock(let request) = options.subcommand {
+        return try updateLock(
+          request, options: options, module: module, configuration: configuration, existing: lock?.0)
       }
       let scanner = PreferenceScanner(
         module: module, configuration: configuration, lock: lock, expectedLockPath: options.expectedLock)
       let result = try scanner.scan(paths: options.paths, cache: cache(options))
-      switch options.command {
-      case "export":
+      switch options.subcommand {
+      case .export(let format, let output):
         var diagnostics = result.diagnostics
-        let text = Exporter.export(
-          result.plans, format: Exporter.Format(rawValue: options.format)!, diagnostics: &diagnostics)
+        let text = Exporter.export(result.plans, format: format, diagnostics: &diagnostics)
         report(diagnostics)
-        if let output = options.output { try writeIfChanged(text, to: output) } else { standardOutput(text) }
-      case "scan":
-        if options.format == "json" {
+        if let output { try writeIfChanged(text, to: output) } else { standardOutput(text) }
+      case .scan(let format):
+        if format == .json {
           var buffer = ""
           ScanOutput.json(result) { piece in
             buffer += piece
@@ -176,9 +227,11 @@ package struct ScannerCommand {
           standardOutput(ScanOutput.text(result))
           report(result.diagnostics)
         }
-      default:
+      case .generate(_, let destination):
         report(result.diagnostics)
-        if !result.hasErrors { try generate(result, module: module, options: options) }
+        if !result.hasErrors { try generate(result, module: module, destination: destination) }
+      case .lock:
+        break  // handled above
       }
       return result.hasErrors ? 1 : 0
     } catch let diagnostic as Diagnostic {
@@ -196,13 +249,21 @@ package struct ScannerCommand {
 
   // MARK: generate
 
-  private func generate(_ result: PreferenceScanner.Result, module: String, options: Options) throws {
-    if let output = options.output {
+  private func generate(
+    _ result: PreferenceScanner.Result, module: String, destination: Options.Destination
+  ) throws {
+    let directoryPath: String
+    let plannedPaths: [String]
+    switch destination {
+    case .file(let output):
       try writeIfChanged(RegistryRenderer.singleFile(result, module: module), to: output)
       return
+    case .directory(let path, let planned):
+      directoryPath = path
+      plannedPaths = planned
     }
-    let directory = URL(fileURLWithPath: options.outputDirectory!)
-    let planned = Set(options.planned.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    let directory = URL(fileURLWithPath: directoryPath)
+    let planned = Set(plannedPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
     let count = PluginShared.tableFileCount(planned: planned.count)
     let files = try RegistryRenderer.files(
       result, module: module, tableFiles: (0..<count).map(PluginShared.tableFileName),
@@ -232,9 +293,10 @@ package struct ScannerCommand {
   /// `lock`: adds the sources' keys to the lock, records renames, retires and drops keys, and
   /// refuses changes that would orphan stored values unless told explicitly.
   private func updateLock(
-    _ options: Options, module: String, configuration: ScannerConfiguration, existing: PreferenceManifest?
+    _ request: Options.LockRequest, options: Options, module: String, configuration: ScannerConfiguration,
+    existing: PreferenceManifest?
   ) throws -> Int32 {
-    let lockPath = options.lock!
+    let lockPath = request.path
     let manifest = existing ?? PreferenceManifest()
     var problems: [Diagnostic] = []
     for (line, text) in manifest.malformed {
@@ -259,8 +321,8 @@ package struct ScannerCommand {
     problems += result.diagnostics.filter {
       $0.severity != .error || $0.file != lockPath && !$0.message.contains(PreferenceManifest.fileName)
     }
-    let acceptRetype = Set(options.acceptRetype)
-    let acceptMove = Set(options.acceptMove)
+    let acceptRetype = Set(request.acceptRetype)
+    let acceptMove = Set(request.acceptMove)
     var updated = manifest
     updated.conflictMarkers = []
     updated.disagreements = [:]
@@ -301,12 +363,12 @@ package struct ScannerCommand {
       entry.isRetired = false
       updated.entries[plan.key] = entry
     }
-    for key in options.retire {
+    for key in request.retire {
       var entry = updated.entries[key] ?? PreferenceManifest.Entry(key: key, type: nil)
       entry.isRetired = true
       updated.entries[key] = entry
     }
-    for key in options.drop { updated.entries[key] = nil }
+    for key in request.drop { updated.entries[key] = nil }
     let declared = Set(result.plans.map(\.key))
     let renamed = Set(updated.entries.values.flatMap(\.renamedFrom)).union(configuration.migrations.keys)
     for entry in updated.entries.values.sorted(by: { $0.key < $1.key })
