@@ -62,7 +62,9 @@ public struct PreferenceKey<Keys: PreferenceKeys, Value: PreferenceValue>: Senda
   /// The key `key`, holding values of type `Value`.
   public init(_ key: Keys) { self.key = key }
 
+  /// Whether the two are equal.
   public static func == (a: Self, b: Self) -> Bool { a.key.rawValue == b.key.rawValue }
+  /// Hashes the essential components of the value.
   public func hash(into hasher: inout Hasher) { hasher.combine(key.rawValue) }
 }
 

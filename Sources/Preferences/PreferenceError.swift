@@ -34,6 +34,7 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// stay on this device until it can. Reported once per remote store.
   case syncUnavailable(store: String, reason: String)
 
+  /// A description for logs and diagnostics.
   public var description: String {
     switch self {
     case .typeMismatch(let key, let expected, let found):

@@ -46,6 +46,7 @@ extension PreferenceStore {
   /// - Parameters:
   ///   - url: The file; it and its directory are created on the first write.
   ///   - format: The format written; reading accepts either.
+  /// - Returns: The store of that file.
   public static func propertyList(
     at url: URL, format: PropertyListFileBackend.Format = .binary
   ) -> PreferenceStore {

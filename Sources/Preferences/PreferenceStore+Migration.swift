@@ -69,8 +69,13 @@ extension PreferenceStore {
   /// store.migrate(from: "username", to: "ContentView.username")
   /// ```
   ///
-  /// - Parameter transform: Converts the old stored value to the new representation, or returns
-  ///   `nil` to leave the old value in place.
+  /// - Parameters:
+  ///   - oldKey: The key the value is stored under now.
+  ///   - newKey: The key to move it to.
+  ///   - transform: Converts the old stored value to the new representation, or returns `nil` to
+  ///     leave the old value in place.
+  /// - Returns: Whether the value moved, stayed because `newKey` already holds one, or there was
+  ///   nothing to move.
   @discardableResult
   public func migrate(
     from oldKey: String, to newKey: String,

@@ -4,7 +4,9 @@ import PreferencesScannerCore
 /// A small, fast, seedable random number generator, so that every fuzz run can be replayed.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
+  /// A generator whose sequence is fixed by `seed`.
   public init(seed: UInt64) { state = seed }
+  /// The next number of the sequence.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
@@ -28,17 +30,26 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 /// literals of real sources and expects none of them back. Every input's generated registry
 /// must stay within a constant factor of the input's size.
 public struct ScannerFuzzer: Sendable {
+  /// What a run checked, and what failed.
   public struct Report: Sendable, CustomStringConvertible {
+    /// Inputs scanned.
     public var iterations = 0
+    /// Bytes of input scanned.
     public var bytesScanned = 0
+    /// Inputs with declarations injected into comments and literals, checked to come back empty.
     public var injectionsChecked = 0
+    /// Malformed inputs checked to be reported.
     public var malformedChecked = 0
+    /// Valid inputs of tricky shapes checked to be found under the right keys.
     public var trickyChecked = 0
+    /// What went wrong, one line per failing input.
     public var failures: [String] = []
     /// The inputs behind `failures`, to replay.
     public var failingInputs: [[UInt8]] = []
+    /// Inputs per strategy.
     public var byStrategy: [String: Int] = [:]
 
+    /// A description for logs and diagnostics.
     public var description: String {
       let strategies = byStrategy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
         separator: ", ")
@@ -47,7 +58,9 @@ public struct ScannerFuzzer: Sendable {
     }
   }
 
+  /// Real Swift sources the strategies mutate.
   public let corpus: [(name: String, source: [UInt8])]
+  /// The deepest nesting generated.
   public let maximumNesting: Int
 
   /// - Parameters:
@@ -102,8 +115,13 @@ public struct ScannerFuzzer: Sendable {
 
   /// Runs `iterations` inputs from `seed`.
   ///
-  /// - Parameter current: Where each input is written before it is scanned, so that an input
-  ///   that crashes the scanner (a failed bounds check ends the process) is left there to replay.
+  /// - Parameters:
+  ///   - iterations: How many inputs to generate and scan.
+  ///   - seed: The random seed; a run replays exactly from it.
+  ///   - maximumSize: The largest input generated, in bytes.
+  ///   - current: Where each input is written before it is scanned, so that an input that
+  ///     crashes the scanner (a failed bounds check ends the process) is left there to replay.
+  /// - Returns: What was checked, and what failed.
   public func run(iterations: Int, seed: UInt64, maximumSize: Int = 16_384, current: URL? = nil) -> Report {
     var random = SplitMix64(seed: seed)
     var report = Report()

@@ -95,9 +95,13 @@ extension PreferenceStore {
   /// Registers `listener` for `keys`; it is called with a key each time that key may have
   /// changed, outside any lock. Listeners decide themselves whether anything changed.
   ///
-  /// - Parameter starting: Called for each key with its stored-or-registered value and the change
-  ///   count read before it, once the listener is registered: a change racing with the start
-  ///   reaches the listener with a later count.
+  /// - Parameters:
+  ///   - keys: The keys to listen to.
+  ///   - starting: Called for each key with its stored-or-registered value and the change count
+  ///     read before it, once the listener is registered: a change racing with the start reaches
+  ///     the listener with a later count.
+  ///   - listener: Called with each key that may have changed.
+  /// - Returns: The registration; cancel it (or release it) to stop listening.
   func addListener(
     for keys: Set<String>, starting: ((String, PropertyListValue?, UInt64) -> Void)? = nil,
     _ listener: @escaping @Sendable (String) -> Void

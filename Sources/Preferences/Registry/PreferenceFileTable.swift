@@ -55,6 +55,7 @@ public struct PreferenceIsolatedStore: Sendable {
   let followsDefaultIsolation: Bool
   let evaluate: @MainActor @Sendable () -> PreferenceStore
 
+  /// A store expression, and whether its isolation is only the module's default.
   public init(followsDefaultIsolation: Bool, evaluate: @escaping @MainActor @Sendable () -> PreferenceStore) {
     self.followsDefaultIsolation = followsDefaultIsolation
     self.evaluate = evaluate
@@ -97,6 +98,7 @@ public func _preferenceDefault<Value>(_ value: Value, format: PreferenceFormat =
 /// Marker protocols for generated compile-time checks of a declaration's type against
 /// `Preferences.lock`: values stored as integers, and as floating-point numbers, read each other.
 @_spi(Generated) public protocol _StoredAsInteger {}
+/// Floating-point types, whose stored values read as one another.
 @_spi(Generated) public protocol _StoredAsReal {}
 @_spi(Generated) extension Int: _StoredAsInteger {}
 @_spi(Generated) extension Int8: _StoredAsInteger {}

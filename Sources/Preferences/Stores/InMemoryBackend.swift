@@ -13,12 +13,18 @@ public final class InMemoryBackend: PreferenceBackend {
     self.values = Locked(values)
   }
 
+  /// The value stored under `key`, if any.
   public func value(forKey key: String) -> PropertyListValue? { values.withLock { $0[key] } }
+  /// Stores `value` under `key`; `nil` removes it.
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
     values.withLock { $0[key] = value }
   }
+  /// Every stored value, by key.
   public func allValues() -> [String: PropertyListValue] { values.withLock { $0 } }
+  /// Removes every stored value.
   public func removeAll() { values.withLock { $0.removeAll() } }
+  /// Writes pending changes to durable storage, returning when they are there.
   public func flush() {}
+  /// Where the values live, for diagnostics.
   public var location: String { "memory" }
 }

@@ -61,8 +61,12 @@ public protocol PreferenceBackend: AnyObject, Sendable {
 extension PreferenceBackend {
   /// Backends that cannot see outside changes report none.
   public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {}
+  /// Stops reporting changes made outside this process.
   public func stopWatching() {}
+  /// Whether anything observes the store: outside changes are watched for only then.
   public func setObserved(_ observed: Bool) {}
+  /// Registers default values, read for keys nothing is stored under.
   public func register(defaults: [String: PropertyListValue]) {}
+  /// The value as this store keeps it and reads it back.
   public func storedForm(of value: PropertyListValue) -> PropertyListValue { value }
 }

@@ -79,6 +79,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
     load()
   }
 
+  /// Where the values live, for diagnostics.
   public var location: String { url.path }
 
   /// A backend released with unsaved changes writes them first.
@@ -88,7 +89,9 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
 
   // MARK: Reading
 
+  /// The value stored under `key`, if any.
   public func value(forKey key: String) -> PropertyListValue? { state.withLock { $0.values[key] } }
+  /// Every stored value, by key.
   public func allValues() -> [String: PropertyListValue] { state.withLock { $0.values } }
 
   /// The first read: a corrupt file is moved aside (under the write lock, if this process may
@@ -182,6 +185,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
     reload()
   }
 
+  /// Stops reporting changes made outside this process.
   public func stopWatching() {
     let stopped = state.withLock { state in
       defer {
@@ -213,6 +217,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
 
   // MARK: Writing
 
+  /// Stores `value` under `key`; `nil` removes it.
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
     // Hold exactly what the file will: reads in this process then agree with the next launch.
     let value = value.map(storedForm(of:))
@@ -223,6 +228,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
     PendingFlushes.schedule(self)
   }
 
+  /// Removes every stored value.
   public func removeAll() {
     state.withLock { state in
       for key in state.values.keys { state.pending[key] = .some(nil) }

@@ -95,6 +95,7 @@ public final class ProtectedDataBackend: PreferenceBackend {
 
   // MARK: PreferenceBackend
 
+  /// The value stored under `key`, if any.
   public func value(forKey key: String) -> PropertyListValue? {
     let overlay = state.withLock { state -> PropertyListValue?? in
       guard state.locked else { return nil }
@@ -105,6 +106,7 @@ public final class ProtectedDataBackend: PreferenceBackend {
     return key == Self.sentinelKey ? nil : base.value(forKey: key)
   }
 
+  /// Stores `value` under `key`; `nil` removes it.
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
     let held = state.withLock { state -> Bool in
       guard state.locked else { return false }
@@ -114,6 +116,7 @@ public final class ProtectedDataBackend: PreferenceBackend {
     if !held { base.setValue(value, forKey: key) }
   }
 
+  /// Every stored value, by key.
   public func allValues() -> [String: PropertyListValue] {
     let held = state.withLock { $0.locked ? $0.held : nil }
     if let held { return held.compactMapValues { $0 } }
@@ -122,6 +125,7 @@ public final class ProtectedDataBackend: PreferenceBackend {
     return values
   }
 
+  /// Removes every stored value.
   public func removeAll() {
     let locked = state.withLock { state -> Bool in
       guard state.locked else { return false }
@@ -132,20 +136,27 @@ public final class ProtectedDataBackend: PreferenceBackend {
     for key in allValues().keys { base.setValue(nil, forKey: key) }
   }
 
+  /// Writes pending changes to durable storage, returning when they are there.
   public func flush() throws { try base.flush() }
+  /// Where the values live, for diagnostics.
   public var location: String { base.location }
 
+  /// Reports changes made outside this process to `handler`.
   public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {
     state.withLock { $0.onChange = onChange }
     base.startWatching(onChange)
   }
 
+  /// Stops reporting changes made outside this process.
   public func stopWatching() {
     state.withLock { $0.onChange = nil }
     base.stopWatching()
   }
 
+  /// Whether anything observes the store: outside changes are watched for only then.
   public func setObserved(_ observed: Bool) { base.setObserved(observed) }
+  /// Registers default values, read for keys nothing is stored under.
   public func register(defaults: [String: PropertyListValue]) { base.register(defaults: defaults) }
+  /// The value as this store keeps it and reads it back.
   public func storedForm(of value: PropertyListValue) -> PropertyListValue { base.storedForm(of: value) }
 }

@@ -58,6 +58,8 @@ public final class PreferenceSync: Sendable {
   /// modification time on every write of `keys`.
   ///
   /// - Parameters:
+  ///   - local: The store on this device.
+  ///   - remote: The store shared with the user's other devices.
   ///   - keys: The keys to mirror, for example the keys of `@Preference(sync: true)`
   ///     declarations (`PreferenceRegistry.syncedKeys`).
   ///   - clock: The source of modification times; replace it in tests.

@@ -55,6 +55,7 @@ public struct RemoteChange: Sendable, Equatable {
   /// The keys whose values changed.
   public var keys: Set<String>
 
+  /// A change of `keys`, for `reason`.
   public init(reason: Reason, keys: Set<String>) {
     self.reason = reason
     self.keys = keys
@@ -70,6 +71,8 @@ public struct RemoteStoreLimits: Sendable, Equatable {
   /// Longest key, in UTF-8 bytes.
   public var maximumKeyBytes: Int
 
+  /// Limits of a store holding at most `maximumKeys` keys and `maximumTotalBytes` bytes, with keys of
+  /// at most `maximumKeyBytes` bytes.
   public init(maximumKeys: Int, maximumTotalBytes: Int, maximumKeyBytes: Int) {
     self.maximumKeys = maximumKeys
     self.maximumTotalBytes = maximumTotalBytes
@@ -121,15 +124,18 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
 
   private let state = Locked(State())
   private let delivery = DispatchQueue(label: "swift-preferences.remote-delivery")
+  /// The store's limits on keys and sizes.
   public let limits: RemoteStoreLimits
   /// How notifications are delivered.
   public let deliveryMode: Delivery
 
+  /// An empty store with `limits`, delivering change notifications as `delivery` says.
   public init(limits: RemoteStoreLimits = .ubiquitousKeyValueStore, delivery: Delivery = .automatic) {
     self.limits = limits
     self.deliveryMode = delivery
   }
 
+  /// The value stored under `key`, if any.
   public func value(forKey key: String) -> PropertyListValue? { state.withLock { $0.values[key] } }
 
   /// Stores a value as the device whose sync engine calls it: every other observer hears about it.
@@ -202,6 +208,7 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     set { state.withLock { $0.available = newValue } }
   }
 
+  /// Asks the store to exchange changes with iCloud; `false` when it cannot sync.
   public func synchronize() -> Bool { isAvailable }
 
   /// Waits until every change written so far, and every change those deliveries caused, has
@@ -232,6 +239,7 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   /// Delivers queued notifications until none is left (manual delivery).
   public func deliverAll() { while deliverNext() {} }
 
+  /// Calls `handler` with each change another device (or iCloud) makes.
   public func observeChanges(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> PreferenceObservation {
     register(handler).1
   }
@@ -254,6 +262,7 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     )
   }
 
+  /// How many keys and bytes the store holds.
   public func usage() -> (keys: Int, bytes: Int) {
     state.withLock { state in
       (state.values.count, state.values.reduce(0) { $0 + $1.key.utf8.count + $1.value.approximateByteCount })

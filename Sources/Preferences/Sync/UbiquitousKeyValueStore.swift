@@ -15,27 +15,34 @@
     private let box: Locked<NSUbiquitousKeyValueStore>
     private var store: NSUbiquitousKeyValueStore { box.withLock { $0 } }
 
+    /// A remote store backed by `store`.
     public init(_ store: NSUbiquitousKeyValueStore = .default) {
       self.box = Locked(store)
     }
 
+    /// Asks the store to exchange changes with iCloud; `false` when it cannot sync.
     public func synchronize() -> Bool { store.synchronize() }
 
+    /// The store's limits on keys and sizes.
     public var limits: RemoteStoreLimits { .ubiquitousKeyValueStore }
 
+    /// The value stored under `key`, if any.
     public func value(forKey key: String) -> PropertyListValue? {
       store.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:))
     }
 
+    /// Stores `value` under `key`; `nil` removes it.
     public func setValue(_ value: PropertyListValue?, forKey key: String) {
       if let value { store.set(value.foundationObject, forKey: key) } else { store.removeObject(forKey: key) }
     }
 
+    /// How many keys and bytes the store holds.
     public func usage() -> (keys: Int, bytes: Int) {
       let values = store.dictionaryRepresentation.compactMapValues(PropertyListValue.init(foundationObject:))
       return (values.count, values.reduce(0) { $0 + $1.key.utf8.count + $1.value.approximateByteCount })
     }
 
+    /// Calls `handler` with each change another device (or iCloud) makes.
     public func observeChanges(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> PreferenceObservation
     {
       let token = NotificationCenter.default.addObserver(

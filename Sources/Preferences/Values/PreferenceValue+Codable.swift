@@ -6,6 +6,7 @@ extension PreferenceValue where Self: RawRepresentable, RawValue: PreferenceValu
   /// Stores the raw value.
   public func propertyListValue() throws -> PropertyListValue? { try rawValue.propertyListValue() }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     let raw = try RawValue(propertyListValue: value)
     guard let result = Self(rawValue: raw) else {
@@ -15,6 +16,7 @@ extension PreferenceValue where Self: RawRepresentable, RawValue: PreferenceValu
     self = result
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     guard let raw = RawValue(launchArgument: text), let value = Self(rawValue: raw) else { return nil }
     self = value
@@ -176,8 +178,10 @@ extension PreferenceValue where Self: Codable {
 /// A `RawRepresentable` type that is also `Codable` (every `String` or `Int` enum) is stored as
 /// its raw value, like any other `RawRepresentable`.
 extension PreferenceValue where Self: RawRepresentable & Codable, RawValue: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() throws -> PropertyListValue? { try rawValue.propertyListValue() }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     let raw = try RawValue(propertyListValue: value)
     guard let result = Self(rawValue: raw) else {
@@ -187,6 +191,7 @@ extension PreferenceValue where Self: RawRepresentable & Codable, RawValue: Pref
     self = result
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     guard let raw = RawValue(launchArgument: text), let value = Self(rawValue: raw) else { return nil }
     self = value
@@ -201,6 +206,7 @@ extension PreferenceValue where Self: NSObject & NSSecureCoding {
     .data(try NSKeyedArchiver.archivedData(withRootObject: self, requiringSecureCoding: true))
   }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .data(let data) = value else { throw Self.mismatch(value) }
     guard let object = try NSKeyedUnarchiver.unarchivedObject(ofClass: Self.self, from: data) else {
@@ -209,5 +215,6 @@ extension PreferenceValue where Self: NSObject & NSSecureCoding {
     self = object
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) { nil }
 }

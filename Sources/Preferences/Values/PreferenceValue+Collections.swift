@@ -2,6 +2,7 @@ import Foundation
 
 /// `nil` removes the stored value; reading a missing value yields the default (usually `nil`).
 extension Optional: PreferenceValue where Wrapped: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() throws -> PropertyListValue? {
     switch self {
     case .none: nil
@@ -9,10 +10,12 @@ extension Optional: PreferenceValue where Wrapped: PreferenceValue {
     }
   }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     self = .some(try Wrapped(propertyListValue: value))
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     guard let wrapped = Wrapped(launchArgument: text) else { return nil }
     self = .some(wrapped)
@@ -21,10 +24,12 @@ extension Optional: PreferenceValue where Wrapped: PreferenceValue {
 
 /// Stored as a property-list array; `nil` elements of optional arrays are dropped.
 extension Array: PreferenceValue where Element: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() throws -> PropertyListValue? {
     .array(try compactMap { try $0.propertyListValue() })
   }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .array(let elements) = value else { throw Self.mismatch(value) }
     self = try elements.map { try Element(propertyListValue: $0) }
@@ -34,10 +39,12 @@ extension Array: PreferenceValue where Element: PreferenceValue {
 /// Stored as a property-list array in a canonical order, so that equal sets are stored (and
 /// compared) as equal arrays however they were built.
 extension Set: PreferenceValue where Element: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() throws -> PropertyListValue? {
     .array(try compactMap { try $0.propertyListValue() }.sorted(by: PropertyListValue.canonicalOrder))
   }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .array(let elements) = value else { throw Self.mismatch(value) }
     self = Set(try elements.map { try Element(propertyListValue: $0) })
@@ -46,6 +53,7 @@ extension Set: PreferenceValue where Element: PreferenceValue {
 
 /// Stored as a property-list dictionary; `nil` values of optional dictionaries are dropped.
 extension Dictionary: PreferenceValue where Key == String, Value: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() throws -> PropertyListValue? {
     var result: [String: PropertyListValue] = [:]
     result.reserveCapacity(count)
@@ -55,6 +63,7 @@ extension Dictionary: PreferenceValue where Key == String, Value: PreferenceValu
     return .dictionary(result)
   }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .dictionary(let elements) = value else { throw Self.mismatch(value) }
     self = try elements.mapValues { try Value(propertyListValue: $0) }

@@ -44,6 +44,7 @@ public protocol PreferenceValue: Sendable {
 }
 
 extension PreferenceValue {
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     if let value = try? Self(propertyListValue: .string(text)) {
       self = value
@@ -104,8 +105,10 @@ extension Dictionary: LosslessPreferenceValue where Key == String, Value: Lossle
 // MARK: - Scalars
 
 extension Bool: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .bool(self) }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     switch value {
     case .bool(let bool): self = bool
@@ -130,11 +133,13 @@ extension Bool: PreferenceValue {
 
 /// Integers are `Codable` too; this more specific extension keeps them stored as numbers.
 extension PreferenceValue where Self: FixedWidthInteger & Codable {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? {
     if let signed = Int64(exactly: self) { return .integer(signed) }
     return .unsignedInteger(UInt64(self))
   }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     let result: Self?
     switch value {
@@ -147,6 +152,7 @@ extension PreferenceValue where Self: FixedWidthInteger & Codable {
     self = result
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     guard let value = Self(text.trimmingCharacters(in: .whitespaces)) else { return nil }
     self = value
@@ -165,8 +171,10 @@ extension UInt32: PreferenceValue {}
 extension UInt64: PreferenceValue {}
 
 extension Double: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .double(self) }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     switch value {
     case .double(let number): self = number
@@ -176,6 +184,7 @@ extension Double: PreferenceValue {
     }
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else { return nil }
     self = value
@@ -183,12 +192,15 @@ extension Double: PreferenceValue {
 }
 
 extension Float: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .double(Double(self)) }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     self = Float(try Double(propertyListValue: value))
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     guard let value = Float(text.trimmingCharacters(in: .whitespaces)) else { return nil }
     self = value
@@ -200,8 +212,10 @@ extension Float: PreferenceValue {
 /// text a `Codable` conformance (`extension CGFloat: @retroactive PreferenceValue {}`) wrote
 /// before the library supported it.
 extension CGFloat: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .double(Double(self)) }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     if case .string(let text) = value {
       guard let number = Double(text.trimmingCharacters(in: .whitespaces)) else { throw Self.mismatch(value) }
@@ -211,6 +225,7 @@ extension CGFloat: PreferenceValue {
     self = CGFloat(try Double(propertyListValue: value))
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else { return nil }
     self = CGFloat(value)
@@ -218,19 +233,24 @@ extension CGFloat: PreferenceValue {
 }
 
 extension String: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .string(self) }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .string(let string) = value else { throw Self.mismatch(value) }
     self = string
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) { self = text }
 }
 
 extension Data: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .data(self) }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .data(let data) = value else { throw Self.mismatch(value) }
     self = data
@@ -244,8 +264,10 @@ extension Data: PreferenceValue {
 }
 
 extension Date: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .date(self) }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .date(let date) = value else { throw Self.mismatch(value) }
     self = date
@@ -265,8 +287,10 @@ extension Date: PreferenceValue {
 
 /// Stored as its absolute string, so that it reads the same on every platform and store.
 extension URL: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .string(absoluteString) }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .string(let string) = value, let url = URL(string: string) else {
       throw Self.mismatch(value)
@@ -274,6 +298,7 @@ extension URL: PreferenceValue {
     self = url
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     guard let url = URL(string: text) else { return nil }
     self = url
@@ -282,8 +307,10 @@ extension URL: PreferenceValue {
 
 /// Stored as its `uuidString`.
 extension UUID: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .string(uuidString) }
 
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .string(let string) = value, let uuid = UUID(uuidString: string) else {
       throw Self.mismatch(value)
@@ -291,6 +318,7 @@ extension UUID: PreferenceValue {
     self = uuid
   }
 
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
     guard let uuid = UUID(uuidString: text) else { return nil }
     self = uuid
@@ -299,6 +327,8 @@ extension UUID: PreferenceValue {
 
 /// Stored as-is: lets you keep a value whose shape you handle yourself.
 extension PropertyListValue: PreferenceValue {
+  /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { self }
+  /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) { self = value }
 }

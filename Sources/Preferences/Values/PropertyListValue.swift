@@ -152,6 +152,7 @@ extension PropertyListValue: Codable {
     case bool, integer, unsignedInteger, double, string, data, date, array, dictionary
   }
 
+  /// Creates a value by decoding it.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Kind.self)
     guard let kind = container.allKeys.first, container.allKeys.count == 1 else {
@@ -181,6 +182,7 @@ extension PropertyListValue: Codable {
     }
   }
 
+  /// Encodes the value.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Kind.self)
     switch self {

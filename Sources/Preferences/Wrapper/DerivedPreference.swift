@@ -56,9 +56,13 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// compiler resolves every declaration without trying alternatives: it does so for every
   /// declaration of the module in every build.
   ///
-  /// - Parameter wrappedValue: The default value, used until a value is stored. Like a stored
-  ///   property's initial value, it is evaluated each time the enclosing value is created; the
-  ///   generated registry evaluates it once more to register it.
+  /// - Parameters:
+  ///   - wrappedValue: The default value, used until a value is stored. Like a stored property's
+  ///     initial value, it is evaluated each time the enclosing value is created; the generated
+  ///     registry evaluates it once more to register it.
+  ///   - fileID: Where the declaration is, as the compiler reports it; leave the default.
+  ///   - line: Likewise.
+  ///   - column: Likewise.
   @inlinable
   public init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column)
   {

@@ -4,6 +4,7 @@
 /// generates a module-level `Preference` that shadows this one and knows every key.
 @propertyWrapper
 public struct Preference<Value: PreferenceValue>: Sendable {
+  /// Unavailable: apply the build plugin to the target, which declares the `Preference` to use.
   @available(
     *, unavailable,
     message:
@@ -17,6 +18,7 @@ public struct Preference<Value: PreferenceValue>: Sendable {
     fatalError("unreachable")
   }
 
+  /// Unavailable: apply the build plugin to the target, which declares the `Preference` to use.
   @available(
     *, unavailable,
     message:

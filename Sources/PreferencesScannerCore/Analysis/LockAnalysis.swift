@@ -21,9 +21,14 @@ package struct LockAnalysis {
     self.index = index
   }
 
+  /// Compares `plans` with the lock.
+  ///
   /// - Parameters:
+  ///   - plans: The module's declarations.
+  ///   - files: The module's files.
   ///   - lock: The lock and its path, or `nil` if the target has none.
   ///   - expectedLockPath: Where the lock belongs, for the warning when it is missing.
+  /// - Returns: The plans with what the lock remembers, and the lock's diagnostics.
   package func analyze(
     _ plans: [PreferencePlan], files: [FileSyntax], lock: (manifest: PreferenceManifest, path: String)?,
     expectedLockPath: String?

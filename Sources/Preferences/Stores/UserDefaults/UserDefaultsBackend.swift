@@ -68,6 +68,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
     Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
   }
 
+  /// Where the values live, for diagnostics.
   public var location: String { "UserDefaults(\(suiteName ?? "standard"))" }
 
   /// The thread that is writing through this backend, so that the notification its own write
@@ -76,6 +77,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
 
   // MARK: Values
 
+  /// The value stored under `key`, if any.
   public func value(forKey key: String) -> PropertyListValue? {
     let events = state.withLock { $0.events }
     let value = domain.storedValue(forKey: key)
@@ -89,6 +91,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
     return value
   }
 
+  /// Stores `value` under `key`; `nil` removes it.
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
     state.withLock { state in
       state.writes += 1
@@ -98,12 +101,15 @@ public final class UserDefaultsBackend: PreferenceBackend {
     Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(value, forKey: key) }
   }
 
+  /// Every stored value, by key.
   public func allValues() -> [String: PropertyListValue] { domain.storedValues() }
 
+  /// Removes every stored value.
   public func removeAll() {
     for key in allValues().keys { setValue(nil, forKey: key) }
   }
 
+  /// Writes pending changes to durable storage, returning when they are there.
   public func flush() throws { try domain.flush() }
 
   /// Registers the defaults with `UserDefaults` too, so that code reading it directly sees them.
@@ -113,6 +119,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
     Self.$writer.withValue(ObjectIdentifier(self)) { domain.register(defaults: values) }
   }
 
+  /// The value as this store keeps it and reads it back.
   public func storedForm(of value: PropertyListValue) -> PropertyListValue { domain.storedForm(of: value) }
 
   // MARK: Changes from outside
@@ -127,6 +134,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
     domain.startEvents { [weak self] keys in self?.domainChanged(keys) }
   }
 
+  /// Stops reporting changes made outside this process.
   public func stopWatching() {
     domain.stopEvents()
     let poller = state.withLock { state in
@@ -137,6 +145,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
     withExtendedLifetime(poller) {}
   }
 
+  /// Whether anything observes the store: outside changes are watched for only then.
   public func setObserved(_ observed: Bool) {
     let poller =
       observed
