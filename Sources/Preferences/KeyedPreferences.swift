@@ -183,10 +183,18 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
   @inlinable public func double(for key: PreferenceKey<Keys, Double>) -> Double { value(for: key) }
 
   /// Removes the stored value of `key`, so that it reads its default again.
-  public func reset(_ key: Keys) { store.removeValue(forKey: key.rawValue) }
+  public func removeValue(for key: Keys) { store.removeValue(forKey: key.rawValue) }
 
   /// Removes the stored value of every key.
-  public func resetAll() { for key in Keys.allCases { reset(key) } }
+  public func removeAllValues() { for key in Keys.allCases { removeValue(for: key) } }
+
+  /// Removes the stored value of `key`.
+  @available(*, deprecated, renamed: "removeValue(for:)")
+  public func reset(_ key: Keys) { removeValue(for: key) }
+
+  /// Removes the stored value of every key.
+  @available(*, deprecated, renamed: "removeAllValues()")
+  public func resetAll() { removeAllValues() }
 
   /// Whether a value is stored for `key`.
   public func hasStoredValue(for key: Keys) -> Bool { store.hasStoredValue(forKey: key.rawValue) }

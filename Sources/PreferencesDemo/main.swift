@@ -31,13 +31,13 @@ struct Entry {
     key = preference.key
     current = { describe(preference.value) }
     defaultValue = { describe(preference.defaultValue) }
-    isStored = { preference.isStored }
+    isStored = { preference.hasStoredValue }
     set = { text in
       guard let value = Value(launchArgument: text) else { return false }
       preference.value = value
       return true
     }
-    reset = { preference.reset() }
+    reset = { preference.removeValue() }
     observe = { handler in preference.observe { handler(describe($0)) } }
   }
 }

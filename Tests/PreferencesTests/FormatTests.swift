@@ -54,7 +54,7 @@ private func previousVersionWrote<Value: Encodable>(_ value: Value) throws -> Pr
         PortedSettings.store.registeredDefault(forKey: "column_widths"), as: [String: Int].self) == [
           "main": 300
         ])
-    #expect(!settings.$recentLanguages.isStored)
+    #expect(!settings.$recentLanguages.hasStoredValue)
   }
 
   @Test func aJSONDeclarationReadsThePropertyListFormToo() {

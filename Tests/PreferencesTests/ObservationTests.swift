@@ -37,7 +37,7 @@ final class Recorder<Value: Sendable>: Sendable {
     let observation = keyed.observe(.name, as: String.self) { recorder.record($0) }
     keyed.set("Paul", for: .name)  // enum-keyed store
     store.set("Ann", forKey: "name")  // store API
-    keyed.reset(.name)  // reset
+    keyed.removeValue(for: .name)  // reset
     store.set("Old", forKey: "legacyName")
     store.migrate(from: "legacyName", to: "name")  // migration
     store.removeAllValues()  // remove all

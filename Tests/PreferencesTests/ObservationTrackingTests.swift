@@ -65,7 +65,7 @@ func isInvalidated(reading read: () -> Void, by change: () -> Void) -> Bool {
     case .wrapper: Tracked().volume = 0.9
     case .store: store.set(0.9, forKey: "Tracked.volume")
     case .projection: Tracked().$volume.value = 0.9
-    case .reset: Tracked().$volume.reset()
+    case .reset: Tracked().$volume.removeValue()
     case .removeAll: store.removeAllValues()
     case .migration:
       store.set(0.9, forKey: "Tracked.loudness")
@@ -127,7 +127,7 @@ func isInvalidated(reading read: () -> Void, by change: () -> Void) -> Bool {
     #expect(
       !isInvalidated(reading: { _ = tracked.volume }) { Tracked.store.set(0.4, forKey: "Tracked.volume") })
     // Storing the default over nothing stored reads the same.
-    tracked.$volume.reset()
+    tracked.$volume.removeValue()
     #expect(!isInvalidated(reading: { _ = tracked.volume }) { tracked.volume = 0.5 })
     // Another key's change.
     #expect(!isInvalidated(reading: { _ = tracked.volume }) { Tracked.store.set(1, forKey: "count") })

@@ -219,7 +219,7 @@ import Testing
     #expect(store.set(String?.none, for: .emailAddress))
     #expect(!store.hasStoredValue(for: .emailAddress))
     #expect(store.value(for: .theme) == Theme.dark)
-    store.reset(.name)
+    store.removeValue(for: .name)
     #expect(store.string(for: .name) == "Anonymous")
   }
 

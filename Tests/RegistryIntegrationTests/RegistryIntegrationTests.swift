@@ -82,12 +82,12 @@ enum TestStore {
     #expect(TestStore.shared.backend.value(forKey: "Showcase.username") == .string("Paul"))
     #expect(Showcase().theme == .light)
     #expect(Showcase().layout.columns == 4)
-    #expect(showcase.$username.isStored)
-    showcase.$username.reset()
-    #expect(!showcase.$username.isStored)
+    #expect(showcase.$username.hasStoredValue)
+    showcase.$username.removeValue()
+    #expect(!showcase.$username.hasStoredValue)
     #expect(showcase.username == "Anonymous")
     showcase.nickname = nil
-    #expect(!showcase.$nickname.isStored)
+    #expect(!showcase.$nickname.hasStoredValue)
     showcase.separate = 3
     #expect(Showcase.separateStore.value(forKey: "Showcase.separate", default: 0.0) == 3)
     #expect(TestStore.shared.backend.value(forKey: "Showcase.separate") == nil)
@@ -141,7 +141,7 @@ extension RegistryIntegrationTests {
     #expect(TestStore.shared.backend.value(forKey: "Spread") == .integer(4))
     #expect(Optionals().spread == 4)
     optionals.spread = nil
-    #expect(!optionals.$spread.isStored)
+    #expect(!optionals.$spread.hasStoredValue)
   }
 
   @Test func wrapperReadsSeeWritesMadeByKey() {
@@ -165,7 +165,7 @@ extension RegistryIntegrationTests {
     let observation = showcase.$username.observe { value in heard.withLock { $0.append(value) } }
     showcase.username = "Observed"
     showcase.username = "Observed"
-    showcase.$username.reset()
+    showcase.$username.removeValue()
     #expect(heard.withLock { $0 } == ["Observed", "Anonymous"])
     withExtendedLifetime(observation) {}
   }

@@ -39,7 +39,7 @@ case "verify":
   check(view.username == "Paul", "value persisted across runs, got \(view.username)")
   check(view.theme == .dark, "enum persisted")
   check(view.launchCount == 1, "count persisted")
-  check(!ContentView.Detail().$zoom.isStored, "registered defaults are never stored")
+  check(!ContentView.Detail().$zoom.hasStoredValue, "registered defaults are never stored")
   print("verified: values persisted, keys derived, defaults registered")
 default:
   exit(2)

@@ -48,7 +48,7 @@ case .write:
   Player.Queue().length = 25
   Flags.beta = true
   SettingsModel().fontSize = 18
-  SharedSettings().$sharedCount.reset()  // the three programs share the suite
+  SharedSettings().$sharedCount.removeValue()  // the three programs share the suite
   check(
     SharedSettings().sharedCount == 3
       && UserDefaults(suiteName: "integration-shared-suite")?.integer(forKey: "SharedSettings.sharedCount")
@@ -78,6 +78,6 @@ case .verify:
   check(
     UserDefaults(suiteName: "integration-shared-suite")?.integer(forKey: "SharedSettings.sharedCount") == 9,
     "the static let's suite holds the value")
-  check(!view.$accent.isStored, "registered defaults are never stored")
+  check(!view.$accent.hasStoredValue, "registered defaults are never stored")
   passed("verified values persisted")
 }

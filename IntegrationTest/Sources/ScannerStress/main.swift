@@ -22,7 +22,7 @@ func makeCase<Value: PreferenceValue & Equatable>(
       check(projection().value != value, "\(key): the written value must differ from the default")
       projection().value = value
     },
-    verify: { projection().key == key && projection().value == value && projection().isStored })
+    verify: { projection().key == key && projection().value == value && projection().hasStoredValue })
 }
 
 let cases = [

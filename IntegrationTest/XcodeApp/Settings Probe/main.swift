@@ -26,7 +26,7 @@ case "write":
 case "verify":
   check(probe.username == "Paul", "username persisted, got \(probe.username)")
   check(probe.launches == 3, "launches persisted")
-  check(!Probe.Window().$width.isStored, "a registered default is not stored")
+  check(!Probe.Window().$width.hasStoredValue, "a registered default is not stored")
   UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite)
   print("Settings Probe: verified values persisted")
 default:

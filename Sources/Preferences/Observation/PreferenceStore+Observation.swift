@@ -277,7 +277,7 @@ extension KeyedPreferences {
   }
 
   /// The keys that change, one element per change.
-  public func changes(of keys: [Keys]) -> AsyncStream<Keys> {
+  public func changes(for keys: [Keys]) -> AsyncStream<Keys> {
     let stream = store.changes(forKeys: keys.map(\.rawValue))
     return AsyncStream { continuation in
       let task = Task {
@@ -287,4 +287,8 @@ extension KeyedPreferences {
       continuation.onTermination = { _ in task.cancel() }
     }
   }
+  /// The keys that change, one element per change.
+  @available(*, deprecated, renamed: "changes(for:)")
+  public func changes(of keys: [Keys]) -> AsyncStream<Keys> { changes(for: keys) }
+
 }

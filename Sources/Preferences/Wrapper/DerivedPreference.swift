@@ -314,8 +314,16 @@ public struct PreferenceProjection<Value: PreferenceValue>: Sendable {
   }
 
   /// Whether a value is explicitly stored (as opposed to the default being used).
-  public var isStored: Bool { store.hasStoredValue(forKey: key) }
+  public var hasStoredValue: Bool { store.hasStoredValue(forKey: key) }
 
   /// Removes the stored value, so that the preference reads its default again.
-  public func reset() { store.removeValue(forKey: key) }
+  public func removeValue() { store.removeValue(forKey: key) }
+
+  /// Whether a value is explicitly stored.
+  @available(*, deprecated, renamed: "hasStoredValue")
+  public var isStored: Bool { hasStoredValue }
+
+  /// Removes the stored value.
+  @available(*, deprecated, renamed: "removeValue()")
+  public func reset() { removeValue() }
 }
