@@ -46,6 +46,8 @@ package struct PreferenceScanner: Sendable {
     package var typedKeys: [TypedKeyGroup] = []
     /// Locked types that generated code checks, by key.
     package var lockedTypes: [String: RegistryRenderer.LockedType]
+    /// The diagnostics of the lock's rules, which the `lock` command settles.
+    package var lockDiagnostics: [Diagnostic] = []
     /// How many files came from a ``ParseCache`` instead of being parsed.
     package var reusedFiles = 0
     /// Lines read.
@@ -106,7 +108,8 @@ package struct PreferenceScanner: Sendable {
     diagnostics = groups.flatMap { $0 }
     return Result(
       files: files, plans: locked.plans, diagnostics: diagnostics, retiredKeys: locked.retiredKeys,
-      conformances: conformances, typedKeys: typedKeys, lockedTypes: locked.lockedTypes)
+      conformances: conformances, typedKeys: typedKeys, lockedTypes: locked.lockedTypes,
+      lockDiagnostics: locked.diagnostics)
   }
 
   /// The tokens of `source` (for tools such as the fuzzer).

@@ -185,6 +185,28 @@ import Testing
     #expect(rendered.contains("#sourceLocation(file: \"Sources/App/File.swift\", line: 2)"))
   }
 
+  /// Each lock rule is worded once: the build's error, the check generated code places at the
+  /// declaration, and the `lock` command's refusal name the same fixes, spelled the same way.
+  @Test func aRetypeIsWordedTheSameEverywhere() throws {
+    let accept =
+      "'swift package --allow-writing-to-package-directory preferences lock --accept-retype S.count'"
+    let retire = "'swift package --allow-writing-to-package-directory preferences lock --retire S.count'"
+    let build = errors(scan("struct S { @Preference var count = \"x\" }", lock: "S.count: Int\n")).first ?? ""
+    let checked = scan("struct S { @Preference var count = Counters.compute() }", lock: "S.count: Int\n")
+    let generated = RegistryRenderer.fileTable(
+      for: checked.files[0], plans: checked.plans, locks: checked.lockedTypes)
+    let refusal = LockFinding.retyped(key: "S.count", shipped: "Int", declared: "String").refusal
+    for text in [build, generated, refusal] {
+      #expect(text.contains(accept) && text.contains(retire), "\(text)")
+    }
+    let moved = LockFinding.moved(key: "S.flag", shipped: ".default", declared: ".suite(\"g\")")
+    for text in [moved.buildMessage, moved.refusal] {
+      #expect(
+        text.contains(
+          "'swift package --allow-writing-to-package-directory preferences lock --accept-move S.flag'"))
+    }
+  }
+
   @Test func movingAPreferenceToAnotherStoreIsAnErrorUnlessTheMoveIsDeclared() {
     let moved = "struct S { @Preference(store: .suite(\"group.x\")) var flag = false }"
     let result = scan(moved, lock: "S.flag: Bool\n")

@@ -107,21 +107,15 @@ package struct LockAnalysis {
             "'\(plan.key)' is retired in \(PreferenceManifest.fileName) but declared again; it is no longer treated as retired, so its stored values are kept. Run 'swift package --allow-writing-to-package-directory preferences lock' to record that",
             file: plan.file, line: plan.line, column: plan.column))
       }
-      if let old = entry.type, let new = plan.valueType, !typesAreCompatible(old, new) {
-        error(
-          "preference '\(plan.key)' was shipped as \(old) (\(PreferenceManifest.fileName)) and is now declared as \(new); values users already stored would no longer read. Keep the type \(old); or store the new type under a new key and retire this one with 'swift package preferences lock --retire \(plan.key)'",
-          at: plan)
+      if let retyped = LockRules.retype(of: entry, by: plan) {
+        error(retyped.buildMessage, at: plan)
       } else if let old = entry.type, plan.lockCheck != nil, !entry.isRetired,
         let locked = lockedType(old, for: plan, files: files)
       {
         result.lockedTypes[plan.key] = locked
       }
-      if normalizedStore(entry.store) != normalizedStore(plan.storeText) && plan.movedFrom == nil {
-        let old = entry.store ?? ".default"
-        let new = plan.storeText ?? ".default"
-        error(
-          "preference '\(plan.key)' was shipped in store \(old) (\(PreferenceManifest.fileName)) and is now declared in store \(new); the values users stored stay behind in \(old). Declare the move with @Preference(store: \(new), movedFrom: \(old)), which moves each value at first use; or, to leave them, run 'swift package --allow-writing-to-package-directory preferences lock --accept-move \(plan.key)'",
-          at: plan)
+      if let moved = LockRules.move(of: entry, by: plan) {
+        error(moved.buildMessage, at: plan)
       }
     }
 

@@ -318,8 +318,9 @@ package struct ScannerCommand {
     )
     .scan(paths: options.paths, cache: cache(options))
     // The scanner's own errors, except the lock's: those are what this command settles.
+    let settled = Set(result.lockDiagnostics.map(\.description))
     problems += result.diagnostics.filter {
-      $0.severity != .error || $0.file != lockPath && !$0.message.contains(PreferenceManifest.fileName)
+      $0.severity != .error || $0.file != lockPath && !settled.contains($0.description)
     }
     let acceptRetype = Set(request.acceptRetype)
     let acceptMove = Set(request.acceptMove)
@@ -329,15 +330,12 @@ package struct ScannerCommand {
     updated.malformed = []
     for plan in result.plans {
       var entry = updated.entries[plan.key] ?? PreferenceManifest.Entry(key: plan.key, type: plan.valueType)
-      if let old = entry.type, let new = plan.valueType, !typesAreCompatible(old, new) {
+      if let retyped = LockRules.retype(of: entry, by: plan) {
         if acceptRetype.contains(plan.key) {
-          entry.type = new
+          entry.type = plan.valueType
         } else {
           problems.append(
-            Diagnostic(
-              .error,
-              "lock refuses to record the new type of shipped key '\(plan.key)' (\(old) → \(new)): values users stored as \(old) would read the default instead (they stay in the store, unread). Keep the type \(old), store the new type under a new key, or run lock with --accept-retype \(plan.key) to record it anyway",
-              file: plan.file, line: plan.line, column: plan.column))
+            Diagnostic(.error, retyped.refusal, file: plan.file, line: plan.line, column: plan.column))
         }
       } else if let new = plan.valueType {
         entry.type = new
@@ -348,14 +346,11 @@ package struct ScannerCommand {
             "the scanner cannot tell the type of '\(plan.key)' from its default (\(plan.defaultText ?? "")), so later builds cannot check it; write the type: @Preference var \(plan.property): T = …",
             file: plan.file, line: plan.line, column: plan.column))
       }
-      if existing?.entries[plan.key] != nil, normalizedStore(entry.store) != normalizedStore(plan.storeText),
-        plan.movedFrom == nil, !acceptMove.contains(plan.key)
+      if existing?.entries[plan.key] != nil, let moved = LockRules.move(of: entry, by: plan),
+        !acceptMove.contains(plan.key)
       {
         problems.append(
-          Diagnostic(
-            .error,
-            "lock refuses to record that shipped key '\(plan.key)' moved from store \(entry.store ?? ".default") to \(plan.storeText ?? ".default"): the values users stored would stay behind. Declare the move with movedFrom: \(entry.store ?? ".default"), or run lock with --accept-move \(plan.key) to leave them",
-            file: plan.file, line: plan.line, column: plan.column))
+          Diagnostic(.error, moved.refusal, file: plan.file, line: plan.line, column: plan.column))
       } else {
         entry.store = plan.storeText.flatMap { normalizedStore($0) == nil ? nil : $0 }
       }

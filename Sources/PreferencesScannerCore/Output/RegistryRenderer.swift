@@ -426,8 +426,7 @@ package enum RegistryRenderer {
     let name =
       "_preferenceLock_" + SwiftIdentifier.mangled(plan.property) + (plan.syntax.isStatic ? "_static" : "")
     let rootType = qualified(root) + (plan.syntax.isStatic ? ".Type" : "")
-    let message =
-      "preference '\(plan.key)' was shipped as \(lock.type) (Preferences.lock) and is now declared as another type, so values users stored would no longer read. Keep the type \(lock.type); or store the new type under a new key and retire this one with 'swift package preferences lock --retire \(plan.key)'; or, if dropping the stored values is intended, 'swift package --allow-writing-to-package-directory preferences lock --accept-retype \(plan.key)'"
+    let message = LockFinding.retyped(key: plan.key, shipped: lock.type, declared: nil).buildMessage
     var accepted: [String]
     switch lock.family {
     case .exact: accepted = ["KeyPath<\(rootType), \(lock.type)>", "KeyPath<\(rootType), \(lock.type)?>"]
