@@ -19,7 +19,7 @@ import Testing
       enum Theme: String { case light, dark }
       enum Size: Int { case small = 12 }
       struct Layout: Codable { var columns = 2; var name: String; let tags: [String: [Int]]; var created = Date() }
-      struct Account: Codable, Hashable { let id: UUID; var handle: String?; var size: Size; var computed: Int { 1 } }
+      struct Account: Codable, Hashable { let id: UUID; var handle: String?; var size: Size; var computed: Int { 1 }; var tags = [String](); var scores = [String: Double]() }
       enum Outer { enum Density: Double { case compact = 0.5 } }
       enum Sort: Codable { case name(ascending: Bool), date(Date, [String: Int]), none }
       struct S {

@@ -663,6 +663,15 @@ struct FileParser {
         {
           type = source.text(cursor + 1)
         }
+        // `[T]()`, `[K: V]()`: an empty collection of a written type.
+        if type == nil, source.isPunct(cursor + 1, UInt8(ascii: "[")) {
+          let close = source.matchingClose(cursor + 1)
+          if source.isPunct(close + 1, UInt8(ascii: "(")), source.isPunct(close + 2, UInt8(ascii: ")")),
+            close + 2 == end - 1
+          {
+            type = source.normalizedText(from: cursor + 1, through: close)
+          }
+        }
       }
       cursor = end
     }
