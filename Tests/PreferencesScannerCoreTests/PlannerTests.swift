@@ -88,6 +88,28 @@ import Testing
     #expect(found["Screen.m"] == "defaultIsolation", "Codable and Hashable add no isolation")
   }
 
+  /// Which attributes name a global actor is decided from the module's declarations: a
+  /// `@globalActor` type of any name is one; a type the module declares otherwise is not, even
+  /// one named like an actor; an undeclared `…Actor` (another module's) is assumed to be one.
+  @Test func globalActorsAreTheOnesTheModuleDeclares() {
+    let found = how(
+      """
+      @globalActor actor Storage { static let shared = Storage() }
+      @propertyWrapper struct LoggingActor<T> { var wrappedValue: T }
+      @Storage enum Cache { static let size = 3 }
+      enum Plain { @LoggingActor static var count = 1 }
+      @DatabaseActor enum Remote { static let limit = 2 }
+      struct Screen {
+        @Preference var a = Cache.size
+        @Preference var b = Plain.count
+        @Preference var c = Remote.limit
+      }
+      """)
+    #expect(found["Screen.a"] == "firstRead: 'Cache.size' is isolated to @Storage")
+    #expect(found["Screen.b"] == "defaultIsolation", "a property wrapper named like an actor is not one")
+    #expect(found["Screen.c"] == "firstRead: 'Remote.limit' is isolated to @DatabaseActor")
+  }
+
   @Test func whatGeneratedCodeCannotReachIsRegisteredAtFirstRead() {
     let found = how(
       """

@@ -223,7 +223,7 @@ struct ExpressionAnalyzer {
   private func isolation(of member: ModuleIndex.Member, in owner: ModuleIndex.TypeID?) -> Isolation {
     if member.syntax.kind == .enumCase || member.syntax.isNonisolated { return .nonisolated }
     let type = owner.map { index[$0] }
-    if let actor = member.syntax.globalActor ?? member.scopeActor ?? type?.globalActor {
+    if let actor = member.actor ?? member.scopeActor ?? type?.globalActor {
       return actor == "MainActor" ? .mainActor : .other(actor)
     }
     if type?.isNonisolated == true { return .nonisolated }

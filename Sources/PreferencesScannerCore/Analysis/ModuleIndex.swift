@@ -58,6 +58,8 @@ package struct ModuleIndex: Sendable {
   package struct Member: Sendable {
     package var syntax: MemberSyntax
     package var file: String
+    /// The global actor written on the member itself.
+    package var actor: String?
     /// Isolation of the extension the member is declared in, when that declares one.
     package var scopeActor: String?
   }
@@ -79,7 +81,33 @@ package struct ModuleIndex: Sendable {
   /// never resolves to a module type.
   package private(set) var typeNames: Set<String> = []
 
+  /// The global actors: `MainActor`, every type the module declares `@globalActor`, and a name
+  /// ending in `Actor` that the module does not declare as something else (another module's
+  /// global actor, which the scanner cannot see).
+  package private(set) var globalActors: Set<String> = ["MainActor"]
+  private var declaredNonActors: Set<String> = []
+
+  /// The first of `attributes` that names a global actor.
+  package func globalActor(among attributes: [String]) -> String? {
+    attributes.first { name in
+      globalActors.contains(name)
+        || (name.hasSuffix("Actor") && name != "globalActor" && !declaredNonActors.contains(name))
+    }
+  }
+
   package init(_ files: [FileSyntax]) {
+    // Which names are global actors is known only once every file's declarations are.
+    for file in files {
+      for scope in file.scopes where scope.kind != .extension {
+        guard let name = scope.names.last else { continue }
+        if scope.attributeNames.contains("globalActor") {
+          globalActors.insert(name)
+        } else {
+          declaredNonActors.insert(name)
+        }
+      }
+    }
+    declaredNonActors.subtract(globalActors)
     for file in files {
       var fileTypes: [TypeID] = []
       fileTypes.reserveCapacity(file.scopes.count)
@@ -99,7 +127,7 @@ package struct ModuleIndex: Sendable {
         if let access = scope.access { types[id].access = max(types[id].access ?? access, access) }
         types[id].kind = scope.kind
         types[id].genericParameters.formUnion(scope.genericParameters)
-        types[id].globalActor = scope.globalActor ?? types[id].globalActor
+        types[id].globalActor = globalActor(among: scope.attributeNames) ?? types[id].globalActor
         types[id].isNonisolated = types[id].isNonisolated || scope.isNonisolated
         if scope.access?.isFilePrivate == true { types[id].privateFile = file.path }
         if scope.isLocal { types[id].isLocal = true }
@@ -116,7 +144,8 @@ package struct ModuleIndex: Sendable {
       }
       for member in file.members {
         let entry = Member(
-          syntax: member, file: file.path, scopeActor: member.owner.flatMap { file.scopes[$0].globalActor })
+          syntax: member, file: file.path, actor: globalActor(among: member.attributeNames),
+          scopeActor: member.owner.flatMap { globalActor(among: file.scopes[$0].attributeNames) })
         if member.kind == .enumCase { enumCaseNames.insert(member.name) }
         if let owner = member.owner {
           let id = fileTypes[owner]

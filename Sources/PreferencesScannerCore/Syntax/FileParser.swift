@@ -25,7 +25,7 @@ struct FileParser {
     var name: [String]
     var genericParameters: [String]
     var access: AccessLevel?
-    var globalActor: String?
+    var attributeNames: [String]
     var isNonisolated: Bool
     var inherits: [String]
     var line: Int
@@ -365,7 +365,9 @@ struct FileParser {
     var access: AccessLevel?
     var isStatic = false
     var isNonisolated = false
-    var globalActor: String?
+    /// The attributes' names, without `@` or arguments (`MainActor`, `available`); which of them
+    /// name a global actor is the analysis's to decide.
+    var attributeNames: [String] = []
     /// Attributes as written: `@testable`, `@_spi(Internal)`, `@MainActor`.
     var attributes: [String] = []
   }
@@ -391,6 +393,7 @@ struct FileParser {
       if source.isPunct(cursor, UInt8(ascii: ")")), let open = source.matchingOpen(cursor), open >= 1 {
         if open >= 2, source.isPunct(open - 2, UInt8(ascii: "@")), source.isIdentifier(open - 1) {
           result.attributes.insert("@" + source.text(from: open - 1, through: cursor), at: 0)
+          result.attributeNames.insert(source.text(open - 1), at: 0)
           cursor = open - 3
           first = open - 2
           continue
@@ -409,9 +412,7 @@ struct FileParser {
       if source.isPunct(cursor - 1, UInt8(ascii: "@")) {
         let name = source.text(cursor)
         result.attributes.insert("@" + name, at: 0)
-        if name == "MainActor" || (name.hasSuffix("Actor") && name != "globalActor") {
-          result.globalActor = name
-        }
+        result.attributeNames.insert(name, at: 0)
         cursor -= 2
         first = cursor + 1
         continue
@@ -493,7 +494,8 @@ struct FileParser {
     let (modifiers, _) = self.modifiers(before: index)
     pendingType = PendingType(
       kind: TypeScope.Kind(rawValue: "\(keyword)")!, name: path, genericParameters: genericParameters,
-      access: modifiers.access, globalActor: modifiers.globalActor, isNonisolated: modifiers.isNonisolated,
+      access: modifiers.access, attributeNames: modifiers.attributeNames,
+      isNonisolated: modifiers.isNonisolated,
       inherits: inheritance(from: cursor), line: Int(source[nameIndex].line),
       column: Int(source[nameIndex].column))
   }
@@ -566,7 +568,7 @@ struct FileParser {
         kind: pending.kind, names: pending.name, parent: pending.kind == .extension ? nil : parent,
         isLocal: isInsideOther,
         genericParameters: pending.genericParameters, access: pending.access,
-        globalActor: pending.globalActor,
+        attributeNames: pending.attributeNames,
         isNonisolated: pending.isNonisolated, inherits: pending.inherits, branch: currentBranch,
         line: pending.line,
         column: pending.column))
@@ -595,7 +597,7 @@ struct FileParser {
       MemberSyntax(
         owner: innermostScope, name: name, kind: kind, isStatic: isStatic ?? modifiers.isStatic,
         access: effectiveAccess(modifiers.access), isNonisolated: modifiers.isNonisolated,
-        globalActor: modifiers.globalActor, type: type, initialReference: reference,
+        attributeNames: modifiers.attributeNames, type: type, initialReference: reference,
         isFailable: kind == .initializer && source.isOperator(nameIndex + 1, startingWith: UInt8(ascii: "?")),
         hasPayload: false, branch: currentBranch))
   }
@@ -864,7 +866,7 @@ struct FileParser {
         MemberSyntax(
           owner: innermostScope, name: name, kind: .enumCase, isStatic: true,
           access: effectiveAccess(modifiers.access),
-          isNonisolated: true, globalActor: nil, type: nil, initialReference: nil, isFailable: false,
+          isNonisolated: true, attributeNames: [], type: nil, initialReference: nil, isFailable: false,
           hasPayload: payload, branch: currentBranch))
       // A raw value: skip to the next `,` on the same line.
       while cursor < source.count, !source.isPunct(cursor, UInt8(ascii: ",")),

@@ -73,8 +73,9 @@ package struct TypeScope: Sendable, Codable {
   package let isLocal: Bool
   package let genericParameters: [String]
   package let access: AccessLevel?
-  /// A global actor the declaration is isolated to (`MainActor`, `DatabaseActor`), if written.
-  package let globalActor: String?
+  /// The names of the attributes written on the declaration (`MainActor`, `globalActor`,
+  /// `available`); which name a global actor, the analysis decides.
+  package let attributeNames: [String]
   package let isNonisolated: Bool
   /// The inheritance clause, one entry per type, as written (`PreferenceValue`, `String`).
   package let inherits: [String]
@@ -98,7 +99,8 @@ package struct MemberSyntax: Sendable, Codable {
   /// The declared access level, or `fileprivate` for members of a `private` extension.
   package let access: AccessLevel?
   package let isNonisolated: Bool
-  package let globalActor: String?
+  /// The names of the attributes written on it, as for ``TypeScope/attributeNames``.
+  package let attributeNames: [String]
   /// For properties: the declared type, or the type of a literal initial value.
   package let type: String?
   /// For properties: the initial value, when it is a member of another type (`Other.value`),
