@@ -36,13 +36,7 @@ package indirect enum PlistLiteral: Sendable, Equatable {
 
   /// The type a literal expression infers (`"a"` → `String`, `[1, 2.5]` → `[Double]`), if it is
   /// one.
-  package static func literalType(_ expression: ExpressionSyntax) -> String? {
-    var position = 0
-    guard let type = type(expression, &position, depth: 0), position == expression.tokens.count else {
-      return nil
-    }
-    return type
-  }
+  package static func literalType(_ expression: ExpressionSyntax) -> String? { LiteralType.of(expression) }
 
   /// Nested deeper than 32 collections, a type is left to generated code: bounded work per
   /// declaration.
@@ -91,10 +85,10 @@ package indirect enum PlistLiteral: Sendable, Equatable {
       position += 1
       switch (scalar, tokens[position - 1].kind) {
       case (.integer, .number):
-        guard let value = integer(text) else { return nil }
+        guard let value = LiteralType.integer(text) else { return nil }
         return .integer(negative ? -value : value)
       case (.double, .number):
-        guard let value = double(text) else { return nil }
+        guard let value = LiteralType.double(text) else { return nil }
         return .double(negative ? -value : value)
       case (.bool, .identifier) where !negative && (text == "true" || text == "false"):
         return .bool(text == "true")
@@ -136,76 +130,6 @@ package indirect enum PlistLiteral: Sendable, Equatable {
       position += 1
       return .dictionary(values)
     }
-  }
-
-  private static func type(_ expression: ExpressionSyntax, _ position: inout Int, depth: Int) -> String? {
-    let tokens = expression.tokens
-    guard depth < 32, position < tokens.count else { return nil }
-    if expression.isOperator(position, "-") { position += 1 }
-    guard position < tokens.count else { return nil }
-    let token = tokens[position]
-    switch token.kind {
-    case .number:
-      position += 1
-      let text = expression.text(position - 1)
-      return integer(text) != nil ? "Int" : (double(text) != nil ? "Double" : nil)
-    case .string:
-      position += 1
-      return "String"
-    case .identifier where ["true", "false"].contains(expression.text(position)):
-      position += 1
-      return "Bool"
-    case .punctuation where expression.punct(position, UInt8(ascii: "[")):
-      position += 1
-      var keys: [String] = []
-      var values: [String] = []
-      var isDictionary = false
-      if expression.punct(position, UInt8(ascii: ":")) { return nil }  // [:]
-      while !expression.punct(position, UInt8(ascii: "]")) {
-        guard let first = type(expression, &position, depth: depth + 1) else { return nil }
-        if expression.punct(position, UInt8(ascii: ":")) {
-          isDictionary = true
-          position += 1
-          guard let value = type(expression, &position, depth: depth + 1) else { return nil }
-          keys.append(first)
-          values.append(value)
-        } else {
-          values.append(first)
-        }
-        if expression.punct(position, UInt8(ascii: ",")) { position += 1 } else { break }
-      }
-      guard expression.punct(position, UInt8(ascii: "]")), !values.isEmpty else { return nil }
-      position += 1
-      func unify(_ types: [String]) -> String? {
-        if Set(types).count == 1 { return types[0] }
-        return types.allSatisfy { $0 == "Int" || $0 == "Double" } ? "Double" : nil
-      }
-      guard let value = unify(values) else { return nil }
-      if isDictionary {
-        guard keys.count == values.count, let key = unify(keys) else { return nil }
-        return "[\(key): \(value)]"
-      }
-      return "[\(value)]"
-    default:
-      return nil
-    }
-  }
-
-  private static func integer(_ text: String) -> Int64? {
-    let digits = text.removing("_")
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
-      return Int64(digits.dropFirst(2), radix: radix)
-    }
-    return Int64(digits)
-  }
-
-  private static func double(_ text: String) -> Double? {
-    let digits = text.removing("_")
-    if digits.hasPrefix("0o") || digits.hasPrefix("0b") { return integer(digits).map(Double.init) }
-    if digits.hasPrefix("0x") && !digits.contains("p") && !digits.contains("P") {
-      return integer(digits).map(Double.init)
-    }
-    return Double(digits)
   }
 
   /// The value in the JSON form the runtime reads (`{"integer": 42}`).

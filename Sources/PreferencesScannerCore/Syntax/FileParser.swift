@@ -1227,77 +1227,10 @@ struct FileParser {
 
   // MARK: Literal types
 
-  /// The type of a literal expression in `first...last`, or `nil` if it is not a literal.
-  mutating func literalType(_ first: Int, _ last: Int, depth: Int = 0) -> String? {
-    guard depth < 32, first <= last else { return nil }
-    if first == last {
-      let token = source[first]
-      switch token.kind {
-      case .string: return "String"
-      case .number: return numberType(first)
-      case .identifier where source.isWord(first, "true") || source.isWord(first, "false"): return "Bool"
-      default: return nil
-      }
-    }
-    if last == first + 1 && source.isOperator(first, "-") && source[last].kind == .number {
-      return numberType(last)
-    }
-    if source.isPunct(first, UInt8(ascii: "[")) && source.matchingClose(first) == last && last > first + 1 {
-      return collectionType(first + 1, last, depth: depth + 1)
-    }
-    return nil
-  }
-
-  private mutating func numberType(_ index: Int) -> String {
-    let literal = source.text(index)
-    if literal.hasPrefix("0x") || literal.hasPrefix("0X") {
-      return literal.contains(".") || literal.lowercased().contains("p") ? "Double" : "Int"
-    }
-    if literal.hasPrefix("0b") || literal.hasPrefix("0o") { return "Int" }
-    return literal.contains(".") || literal.contains("e") || literal.contains("E") ? "Double" : "Int"
-  }
-
-  /// `[a, b]` → `[T]`, `[k: v]` → `[K: V]` when every element has the same literal type.
-  private mutating func collectionType(_ first: Int, _ end: Int, depth: Int) -> String? {
-    var keys: [String?] = []
-    var values: [String?] = []
-    var index = first
-    var isDictionary = false
-    while index < end {
-      let elementEnd = listElementEnd(from: index, to: end)
-      if elementEnd == index { break }  // trailing comma
-      var colon: Int?
-      var cursor = index
-      while cursor < elementEnd {
-        if source.isPunct(cursor, UInt8(ascii: ":")) {
-          colon = cursor
-          break
-        }
-        if source.isPunct(cursor, UInt8(ascii: "(")) || source.isPunct(cursor, UInt8(ascii: "[")) {
-          cursor = source.matchingClose(cursor)
-        }
-        cursor += 1
-      }
-      if let colon {
-        isDictionary = true
-        keys.append(colon > index ? literalType(index, colon - 1, depth: depth) : nil)
-        values.append(elementEnd > colon + 1 ? literalType(colon + 1, elementEnd - 1, depth: depth) : nil)
-      } else {
-        values.append(literalType(index, elementEnd - 1, depth: depth))
-      }
-      index = elementEnd + 1
-    }
-    func unify(_ types: [String?]) -> String? {
-      guard let first = types.first, let type = first else { return nil }
-      if types.allSatisfy({ $0 == type }) { return type }
-      if types.allSatisfy({ $0 == "Int" || $0 == "Double" }) { return "Double" }
-      return nil
-    }
-    if isDictionary {
-      guard keys.count == values.count, let key = unify(keys), let value = unify(values) else { return nil }
-      return "[\(key): \(value)]"
-    }
-    return unify(values).map { "[\($0)]" }
+  /// The type a literal between tokens `first` and `last` infers, if it is a literal.
+  mutating func literalType(_ first: Int, _ last: Int) -> String? {
+    guard first <= last, last < source.count else { return nil }
+    return LiteralType.of(ExpressionSyntax(source, first...last))
   }
 
   // MARK: Conditions
