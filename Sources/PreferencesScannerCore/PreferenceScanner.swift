@@ -45,7 +45,7 @@ package struct PreferenceScanner: Sendable {
     /// The typed keys of the module's `PreferenceKeys` enums, by enum name.
     package var typedKeys: [TypedKeyGroup] = []
     /// Locked types that generated code checks, by key.
-    package var lockedTypes: [String: RegistryRenderer.LockedType]
+    package var lockedTypes: [String: LockedType]
     /// The diagnostics of the lock's rules, which the `lock` command settles.
     package var lockDiagnostics: [Diagnostic] = []
     /// How many files came from a ``ParseCache`` instead of being parsed.

@@ -10,7 +10,7 @@ package struct LockAnalysis {
     /// Retired keys that no declaration uses.
     package var retiredKeys: [String] = []
     /// Locked types to check where the scanner cannot see the declared type, by key.
-    package var lockedTypes: [String: RegistryRenderer.LockedType] = [:]
+    package var lockedTypes: [String: LockedType] = [:]
   }
 
   package let configuration: ScannerConfiguration
@@ -168,9 +168,7 @@ package struct LockAnalysis {
   /// The lock's type of `plan`, written so that generated code in an extension of the declaring
   /// type resolves it as the declaration does, with the family of types that read its values;
   /// `nil` where the scanner already compares the written type, or cannot place the check.
-  private func lockedType(_ type: String, for plan: PreferencePlan, files: [FileSyntax]) -> RegistryRenderer
-    .LockedType?
-  {
+  private func lockedType(_ type: String, for plan: PreferencePlan, files: [FileSyntax]) -> LockedType? {
     // A literal default, or a type written with standard names only, is compared by the scanner.
     if plan.syntax.declaredType == nil, let value = plan.syntax.defaultValue,
       PlistLiteral.literalType(value) != nil
@@ -236,4 +234,14 @@ package struct LockAnalysis {
     }
     return previous[b.count]
   }
+}
+
+/// What the lock says about one declaration's type, for a check the generated code makes the
+/// compiler do where the scanner cannot see the declared type.
+package struct LockedType: Sendable {
+  package var type: String
+  /// Types whose stored values read as `type` (integers of every width, floating point).
+  package var family: Family
+
+  package enum Family: Sendable { case exact, integer, real }
 }

@@ -294,15 +294,6 @@ package enum RegistryRenderer {
 
   // MARK: File tables
 
-  /// What the lock says about one declaration's type, for a compile-time check.
-  package struct LockedType: Sendable {
-    package var type: String
-    /// Types whose stored values read as `type` (integers of every width, floating point).
-    package var family: Family
-
-    package enum Family: Sendable { case exact, integer, real }
-  }
-
   /// The table of one source file (or, for files without an output of their own, several tables
   /// in one file: pass them together).
   package static func fileTable(
