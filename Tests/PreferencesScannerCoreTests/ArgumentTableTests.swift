@@ -17,13 +17,16 @@ import Testing
       var index = start.upperBound
       var parameter = ""
       var parameters: [String] = []
+      var previous: Character = " "
       while index < rest.endIndex, depth > 0 {
         let character = rest[index]
         switch character {
         case "(", "[", "<": depth += 1
-        case ")", "]", ">": depth -= 1
+        case ")", "]": depth -= 1
+        case ">" where previous != "-": depth -= 1  // not the arrow of a function type
         default: break
         }
+        previous = character
         if depth == 1, character == "," {
           parameters.append(parameter)
           parameter = ""
@@ -51,6 +54,11 @@ import Testing
       encoding: .utf8)
     let initializers = Self.initializerLabels(in: source)
     #expect(initializers.count >= 5, "found \(initializers)")
+    #expect(
+      initializers.contains([
+        "wrappedValue", "key", "store", "movedFrom", "format", "sync", "settings", "renamedFrom",
+      ]),
+      "the fullest initializer is read whole: \(initializers)")
     let table = PreferenceArguments.labels.map(\.label)
     let spelled = Set(initializers.flatMap { $0 })
     for label in spelled where !table.contains(label) {
@@ -71,7 +79,9 @@ import Testing
 
   @Test func theCheckNamesAMismatch() {
     let labels = Self.initializerLabels(
-      in: "public init(wrappedValue: Value, colour: Int = 1, _ more: String..., line: UInt = #line) {}")
-    #expect(labels == [["wrappedValue", "colour"]])
+      in:
+        "public init(wrappedValue: Value, make: @autoclosure () -> Int, colour: Int = 1, _ more: String..., line: UInt = #line) {}"
+    )
+    #expect(labels == [["wrappedValue", "make", "colour"]])
   }
 }

@@ -62,7 +62,7 @@ let evaluatedTable = PreferenceFileTable(
   registration: { index in
     switch index {
     case 0:
-      return .nonisolated {
+      return .registry {
         FakeTables.evaluations.withLock { $0 += 1 }
         return .integer(1)
       }

@@ -44,14 +44,14 @@ nonisolated func _Preferences_Showcase() -> PreferenceFileTable {
     },
     registration: { index in
       switch index {
-      case 2: return .nonisolated { Showcase._preferenceDefault_theme() }
+      case 2: return .registry { Showcase._preferenceDefault_theme() }
       case 3: return .defaultIsolation { Showcase._preferenceDefault_layout() }
       case 5: return .defaultIsolation { Showcase._preferenceDefault_default() }
-      case 10: return .nonisolated { Showcase.Inner._preferenceDefault_depth() }
-      case 16: return .nonisolated { Links._preferenceDefault_homepage() }
-      case 17: return .nonisolated { Links._preferenceDefault_since() }
+      case 10: return .registry { Showcase.Inner._preferenceDefault_depth() }
+      case 16: return .registry { Links._preferenceDefault_homepage() }
+      case 17: return .registry { Links._preferenceDefault_since() }
       case 18: return .mainActor { IsolatedScreen._preferenceDefault_columnCount() }
-      case 19: return .nonisolated { IsolatedScreen._preferenceDefault_rowCount() }
+      case 19: return .registry { IsolatedScreen._preferenceDefault_rowCount() }
       case 25: return .mainActor { DependentScreen._preferenceDefault_columns() }
       default: return .none
       }

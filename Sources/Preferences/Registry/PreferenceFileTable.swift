@@ -71,7 +71,7 @@ public enum PreferenceRegistration: Sendable {
   /// it at its first read.
   case none
   /// Evaluated wherever registration runs.
-  case nonisolated(@Sendable () -> PropertyListValue?)
+  case registry(@Sendable () -> PropertyListValue?)
   /// Evaluated on the main actor: when registration runs on the main thread; otherwise the
   /// declaration registers its default at its first read.
   case mainActor(@MainActor @Sendable () -> PropertyListValue?)

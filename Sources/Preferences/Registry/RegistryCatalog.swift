@@ -269,7 +269,7 @@ final class RegistryCatalog: Sendable {
       switch table(of: entry)?.registration(entry.index) ?? .none {
       case .none:
         break
-      case .nonisolated(let evaluate):
+      case .registry(let evaluate):
         if let value = evaluate() { defaults[key] = value }
       case .mainActor(let evaluate):
         if onMainActor {

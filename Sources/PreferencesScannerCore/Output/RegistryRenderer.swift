@@ -330,7 +330,7 @@ package enum RegistryRenderer {
             switch plan.registration {
             case .mainActor: "mainActor"
             case .defaultIsolation: "defaultIsolation"
-            default: "nonisolated"
+            default: "registry"
             }
           return "      case \(plan.number): return .\(kind) { \(call) }\n"
         }.joined()

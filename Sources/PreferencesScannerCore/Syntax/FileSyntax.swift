@@ -209,13 +209,14 @@ package struct PreferenceArguments: Sendable, Codable {
   package var renamedFrom: [String] = []
   package var movedFrom: ExpressionSyntax?
 
-  /// Every label the attribute takes, and what its argument must be. The one table the parser,
-  /// its messages and the docs follow.
+  /// Every label the attribute takes, in the order Swift requires them, and what its argument
+  /// must be. The one table the parser, its messages and the docs follow; `ArgumentTableTests`
+  /// holds the wrapper's initializers to it.
   package static let labels: [(label: String, argument: String)] = [
     ("wrappedValue", "the default value, instead of '= …'"), ("key", "a string literal"),
-    ("store", "an expression"), ("format", ".propertyList or .json"),
-    ("sync", "true or false"), ("settings", "true or false"), ("renamedFrom", "string literals"),
-    ("movedFrom", "an expression naming the previous store"),
+    ("store", "an expression"), ("movedFrom", "an expression naming the previous store"),
+    ("format", ".propertyList or .json"), ("sync", "true or false"), ("settings", "true or false"),
+    ("renamedFrom", "string literals"),
   ]
 }
 
