@@ -44,10 +44,11 @@ public final class PreferenceSync: Sendable {
   private struct State {
     var localObservation: PreferenceObservation?
     var remoteObservation: PreferenceObservation?
-    var writerID: Int?
   }
 
   private let state = Locked(State())
+  /// This engine's identity as a writer of the remote store (see `RemoteWriter`).
+  private let writer = RemoteWriter.newToken()
   private let clock: @Sendable () -> Date
   /// Serializes reconciliation so that a local and a remote change of one key never interleave,
   /// without holding a lock while the local or remote store runs: applying a remote value writes
@@ -82,20 +83,13 @@ public final class PreferenceSync: Sendable {
     work.submit { [self] in
       let localObservation = local.addListener(for: keys) { [weak self] key in self?.localChanged(key) }
       let handler: @Sendable (RemoteChange) -> Void = { [weak self] change in self?.remoteChanged(change) }
-      let remoteObservation: PreferenceObservation
-      var writerID: Int?
-      if let memory = remote as? InMemoryRemoteStore {
-        let (id, observation) = memory.register(handler)
-        writerID = id
-        remoteObservation = observation
-      } else {
-        remoteObservation = remote.observeChanges(handler)
-      }
+      // Registered as this engine, so that a store standing for several devices does not tell
+      // it of its own writes.
+      let remoteObservation = RemoteWriter.$current.withValue(writer) { remote.observeChanges(handler) }
       if !remote.synchronize() { Self.reportUnavailable(remote) }
       let previous = state.withLock { state in
         defer {
-          state = State(
-            localObservation: localObservation, remoteObservation: remoteObservation, writerID: writerID)
+          state = State(localObservation: localObservation, remoteObservation: remoteObservation)
         }
         return [state.localObservation, state.remoteObservation]
       }
@@ -290,7 +284,7 @@ public final class PreferenceSync: Sendable {
       SyncMetadata.setAgreement(
         .init(digest: SyncMetadata.digest(value), modified: modified), for: key, in: backend)
     }
-    RemoteWriter.$current.withValue(state.withLock { $0.writerID }) {
+    RemoteWriter.$current.withValue(writer) {
       remote.setValue(encoded, forKey: key)
     }
   }

@@ -115,6 +115,8 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   private struct State {
     var values: [String: PropertyListValue] = [:]
     var observers: [Int: @Sendable (RemoteChange) -> Void] = [:]
+    /// The writer each observer belongs to (the engine that was writing when it registered).
+    var writers: [Int: Int] = [:]
     var available = true
     var next = 0
     var pending = 0
@@ -143,12 +145,16 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     setValue(value, forKey: key, from: RemoteWriter.current)
   }
 
-  /// Stores a value written by another device (or a test), notifying every observer but `writer`'s.
+  /// Stores a value written by `writer` (another device, or a test: `nil`), notifying every
+  /// observer but those `writer` registered.
   public func setValue(_ value: PropertyListValue?, forKey key: String, from writer: Int?) {
     let observers = state.withLock { state -> [(Int, @Sendable (RemoteChange) -> Void)] in
       state.values[key] = value
       state.writes += 1
-      return state.observers.filter { $0.key != writer }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+      return state.observers.filter { writer == nil || state.writers[$0.key] != writer }.sorted {
+        $0.key < $1.key
+      }
+      .map { ($0.key, $0.value) }
     }
     post(RemoteChange(reason: .serverChange, keys: [key]), to: observers)
   }
@@ -239,27 +245,24 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   /// Delivers queued notifications until none is left (manual delivery).
   public func deliverAll() { while deliverNext() {} }
 
-  /// Calls `handler` with each change another device (or iCloud) makes.
+  /// Calls `handler` with each change another device (or iCloud) makes. As iCloud does not tell
+  /// a device of its own writes, an observer registered while a sync engine is writing (see
+  /// `RemoteWriter`) is not told of that engine's writes: each engine is a device.
   public func observeChanges(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> PreferenceObservation {
-    register(handler).1
-  }
-
-  /// The observer identity of the engine currently writing, so it is not told of its own write.
-  func register(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> (Int, PreferenceObservation) {
+    let writer = RemoteWriter.current
     let id = state.withLock { state in
       defer { state.next += 1 }
       state.observers[state.next] = handler
+      state.writers[state.next] = writer
       return state.next
     }
-    return (
-      id,
-      PreferenceObservation { [weak self] in
-        self?.state.withLock { state in
-          state.observers[id] = nil
-          state.queued.removeAll { $0.observer == id }
-        }
+    return PreferenceObservation { [weak self] in
+      self?.state.withLock { state in
+        state.observers[id] = nil
+        state.writers[id] = nil
+        state.queued.removeAll { $0.observer == id }
       }
-    )
+    }
   }
 
   /// How many keys and bytes the store holds.
@@ -276,10 +279,21 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   public func allValues() -> [String: PropertyListValue] { state.withLock { $0.values } }
 }
 
-/// Which engine is writing on this thread; lets ``InMemoryRemoteStore`` skip the writer's own
-/// observer, as iCloud does not notify the device that made a change.
+/// Which sync engine is acting on this thread (writing, or registering its observer): the
+/// device a store simulating several devices (``InMemoryRemoteStore``) attributes the act to, so
+/// that, as with iCloud, a device is not told of its own writes. A real store ignores it.
 enum RemoteWriter {
   @TaskLocal static var current: Int?
+
+  private static let tokens = Locked(0)
+
+  /// A writer identity no other engine in the process has.
+  static func newToken() -> Int {
+    tokens.withLock { next in
+      defer { next += 1 }
+      return next
+    }
+  }
 }
 
 extension PropertyListValue {
