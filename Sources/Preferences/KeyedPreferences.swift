@@ -33,8 +33,9 @@ import Foundation
 /// (`"Anonymous"` is a `String`, `0` an `Int`, `0.5` a `Double`), `T?.none` for an optional,
 /// `T(…)`, an enum case `T.case`, or the type after `as` (`0 as Double`,
 /// `Int(String.Encoding.utf8.rawValue)`). A default whose type the plugin cannot read is a build
-/// error that asks for `as`. The switch must be `switch self` with one expression per case (a
-/// `default:` clause covers the cases it does not name).
+/// warning that asks for `as`; until then that case has no typed key. The switch must be
+/// `switch self` with one expression per case (a `default:` clause covers the cases it does not
+/// name), or one expression for every case.
 ///
 /// Without the plugin, declare the typed keys yourself:
 ///

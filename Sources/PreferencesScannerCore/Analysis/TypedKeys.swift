@@ -70,11 +70,15 @@ struct TypedKeys {
           }
           typed[caseName] = (analysis.code, clause)
         }
+        // A warning, not an error: the key is still registered, and a target that never reads
+        // or writes it through the keyed store builds; code that does finds no such key.
         for (caseName, clause) in unread {
           let text = clause.expression?.text ?? "…"
-          error(
-            "the build plugin cannot read the type of '\(name).\(caseName)' from its default '\(text)', so the key has no type; write the type with 'as' ('\(text) as T') or as a conversion ('T(\(text))')",
-            line: clause.line, column: clause.column)
+          diagnostics.append(
+            Diagnostic(
+              .warning,
+              "the build plugin cannot read the type of '\(name).\(caseName)' from its default '\(text)', so the key has no type and the keyed store cannot read or write it; write the type with 'as' ('\(text) as T') or as a conversion ('T(\(text))')",
+              file: file.path, line: clause.line, column: clause.column))
         }
         let access: String
         switch info.access {
@@ -142,6 +146,12 @@ struct TypedKeys {
     if let name = expression.word(0), Self.conversionTypes.contains(name),
       expression.punct(1, UInt8(ascii: "(")),
       closes(expression, at: 1) == tokens.count - 1
+    {
+      return name
+    }
+    // `Double.pi`, `Int.max`, `CGFloat.zero`: a static member of a standard numeric type is one.
+    if let name = expression.word(0), Self.conversionTypes.contains(name), name != "String", name != "Bool",
+      tokens.count == 3, expression.punct(1, UInt8(ascii: ".")), expression.word(2) != nil
     {
       return name
     }
