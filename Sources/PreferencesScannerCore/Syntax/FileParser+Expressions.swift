@@ -1,0 +1,113 @@
+/// Where types and expressions end, and the types of literals.
+extension FileParser {
+  // MARK: Types and expressions
+
+  /// The index just past a type annotation starting at `first`.
+  mutating func typeEnd(from first: Int) -> Int {
+    var index = first
+    var angle = 0
+    while index < source.count {
+      let token = source[index]
+      if token.kind == .directive { break }
+      if token.kind == .punctuation {
+        let byte = source.bytes[Int(token.start)]
+        if angle == 0
+          && (byte == UInt8(ascii: "=") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: ";")
+            || byte == UInt8(ascii: "}") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "@")
+            || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]"))
+        {
+          break
+        }
+        if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") {
+          index = source.matchingClose(index) + 1
+          continue
+        }
+      } else if token.kind == .operator {
+        for offset in Int(token.start)..<Int(token.end) {
+          if source.bytes[offset] == UInt8(ascii: "<") { angle += 1 }
+          if source.bytes[offset] == UInt8(ascii: ">") && angle > 0
+            && !(offset > 0 && source.bytes[offset - 1] == UInt8(ascii: "-"))
+          {
+            angle -= 1
+          }
+        }
+      }
+      if index > first && token.followsNewline && angle == 0 {
+        // A type continues on the next line after `&`, `->`, `.` or `,`; not after the `?`,
+        // `!` or `>` that end one (`String?`, `Array<Int>`).
+        let previous = source[index - 1]
+        let continues =
+          (previous.kind == .operator
+            && !(source.bytes[Int(previous.end) - 1] == UInt8(ascii: "?")
+              || source.bytes[Int(previous.end) - 1] == UInt8(ascii: "!")
+              || (source.bytes[Int(previous.end) - 1] == UInt8(ascii: ">") && source.text(index - 1) != "->")))
+          || source.isPunct(index - 1, UInt8(ascii: ".")) || source.isPunct(index - 1, UInt8(ascii: ","))
+        if !continues && token.kind != .operator { break }
+      }
+      index += 1
+    }
+    return index
+  }
+
+  static let accessorWords: Set<String> = ["didSet", "willSet", "get", "set", "_modify", "_read"]
+
+  /// The index just past a default-value expression starting at `first`.
+  mutating func expressionEnd(from first: Int) -> Int {
+    var index = first
+    while index < source.count {
+      let token = source[index]
+      if token.kind == .directive { break }
+      if index > first && token.followsNewline && !continuesExpression(at: index) { break }
+      if token.kind == .punctuation {
+        switch source.bytes[Int(token.start)] {
+        case UInt8(ascii: "("), UInt8(ascii: "["):
+          index = source.matchingClose(index) + 1
+          continue
+        case UInt8(ascii: "{"):
+          if source.isIdentifier(index + 1) && Self.accessorWords.contains(source.text(index + 1)) {
+            return index
+          }
+          if token.followsNewline { return index }
+          index = source.matchingClose(index) + 1
+          continue
+        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ";"), UInt8(ascii: ","),
+          UInt8(ascii: "@"):
+          return index
+        default:
+          break
+        }
+      }
+      index += 1
+    }
+    return min(index, source.count)
+  }
+
+  /// Whether the token at `index`, which starts a line, continues the expression before it.
+  mutating func continuesExpression(at index: Int) -> Bool {
+    let previous = source[index - 1]
+    if source.isPunct(index - 1, UInt8(ascii: "=")) || source.isPunct(index - 1, UInt8(ascii: "."))
+      || source.isPunct(index - 1, UInt8(ascii: ":"))
+    {
+      return true
+    }
+    if previous.kind == .operator {
+      // A postfix operator (`x!` at the end of the line) ends the expression.
+      return index - 2 < 0 || source[index - 2].end < previous.start
+    }
+    let token = source[index]
+    if source.isPunct(index, UInt8(ascii: ".")) { return true }
+    if token.kind == .operator {
+      // Binary operators have space on both sides; `-x` at line start is a new statement.
+      return index + 1 < source.count && source[index + 1].start > token.end
+    }
+    return false
+  }
+
+  // MARK: Literal types
+
+  /// The type a literal between tokens `first` and `last` infers, if it is a literal.
+  mutating func literalType(_ first: Int, _ last: Int) -> String? {
+    guard first <= last, last < source.count else { return nil }
+    return LiteralType.of(ExpressionSyntax(source, first...last))
+  }
+}

@@ -1,0 +1,307 @@
+/// Members a default may name, stored properties, enum cases, and the defaults of keys enums.
+extension FileParser {
+  // MARK: Members
+
+  /// The effective access of a member of the current scope: a `private` extension's members are
+  /// fileprivate.
+  mutating func effectiveAccess(_ written: AccessLevel?) -> AccessLevel? {
+    if written == nil, let scope = innermostScope, scopes[scope].kind == .extension,
+      scopes[scope].access?.isFilePrivate == true
+    {
+      return .fileprivate
+    }
+    return written
+  }
+
+  mutating func member(
+    _ kind: MemberSyntax.Kind, name: String, introducer: Int, nameIndex: Int, type: String? = nil,
+    reference: [String]? = nil, isStatic: Bool? = nil
+  ) {
+    let (modifiers, _) = self.modifiers(before: introducer)
+    members.append(
+      MemberSyntax(
+        owner: innermostScope, name: name, kind: kind, isStatic: isStatic ?? modifiers.isStatic,
+        access: effectiveAccess(modifiers.access), isNonisolated: modifiers.isNonisolated,
+        attributeNames: modifiers.attributeNames, type: type, initialReference: reference,
+        isFailable: kind == .initializer && source.isOperator(nameIndex + 1, startingWith: UInt8(ascii: "?")),
+        hasPayload: false, branch: currentBranch))
+  }
+
+  /// `var`/`let` in a type body (static ones) or at file scope: its name, type and initial value.
+  mutating func property(at index: Int) {
+    let (modifiers, _) = self.modifiers(before: index)
+    if !isAtFileScope, !modifiers.isStatic {
+      storedProperty(at: index, attributes: modifiers.attributes)
+      if source.isWord(index + 1, "defaultValue") { keyDefaultsSwitch(at: index) }
+    }
+    guard isAtFileScope || modifiers.isStatic, source.isIdentifier(index + 1) else { return }
+    if source.isPunct(index - 1, UInt8(ascii: "@")) { return }
+    let name = source.text(index + 1)
+    var cursor = index + 2
+    var type: String?
+    if source.isPunct(cursor, UInt8(ascii: ":")) {
+      let end = typeEnd(from: cursor + 1)
+      if end > cursor + 1 { type = source.normalizedText(from: cursor + 1, through: end - 1) }
+      cursor = end
+    }
+    var reference: [String]?
+    if type == nil, source.isPunct(cursor, UInt8(ascii: "=")) {
+      let end = expressionEnd(from: cursor + 1)
+      if end > cursor + 1 {
+        type = literalType(cursor + 1, end - 1)
+        reference = dottedReference(cursor + 1, end - 1)
+      }
+    }
+    member(.property, name: name, introducer: index, nameIndex: index + 1, type: type, reference: reference)
+  }
+
+  /// An instance `var`/`let` of a struct or enum declaration: the type of what it stores, as far
+  /// as syntax shows (written, a literal's, or `T(…)`), or `nil` when syntax does not show it (a
+  /// property wrapper, a pattern, several bindings, an initial value of another form). Computed
+  /// properties store nothing and are not recorded.
+  mutating func storedProperty(at index: Int, attributes: [String]) {
+    guard let scope = innermostScope, scopes[scope].kind == .struct || scopes[scope].kind == .enum else {
+      return
+    }
+    guard attributes.isEmpty, source.isIdentifier(index + 1) else {
+      storedProperties.append(StoredPropertySyntax(scope: scope, type: nil))
+      return
+    }
+    var cursor = index + 2
+    var type: String?
+    if source.isPunct(cursor, UInt8(ascii: ":")) {
+      let end = typeEnd(from: cursor + 1)
+      if end > cursor + 1 { type = source.normalizedText(from: cursor + 1, through: end - 1) }
+      cursor = end
+      // `{ get … }` or a getter body: computed; `{ willSet/didSet … }`: stored, with observers.
+      if source.isPunct(cursor, UInt8(ascii: "{")) {
+        let observed = source.isWord(cursor + 1, "willSet") || source.isWord(cursor + 1, "didSet")
+        if !observed { return }
+        cursor = source.matchingClose(cursor) + 1
+      }
+    }
+    if source.isPunct(cursor, UInt8(ascii: "=")) {
+      let end = expressionEnd(from: cursor + 1)
+      if type == nil, end > cursor + 1 {
+        type = literalType(cursor + 1, end - 1)
+        // `T(…)` of a type (capitalized by convention, so not a function call).
+        if type == nil, source.isIdentifier(cursor + 1), source.text(cursor + 1).first?.isUppercase == true,
+          source.isPunct(cursor + 2, UInt8(ascii: "(")), source.matchingClose(cursor + 2) == end - 1
+        {
+          type = source.text(cursor + 1)
+        }
+        // `[T]()`, `[K: V]()`: an empty collection of a written type.
+        if type == nil, source.isPunct(cursor + 1, UInt8(ascii: "[")) {
+          let close = source.matchingClose(cursor + 1)
+          if source.isPunct(close + 1, UInt8(ascii: "(")), source.isPunct(close + 2, UInt8(ascii: ")")),
+            close + 2 == end - 1
+          {
+            type = source.normalizedText(from: cursor + 1, through: close)
+          }
+        }
+      }
+      cursor = end
+    }
+    // `let a = 1, b = 2`: more bindings than one, whose types are not followed.
+    if source.isPunct(cursor, UInt8(ascii: ",")) { type = nil }
+    storedProperties.append(StoredPropertySyntax(scope: scope, type: type))
+  }
+
+  /// `var defaultValue: any PreferenceValue { switch self { case .a: … } }` in a type body: the
+  /// default expression of each case, for the typed keys of a ``PreferenceKeys`` enum (which
+  /// the analysis decides the type is). Recorded with `clauses` empty when the body is not a
+  /// `switch self` (optionally inside `get { }`).
+  mutating func keyDefaultsSwitch(at index: Int) {
+    guard let scope = innermostScope else { return }
+    let place = source[index + 1]
+    var cursor = index + 2
+    if source.isPunct(cursor, UInt8(ascii: ":")) { cursor = typeEnd(from: cursor + 1) }
+    guard source.isPunct(cursor, UInt8(ascii: "{")) else { return }
+    var bodyOpen = cursor
+    if source.isWord(cursor + 1, "get"), source.isPunct(cursor + 2, UInt8(ascii: "{")) {
+      bodyOpen = cursor + 2
+    }
+    var body = bodyOpen + 1
+    if source.isWord(body, "return") { body += 1 }
+    var clauses: [KeyDefaultsSyntax.Clause] = []
+    if source.isWord(body, "switch"), source.isWord(body + 1, "self"),
+      source.isPunct(body + 2, UInt8(ascii: "{"))
+    {
+      let close = source.matchingClose(body + 2)
+      var position = body + 3
+      while position < close {
+        var cases: [String] = []
+        var readable = true
+        let labelToken = source[position]
+        if source.isWord(position, "default"), source.isPunct(position + 1, UInt8(ascii: ":")) {
+          position += 2
+        } else if source.isWord(position, "case") {
+          position += 1
+          // `.a, .b:`; any other pattern is not read.
+          while position < close, !source.isPunct(position, UInt8(ascii: ":")) {
+            if source.isPunct(position, UInt8(ascii: ".")), source.isIdentifier(position + 1) {
+              cases.append(source.text(position + 1))
+              position += 2
+            } else if source.isPunct(position, UInt8(ascii: ",")) {
+              position += 1
+            } else {
+              readable = false
+              if source.isPunct(position, UInt8(ascii: "(")) || source.isPunct(position, UInt8(ascii: "[")) {
+                position = source.matchingClose(position)
+              }
+              position += 1
+            }
+          }
+          position += 1
+        } else {
+          break  // a directive or something unexpected: the rest is not read
+        }
+        // The clause runs to the next `case` or `default` that starts a line.
+        var end = position
+        while end < close {
+          if end > position, source[end].followsNewline,
+            source.isWord(end, "case") || source.isWord(end, "default") || source[end].kind == .directive
+          {
+            break
+          }
+          if source.isPunct(end, UInt8(ascii: "(")) || source.isPunct(end, UInt8(ascii: "["))
+            || source.isPunct(end, UInt8(ascii: "{"))
+          {
+            end = source.matchingClose(end)
+          }
+          end += 1
+        }
+        var start = position
+        if source.isWord(start, "return") { start += 1 }
+        // One expression, or the clause is not read.
+        let expression =
+          readable && start < end && expressionEnd(from: start) >= end
+          ? ExpressionSyntax(source, start...(end - 1)) : nil
+        clauses.append(
+          KeyDefaultsSyntax.Clause(
+            cases: cases, isDefault: cases.isEmpty && readable, expression: expression,
+            line: Int(labelToken.line), column: Int(labelToken.column)))
+        if end < close, source[end].kind == .directive { break }
+        position = end
+      }
+    } else {
+      // One expression for every case: `var defaultValue: any PreferenceValue { 0 }`.
+      let close = source.matchingClose(bodyOpen)
+      if body < close, expressionEnd(from: body) >= close {
+        let token = source[body]
+        clauses.append(
+          KeyDefaultsSyntax.Clause(
+            cases: [], isDefault: true, expression: ExpressionSyntax(source, body...(close - 1)),
+            line: Int(token.line), column: Int(token.column)))
+      }
+    }
+    keyDefaults.append(
+      KeyDefaultsSyntax(scope: scope, clauses: clauses, line: Int(place.line), column: Int(place.column)))
+  }
+
+  /// The types of an enum case's associated values, `label: Type, Type`: one per element, `nil`
+  /// where an element is not a plain type (a default value).
+  static func payloadTypes(_ text: String) -> [String?] {
+    var elements: [String] = []
+    var depth = 0
+    var current = ""
+    for character in text {
+      switch character {
+      case "(", "[", "<": depth += 1
+      case ")", "]", ">": depth -= 1
+      case "," where depth == 0:
+        elements.append(current)
+        current = ""
+        continue
+      default: break
+      }
+      current.append(character)
+    }
+    elements.append(current)
+    return elements.map { element in
+      var type = Substring(element)
+      // A label: a word and a colon outside any brackets.
+      if let colon = type.firstIndex(of: ":"),
+        type[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " })
+      {
+        type = type[type.index(after: colon)...]
+      }
+      let trimmed = type.trimmingCharacters(in: .whitespaces)
+      return trimmed.isEmpty || trimmed.contains("=") ? nil : trimmed
+    }
+  }
+
+  /// The written result type of a non-generic function whose name is at `nameIndex`
+  /// (`func make(…) async throws -> T`), or `nil` (generic, no result, or not plainly written).
+  mutating func returnType(ofFunctionNamedAt nameIndex: Int) -> String? {
+    var cursor = nameIndex + 1
+    guard source.isPunct(cursor, UInt8(ascii: "(")) else { return nil }  // generic: `<` first
+    cursor = source.matchingClose(cursor) + 1
+    while source.isWord(cursor, "async") || source.isWord(cursor, "throws")
+      || source.isWord(cursor, "rethrows")
+    {
+      cursor += 1
+      if source.isPunct(cursor, UInt8(ascii: "(")) { cursor = source.matchingClose(cursor) + 1 }
+    }
+    guard source.isOperator(cursor, "->") else { return nil }
+    let end = typeEnd(from: cursor + 1)
+    guard end > cursor + 1 else { return nil }
+    let type = source.normalizedText(from: cursor + 1, through: end - 1)
+    return type.contains("where") || type == "Self" || type.hasPrefix("some ") ? nil : type
+  }
+
+  /// `A.b` or `A.B.c` (identifiers joined by dots, nothing else), or `nil`.
+  mutating func dottedReference(_ first: Int, _ last: Int) -> [String]? {
+    guard (last - first) % 2 == 0, last > first else { return nil }
+    var names: [String] = []
+    for index in stride(from: first, through: last, by: 2) {
+      guard source.isIdentifier(index), index == last || source.isPunct(index + 1, UInt8(ascii: ".")) else {
+        return nil
+      }
+      names.append(source.text(index))
+    }
+    return names
+  }
+
+  /// Records the cases declared by `case` at `index` in a type body (`case a, b(Int), c = 3`).
+  mutating func enumCases(at index: Int) {
+    let (modifiers, _) = self.modifiers(before: index)
+    var cursor = index + 1
+    while source.isIdentifier(cursor) {
+      let name = source.text(cursor)
+      cursor += 1
+      var payload = false
+      if source.isPunct(cursor, UInt8(ascii: "(")) {
+        payload = true
+        let close = source.matchingClose(cursor)
+        if let scope = innermostScope {
+          // Only a closed list of reasonable length is read (an unclosed one would run to the
+          // end of the file for every case, making malformed input quadratic).
+          if source.matchingOpen(close) == cursor, close > cursor + 1, close - cursor < 256 {
+            for type in Self.payloadTypes(source.normalizedText(from: cursor + 1, through: close - 1)) {
+              storedProperties.append(StoredPropertySyntax(scope: scope, type: type))
+            }
+          } else {
+            storedProperties.append(StoredPropertySyntax(scope: scope, type: nil))
+          }
+        }
+        cursor = close + 1
+      }
+      members.append(
+        MemberSyntax(
+          owner: innermostScope, name: name, kind: .enumCase, isStatic: true,
+          access: effectiveAccess(modifiers.access),
+          isNonisolated: true, attributeNames: [], type: nil, initialReference: nil, isFailable: false,
+          hasPayload: payload, branch: currentBranch))
+      // A raw value: skip to the next `,` on the same line.
+      while cursor < source.count, !source.isPunct(cursor, UInt8(ascii: ",")),
+        source.isPunct(cursor, UInt8(ascii: "="))
+          || (!source[cursor].followsNewline && source[cursor].kind != .punctuation)
+      {
+        cursor += 1
+      }
+      guard source.isPunct(cursor, UInt8(ascii: ",")) else { return }
+      cursor += 1
+    }
+  }
+}
