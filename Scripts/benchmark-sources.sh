@@ -12,10 +12,10 @@ import $2
 
 /// Screen $i.
 struct Screen$i {
-  ${3}var title = "Screen $i"
-  ${3}var count = $i
-  ${3}var isEnabled = true
-  ${3}var ratio = 0.5
+  ${3//KEY/Screen$i.title}var title = "Screen $i"
+  ${3//KEY/Screen$i.count}var count = $i
+  ${3//KEY/Screen$i.isEnabled}var isEnabled = true
+  ${3//KEY/Screen$i.ratio}var ratio = 0.5
   var local = 0
 
   func render() -> String { "\(title) \(count) \(isEnabled) \(ratio) \(local)" }

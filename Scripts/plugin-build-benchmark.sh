@@ -3,7 +3,9 @@
 # written with a minimal property wrapper (`@propertyWrapper struct Simple<V> { var
 # wrappedValue: V }`, the baseline), with that wrapper plus the `#fileID`, `#line`, `#column`
 # default arguments by which @Preference finds its key (`located`: what the mechanism alone costs,
-# with no plugin, registry or options), and with plain stored properties.
+# with no plugin, registry or options), with an @AppStorage-shaped wrapper that takes the default
+# and a String key and reads UserDefaults (`keyed`: what users would write instead), and with
+# plain stored properties.
 #
 # Each target has FILES files declaring 4 properties each. For each variant and size it measures
 # debug builds of the target (its dependencies already built):
@@ -22,7 +24,7 @@ rounds=${ROUNDS:-3}
 # shellcheck source=Scripts/benchmark-sources.sh
 source "$root/Scripts/benchmark-sources.sh"
 
-make_package() { # $1 = directory, $2 = preference|minimal|located|plain, $3 = files
+make_package() { # $1 = directory, $2 = preference|minimal|located|keyed|plain, $3 = files
   mkdir -p "$1/Sources/App"
   local plugins="" wrapper="@Preference "
   case "$2" in
@@ -38,6 +40,25 @@ make_package() { # $1 = directory, $2 = preference|minimal|located|plain, $3 = f
   var wrappedValue: Value
   init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
     self.wrappedValue = wrappedValue
+  }
+}
+SWIFT
+      ;;
+    keyed)
+      wrapper='@Keyed("KEY") '
+      cat >"$1/Sources/App/Keyed.swift" <<'SWIFT'
+import Foundation
+
+@propertyWrapper struct Keyed<Value> {
+  let key: String
+  let defaultValue: Value
+  init(wrappedValue: Value, _ key: String) {
+    self.key = key
+    self.defaultValue = wrappedValue
+  }
+  var wrappedValue: Value {
+    get { UserDefaults.standard.object(forKey: key) as? Value ?? defaultValue }
+    nonmutating set { UserDefaults.standard.set(newValue, forKey: key) }
   }
 }
 SWIFT
@@ -66,7 +87,7 @@ seconds() { # runs a build of $1, prints its wall time in seconds
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'; }
 
-variants="minimal preference located plain"
+variants="minimal keyed preference located plain"
 printf '| target | clean build | edit that shifts lines | edit that does not |\n| --- | --- | --- | --- |\n'
 for files in ${SIZES:-25 300}; do
   declare -A clean=() shifted=() unshifted=() cleans=() shifts=() noshifts=()
@@ -100,9 +121,10 @@ for files in ${SIZES:-25 300}; do
     # shellcheck disable=SC2086
     unshifted[$variant]=$(median ${noshifts[$variant]})
   done
-  for variant in preference located minimal plain; do
+  for variant in preference keyed located minimal plain; do
     case "$variant" in
       preference) label="$((files * 4)) preferences, @Preference" ;;
+      keyed) label="$((files * 4)) preferences, @AppStorage-shaped keyed wrapper" ;;
       located) label="$((files * 4)) preferences, minimal wrapper + location defaults" ;;
       minimal) label="$((files * 4)) preferences, minimal wrapper" ;;
       plain) label="$((files * 4)) plain stored properties" ;;
@@ -112,6 +134,9 @@ for files in ${SIZES:-25 300}; do
       "${shifted[$variant]}" "$(ratio "${shifted[$variant]}" "${shifted[minimal]}")" \
       "${unshifted[$variant]}" "$(ratio "${unshifted[$variant]}" "${unshifted[minimal]}")"
   done
+  printf '| %s | %s | %s | %s |\n' "$((files * 4)) preferences, @Preference against the keyed wrapper" \
+    "$(ratio "${clean[preference]}" "${clean[keyed]}")" "$(ratio "${shifted[preference]}" "${shifted[keyed]}")" \
+    "$(ratio "${unshifted[preference]}" "${unshifted[keyed]}")"
   unset clean shifted unshifted cleans shifts noshifts
 done
 echo
