@@ -14,7 +14,7 @@ enum PluginShared {
   static let parseCacheName = "ParseCache"
   /// The per-target configuration file's name.
   static let configFileName = "preferences-config.json"
-  /// The per-target manifest of shipped keys.
+  /// The per-target lockFile of shipped keys.
   static let lockFileName = "Preferences.lock"
 
   /// How many planned source files share a generated table file, about: few enough that an edit

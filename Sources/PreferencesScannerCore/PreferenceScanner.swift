@@ -15,13 +15,13 @@ package struct PreferenceScanner: Sendable {
   package var module: String
   package var configuration: ScannerConfiguration
   /// The committed lock of shipped keys, and its path for diagnostics.
-  package var lock: (manifest: PreferenceManifest, path: String)?
+  package var lock: (contents: PreferenceLock, path: String)?
   /// Where the lock belongs, for the warning when there is none.
   package var expectedLockPath: String?
 
   package init(
     module: String, configuration: ScannerConfiguration = ScannerConfiguration(),
-    lock: (manifest: PreferenceManifest, path: String)? = nil, expectedLockPath: String? = nil
+    lock: (contents: PreferenceLock, path: String)? = nil, expectedLockPath: String? = nil
   ) {
     self.module = module
     self.configuration = configuration

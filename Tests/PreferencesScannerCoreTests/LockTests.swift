@@ -17,15 +17,15 @@ import Testing
       retired Old.flag: Bool
       Unknown.type: ?
       """
-    let manifest = PreferenceManifest.parse(text)
-    #expect(manifest.malformed.isEmpty && manifest.conflictMarkers.isEmpty)
-    #expect(manifest.entries["ContentView.username"]?.renamedFrom == ["ContentView.userName", "userName"])
-    #expect(manifest.entries["Shared.flag"]?.store == #".suite("group.example")"#)
-    #expect(manifest.entries["Sizes.map"]?.type == "[String: Int]")
-    #expect(manifest.entries["Old.flag"]?.isRetired == true)
-    #expect(manifest.entries["Unknown.type"]?.type == nil)
+    let lockFile = PreferenceLock.parse(text)
+    #expect(lockFile.malformed.isEmpty && lockFile.conflictMarkers.isEmpty)
+    #expect(lockFile.entries["ContentView.username"]?.renamedFrom == ["ContentView.userName", "userName"])
+    #expect(lockFile.entries["Shared.flag"]?.store == #".suite("group.example")"#)
+    #expect(lockFile.entries["Sizes.map"]?.type == "[String: Int]")
+    #expect(lockFile.entries["Old.flag"]?.isRetired == true)
+    #expect(lockFile.entries["Unknown.type"]?.type == nil)
     // Rendering sorts the entries, so only their lines differ.
-    func withoutLines(_ entries: [String: PreferenceManifest.Entry]) -> [String: PreferenceManifest.Entry] {
+    func withoutLines(_ entries: [String: PreferenceLock.Entry]) -> [String: PreferenceLock.Entry] {
       entries.mapValues { entry in
         var entry = entry
         entry.line = 0
@@ -33,27 +33,27 @@ import Testing
       }
     }
     #expect(
-      withoutLines(PreferenceManifest.parse(manifest.render()).entries) == withoutLines(manifest.entries))
+      withoutLines(PreferenceLock.parse(lockFile.render()).entries) == withoutLines(lockFile.entries))
   }
 
   /// Keys with spaces (a type named `Theme Settings`) or the format's punctuation are quoted.
   @Test func keysWithSpacesAndPunctuationAreQuotedAndRoundTrip() {
-    var manifest = PreferenceManifest()
+    var lockFile = PreferenceLock()
     let keys = ["default.Theme Settings.class", "a: b", "x,y", #"say "hi""#, #"back\slash"#, "retired key"]
     for (offset, key) in keys.enumerated() {
-      manifest.entries[key] = PreferenceManifest.Entry(
+      lockFile.entries[key] = PreferenceLock.Entry(
         key: key, type: "Int", renamedFrom: offset == 0 ? ["old key", "plain.old"] : [], line: 0)
     }
-    let text = manifest.render()
+    let text = lockFile.render()
     #expect(text.contains(#""default.Theme Settings.class": Int renamed-from: "old key", plain.old"#))
-    let parsed = PreferenceManifest.parse(text)
+    let parsed = PreferenceLock.parse(text)
     #expect(parsed.malformed.isEmpty, "\(parsed.malformed)")
     #expect(Set(parsed.entries.keys) == Set(keys))
     #expect(parsed.entries["default.Theme Settings.class"]?.renamedFrom == ["old key", "plain.old"])
     #expect(parsed.entries["retired key"]?.isRetired == false)
     // A bare key cannot hold a space: that line is reported, not misread.
-    #expect(PreferenceManifest.parse("two words: Int\n").malformed.map(\.0) == [1])
-    #expect(PreferenceManifest.parse(#""unterminated: Int"#).malformed.map(\.0) == [1])
+    #expect(PreferenceLock.parse("two words: Int\n").malformed.map(\.0) == [1])
+    #expect(PreferenceLock.parse(#""unterminated: Int"#).malformed.map(\.0) == [1])
   }
 
   @Test func typesNamedWithSpacesDeriveKeysWithSpaces() {
@@ -73,11 +73,11 @@ import Testing
       D.d: Bool
       >>>>>>> feature
       """
-    let manifest = PreferenceManifest.parse(text)
-    #expect(Set(manifest.entries.keys) == ["A.a", "B.b", "C.c", "D.d"])
-    #expect(manifest.entries["C.c"]?.renamedFrom == ["c1", "c2"])
-    #expect(manifest.conflictMarkers == [2, 5, 8])
-    #expect(manifest.disagreements.isEmpty)
+    let lockFile = PreferenceLock.parse(text)
+    #expect(Set(lockFile.entries.keys) == ["A.a", "B.b", "C.c", "D.d"])
+    #expect(lockFile.entries["C.c"]?.renamedFrom == ["c1", "c2"])
+    #expect(lockFile.conflictMarkers == [2, 5, 8])
+    #expect(lockFile.disagreements.isEmpty)
     let result = scan("struct A { @Preference var a = 1 }", lock: text)
     #expect(
       errors(result).first?.contains(

@@ -30,11 +30,11 @@ package struct LockAnalysis {
   ///   - expectedLockPath: Where the lock belongs, for the warning when it is missing.
   /// - Returns: The plans with what the lock remembers, and the lock's diagnostics.
   package func analyze(
-    _ plans: [PreferencePlan], files: [FileSyntax], lock: (manifest: PreferenceManifest, path: String)?,
+    _ plans: [PreferencePlan], files: [FileSyntax], lock: (contents: PreferenceLock, path: String)?,
     expectedLockPath: String?
   ) -> Result {
     var result = Result(plans: plans)
-    let manifest = lock?.manifest ?? PreferenceManifest()
+    let lockFile = lock?.contents ?? PreferenceLock()
     func error(_ message: String, at plan: PreferencePlan) {
       result.diagnostics.append(
         Diagnostic(.error, message, file: plan.file, line: plan.line, column: plan.column))
@@ -44,7 +44,7 @@ package struct LockAnalysis {
     // followed through the renames the lock remembers.
     let migrations = Dictionary(
       grouping: configuration.migrations.keys, by: { configuration.migrations[$0]! })
-    let chainsMatter = !manifest.entries.isEmpty || !migrations.isEmpty || configuration.previousKeys != nil
+    let chainsMatter = !lockFile.entries.isEmpty || !migrations.isEmpty || configuration.previousKeys != nil
     for index in result.plans.indices where chainsMatter {
       let plan = result.plans[index]
       var sources = plan.syntax.arguments.renamedFrom
@@ -53,7 +53,7 @@ package struct LockAnalysis {
         let old = previous.prefix + (plan.typePath + [plan.property]).joined(separator: previous.separator)
         if old != plan.key { sources.append(old) }
       }
-      let renamedFrom = manifest.chain(sources).filter { $0 != plan.key }
+      let renamedFrom = lockFile.chain(sources).filter { $0 != plan.key }
       if renamedFrom != plan.renamedFrom { result.plans[index] = plan.with(renamedFrom: renamedFrom) }
     }
     let plans = result.plans
@@ -65,46 +65,46 @@ package struct LockAnalysis {
         result.diagnostics.append(
           Diagnostic(
             .warning,
-            "this target has no \(PreferenceManifest.fileName), so renamed, retyped and dropped preferences are not caught; create it with 'swift package --allow-writing-to-package-directory preferences lock' (in Xcode: the project's context menu, Preferences > preferences, with the argument 'lock'; it belongs at \(expectedLockPath)), or set \"requireLock\": false in \(ScannerConfiguration.fileName)",
+            "this target has no \(PreferenceLock.fileName), so renamed, retyped and dropped preferences are not caught; create it with 'swift package --allow-writing-to-package-directory preferences lock' (in Xcode: the project's context menu, Preferences > preferences, with the argument 'lock'; it belongs at \(expectedLockPath)), or set \"requireLock\": false in \(ScannerConfiguration.fileName)",
             file: first.file, line: first.line, column: first.column))
       }
       return result
     }
 
     // A lock the build cannot trust.
-    if let marker = manifest.conflictMarkers.first {
+    if let marker = lockFile.conflictMarkers.first {
       result.diagnostics.append(
         Diagnostic(
           .error,
-          "\(PreferenceManifest.fileName) has unresolved merge conflict markers; run 'swift package --allow-writing-to-package-directory preferences lock' to keep the union of both sides, or resolve them by hand",
+          "\(PreferenceLock.fileName) has unresolved merge conflict markers; run 'swift package --allow-writing-to-package-directory preferences lock' to keep the union of both sides, or resolve them by hand",
           file: path, line: marker, column: 1))
     }
-    for (key, sides) in manifest.disagreements.sorted(by: { $0.key < $1.key }) {
+    for (key, sides) in lockFile.disagreements.sorted(by: { $0.key < $1.key }) {
       let described = sides.map {
         "line \($0.line): \($0.type ?? "?")\($0.store.map { " store: \($0)" } ?? "")"
       }
       result.diagnostics.append(
         Diagnostic(
           .error,
-          "the two sides of a merge of \(PreferenceManifest.fileName) disagree about '\(key)' (\(described.joined(separator: "; "))); keep the line that matches what shipped and delete the other",
+          "the two sides of a merge of \(PreferenceLock.fileName) disagree about '\(key)' (\(described.joined(separator: "; "))); keep the line that matches what shipped and delete the other",
           file: path, line: sides.last?.line ?? 1, column: 1))
     }
-    for (line, text) in manifest.malformed {
+    for (line, text) in lockFile.malformed {
       result.diagnostics.append(
         Diagnostic(
           .error,
-          "line \(line) of \(PreferenceManifest.fileName) is not 'KEY: TYPE' ('\(text)'); fix it, or run 'swift package --allow-writing-to-package-directory preferences lock', which rewrites the lock without it",
+          "line \(line) of \(PreferenceLock.fileName) is not 'KEY: TYPE' ('\(text)'); fix it, or run 'swift package --allow-writing-to-package-directory preferences lock', which rewrites the lock without it",
           file: path, line: line, column: 1))
     }
 
     // Declared keys: type, store, retirement.
     for plan in plans {
-      guard let entry = manifest.entries[plan.key] else { continue }
+      guard let entry = lockFile.entries[plan.key] else { continue }
       if entry.isRetired {
         result.diagnostics.append(
           Diagnostic(
             .warning,
-            "'\(plan.key)' is retired in \(PreferenceManifest.fileName) but declared again; it is no longer treated as retired, so its stored values are kept. Run 'swift package --allow-writing-to-package-directory preferences lock' to record that",
+            "'\(plan.key)' is retired in \(PreferenceLock.fileName) but declared again; it is no longer treated as retired, so its stored values are kept. Run 'swift package --allow-writing-to-package-directory preferences lock' to record that",
             file: plan.file, line: plan.line, column: plan.column))
       }
       if let retyped = LockRules.retype(of: entry, by: plan) {
@@ -121,7 +121,7 @@ package struct LockAnalysis {
 
     // Shipped keys no declaration uses.
     let renamedAway = Set(plans.flatMap(\.renamedFrom)).union(configuration.migrations.keys)
-    let dropped = manifest.entries.values.filter {
+    let dropped = lockFile.entries.values.filter {
       !$0.isRetired && declared[$0.key] == nil && !renamedAway.contains($0.key)
     }
     .sorted { $0.key < $1.key }
@@ -137,7 +137,7 @@ package struct LockAnalysis {
         Diagnostic(
           .error,
           "\(keys.count) shipped keys changed form: did \(change) in \(ScannerConfiguration.fileName) change? Add \"previousKeys\": {\"separator\": \"\(separator)\", \"prefix\": \"\(prefix)\"} to \(ScannerConfiguration.fileName) to move every stored value to its new key",
-          file: path, line: keys.compactMap { manifest.entries[$0]?.line }.min() ?? 1, column: 1))
+          file: path, line: keys.compactMap { lockFile.entries[$0]?.line }.min() ?? 1, column: 1))
     }
     for entry in dropped where !explained.contains(entry.key) {
       result.diagnostics.append(
@@ -148,7 +148,7 @@ package struct LockAnalysis {
     }
 
     // Renames from keys that never shipped.
-    let shipped = Set(manifest.entries.keys)
+    let shipped = Set(lockFile.entries.keys)
     for plan in plans {
       for old in plan.syntax.arguments.renamedFrom where !shipped.contains(old) && declared[old] == nil {
         let candidates = shipped.filter { declared[$0] == nil }
@@ -156,11 +156,11 @@ package struct LockAnalysis {
         result.diagnostics.append(
           Diagnostic(
             .warning,
-            "@Preference '\(plan.property)' is renamedFrom '\(old)', which \(PreferenceManifest.fileName) does not list as shipped\(nearest.map { "; did you mean '\($0)'?" } ?? "")",
+            "@Preference '\(plan.property)' is renamedFrom '\(old)', which \(PreferenceLock.fileName) does not list as shipped\(nearest.map { "; did you mean '\($0)'?" } ?? "")",
             file: plan.file, line: plan.line, column: plan.column))
       }
     }
-    result.retiredKeys = manifest.entries.values.filter { $0.isRetired && declared[$0.key] == nil }.map(\.key)
+    result.retiredKeys = lockFile.entries.values.filter { $0.isRetired && declared[$0.key] == nil }.map(\.key)
       .sorted()
     return result
   }
@@ -198,7 +198,7 @@ package struct LockAnalysis {
 
   /// Whether the dropped keys are the declared keys under another separator or prefix: the
   /// separator and prefix they were formed with, and which keys that explains.
-  private func keyFormatChange(dropped: [PreferenceManifest.Entry], plans: [PreferencePlan]) -> (
+  private func keyFormatChange(dropped: [PreferenceLock.Entry], plans: [PreferencePlan]) -> (
     String, String, Set<String>
   )? {
     let derived = plans.filter { $0.syntax.arguments.key == nil }

@@ -13,9 +13,9 @@ package enum LockFinding: Sendable, Equatable {
   package var buildMessage: String {
     switch self {
     case .retyped(let key, let shipped, let declared):
-      "preference '\(key)' was shipped as \(shipped) (\(PreferenceManifest.fileName)) and is now declared as \(declared ?? "another type"); values users already stored would no longer read. Keep the type \(shipped); or store the new type under a new key and retire this one with '\(LockRules.command("--retire \(key)"))'; or, if dropping the stored values is intended, '\(LockRules.command("--accept-retype \(key)"))'"
+      "preference '\(key)' was shipped as \(shipped) (\(PreferenceLock.fileName)) and is now declared as \(declared ?? "another type"); values users already stored would no longer read. Keep the type \(shipped); or store the new type under a new key and retire this one with '\(LockRules.command("--retire \(key)"))'; or, if dropping the stored values is intended, '\(LockRules.command("--accept-retype \(key)"))'"
     case .moved(let key, let shipped, let declared):
-      "preference '\(key)' was shipped in store \(shipped) (\(PreferenceManifest.fileName)) and is now declared in store \(declared); the values users stored stay behind in \(shipped). Declare the move with @Preference(store: \(declared), movedFrom: \(shipped)), which moves each value at first use; or, to leave them, run '\(LockRules.command("--accept-move \(key)"))'"
+      "preference '\(key)' was shipped in store \(shipped) (\(PreferenceLock.fileName)) and is now declared in store \(declared); the values users stored stay behind in \(shipped). Declare the move with @Preference(store: \(declared), movedFrom: \(shipped)), which moves each value at first use; or, to leave them, run '\(LockRules.command("--accept-move \(key)"))'"
     }
   }
 
@@ -38,7 +38,7 @@ package enum LockRules {
   }
 
   /// A declared type that would not read the values stored as the shipped one.
-  static func retype(of entry: PreferenceManifest.Entry, by plan: PreferencePlan) -> LockFinding? {
+  static func retype(of entry: PreferenceLock.Entry, by plan: PreferencePlan) -> LockFinding? {
     guard let shipped = entry.type, let declared = plan.valueType, !typesAreCompatible(shipped, declared)
     else {
       return nil
@@ -47,7 +47,7 @@ package enum LockRules {
   }
 
   /// A declaration in another store than the shipped one, with no `movedFrom:`.
-  static func move(of entry: PreferenceManifest.Entry, by plan: PreferencePlan) -> LockFinding? {
+  static func move(of entry: PreferenceLock.Entry, by plan: PreferencePlan) -> LockFinding? {
     guard normalizedStore(entry.store) != normalizedStore(plan.storeText), plan.movedFrom == nil else {
       return nil
     }

@@ -195,9 +195,9 @@ package struct ScannerCommand {
         configuration = try ScannerConfiguration.load(from: path)
       }
       let module = options.module ?? defaultModule(options.paths)
-      var lock: (PreferenceManifest, String)?
+      var lock: (PreferenceLock, String)?
       if let path = options.lock, FileManager.default.fileExists(atPath: path) {
-        lock = (try PreferenceManifest.load(from: path), path)
+        lock = (try PreferenceLock.load(from: path), path)
       }
       if case .lock(let request) = options.subcommand {
         return try updateLock(
@@ -294,19 +294,19 @@ package struct ScannerCommand {
   /// refuses changes that would orphan stored values unless told explicitly.
   private func updateLock(
     _ request: Options.LockRequest, options: Options, module: String, configuration: ScannerConfiguration,
-    existing: PreferenceManifest?
+    existing: PreferenceLock?
   ) throws -> Int32 {
     let lockPath = request.path
-    let manifest = existing ?? PreferenceManifest()
+    let lockFile = existing ?? PreferenceLock()
     var problems: [Diagnostic] = []
-    for (line, text) in manifest.malformed {
+    for (line, text) in lockFile.malformed {
       problems.append(
         Diagnostic(
           .warning, "line \(line) ('\(text)') is not 'KEY: TYPE'; it is left out of the rewritten lock",
           file: lockPath,
           line: line, column: 1))
     }
-    for (key, sides) in manifest.disagreements.sorted(by: { $0.key < $1.key }) {
+    for (key, sides) in lockFile.disagreements.sorted(by: { $0.key < $1.key }) {
       problems.append(
         Diagnostic(
           .error,
@@ -314,7 +314,7 @@ package struct ScannerCommand {
           file: lockPath, line: sides.last?.line ?? 1, column: 1))
     }
     let result = try PreferenceScanner(
-      module: module, configuration: configuration, lock: (manifest, lockPath)
+      module: module, configuration: configuration, lock: (lockFile, lockPath)
     )
     .scan(paths: options.paths, cache: cache(options))
     // The scanner's own errors, except the lock's: those are what this command settles.
@@ -324,12 +324,12 @@ package struct ScannerCommand {
     }
     let acceptRetype = Set(request.acceptRetype)
     let acceptMove = Set(request.acceptMove)
-    var updated = manifest
+    var updated = lockFile
     updated.conflictMarkers = []
     updated.disagreements = [:]
     updated.malformed = []
     for plan in result.plans {
-      var entry = updated.entries[plan.key] ?? PreferenceManifest.Entry(key: plan.key, type: plan.valueType)
+      var entry = updated.entries[plan.key] ?? PreferenceLock.Entry(key: plan.key, type: plan.valueType)
       if let retyped = LockRules.retype(of: entry, by: plan) {
         if acceptRetype.contains(plan.key) {
           entry.type = plan.valueType
@@ -354,12 +354,12 @@ package struct ScannerCommand {
       } else {
         entry.store = plan.storeText.flatMap { normalizedStore($0) == nil ? nil : $0 }
       }
-      entry.renamedFrom = PreferenceManifest.unique(entry.renamedFrom + plan.renamedFrom)
+      entry.renamedFrom = PreferenceLock.unique(entry.renamedFrom + plan.renamedFrom)
       entry.isRetired = false
       updated.entries[plan.key] = entry
     }
     for key in request.retire {
-      var entry = updated.entries[key] ?? PreferenceManifest.Entry(key: key, type: nil)
+      var entry = updated.entries[key] ?? PreferenceLock.Entry(key: key, type: nil)
       entry.isRetired = true
       updated.entries[key] = entry
     }

@@ -14,7 +14,7 @@ import Foundation
 /// Reading never fails on content: merge-conflict markers are read as the union of both sides,
 /// and lines it cannot read are listed, so that the build can say exactly what to fix and
 /// `preferences lock` can rewrite the file.
-package struct PreferenceManifest: Sendable, Equatable {
+package struct PreferenceLock: Sendable, Equatable {
   package static let fileName = "Preferences.lock"
 
   package struct Entry: Sendable, Equatable {
@@ -53,18 +53,18 @@ package struct PreferenceManifest: Sendable, Equatable {
 
   package init(entries: [String: Entry] = [:]) { self.entries = entries }
 
-  package static func == (a: PreferenceManifest, b: PreferenceManifest) -> Bool {
+  package static func == (a: PreferenceLock, b: PreferenceLock) -> Bool {
     a.entries == b.entries && a.conflictMarkers == b.conflictMarkers && a.disagreements == b.disagreements
       && a.malformed.map(\.line) == b.malformed.map(\.line)
   }
 
   /// Parses a lock file's text.
-  package static func parse(_ text: String) -> PreferenceManifest {
-    var manifest = PreferenceManifest()
+  package static func parse(_ text: String) -> PreferenceLock {
+    var lockFile = PreferenceLock()
     for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let number = offset + 1
       if ["<<<<<<<", "=======", ">>>>>>>", "|||||||"].contains(where: { rawLine.hasPrefix($0) }) {
-        manifest.conflictMarkers.append(number)
+        lockFile.conflictMarkers.append(number)
         continue
       }
       var line = rawLine.trimmingCharacters(in: .whitespaces)
@@ -77,7 +77,7 @@ package struct PreferenceManifest: Sendable, Equatable {
       var renamedFrom: [String] = []
       if let range = line.range(of: " renamed-from: ", options: .backwards) {
         guard let keys = Self.keyList(line[range.upperBound...]) else {
-          manifest.malformed.append((number, String(rawLine)))
+          lockFile.malformed.append((number, String(rawLine)))
           continue
         }
         renamedFrom = keys
@@ -101,37 +101,37 @@ package struct PreferenceManifest: Sendable, Equatable {
         key = String(line[..<colon.lowerBound])
         rest = line[colon.upperBound...]
         guard !key.isEmpty, !key.contains(" "), !key.hasPrefix("\"") else {
-          manifest.malformed.append((number, String(rawLine)))
+          lockFile.malformed.append((number, String(rawLine)))
           continue
         }
       } else {
-        manifest.malformed.append((number, String(rawLine)))
+        lockFile.malformed.append((number, String(rawLine)))
         continue
       }
       let type = rest.trimmingCharacters(in: .whitespaces)
       let entry = Entry(
         key: key, type: type.isEmpty || type == "?" ? nil : type, store: store, renamedFrom: renamedFrom,
         isRetired: retired, line: number)
-      if var existing = manifest.entries[key] {
+      if var existing = lockFile.entries[key] {
         // Both sides of a merge: keep the union, and note a disagreement.
         if existing.type != entry.type || existing.store != entry.store {
-          manifest.disagreements[key, default: [existing]].append(entry)
+          lockFile.disagreements[key, default: [existing]].append(entry)
         }
         existing.renamedFrom = unique(existing.renamedFrom + entry.renamedFrom)
         existing.isRetired = existing.isRetired && entry.isRetired
         existing.type = existing.type ?? entry.type
-        manifest.entries[key] = existing
+        lockFile.entries[key] = existing
       } else {
-        manifest.entries[key] = entry
+        lockFile.entries[key] = entry
       }
     }
-    return manifest
+    return lockFile
   }
 
   /// Reads a lock file.
   ///
   /// - Throws: ``Diagnostic`` when the file cannot be read.
-  package static func load(from path: String) throws(Diagnostic) -> PreferenceManifest {
+  package static func load(from path: String) throws(Diagnostic) -> PreferenceLock {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw Diagnostic(.error, "cannot read \(fileName)", file: path, line: 1, column: 1)
     }
