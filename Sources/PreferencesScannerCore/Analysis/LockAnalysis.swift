@@ -79,22 +79,8 @@ package struct LockAnalysis {
           "\(PreferenceLock.fileName) has unresolved merge conflict markers; run 'swift package --allow-writing-to-package-directory preferences lock' to keep the union of both sides, or resolve them by hand",
           file: path, line: marker, column: 1))
     }
-    for (key, sides) in lockFile.disagreements.sorted(by: { $0.key < $1.key }) {
-      let described = sides.map {
-        "line \($0.line): \($0.type ?? "?")\($0.store.map { " store: \($0)" } ?? "")"
-      }
-      result.diagnostics.append(
-        Diagnostic(
-          .error,
-          "the two sides of a merge of \(PreferenceLock.fileName) disagree about '\(key)' (\(described.joined(separator: "; "))); keep the line that matches what shipped and delete the other",
-          file: path, line: sides.last?.line ?? 1, column: 1))
-    }
-    for (line, text) in lockFile.malformed {
-      result.diagnostics.append(
-        Diagnostic(
-          .error,
-          "line \(line) of \(PreferenceLock.fileName) is not 'KEY: TYPE' ('\(text)'); fix it, or run 'swift package --allow-writing-to-package-directory preferences lock', which rewrites the lock without it",
-          file: path, line: line, column: 1))
+    for (finding, line) in LockRules.disagreements(in: lockFile) + LockRules.malformedLines(in: lockFile) {
+      result.diagnostics.append(Diagnostic(.error, finding.buildMessage, file: path, line: line, column: 1))
     }
 
     // Declared keys: type, store, retirement.
@@ -121,8 +107,9 @@ package struct LockAnalysis {
 
     // Shipped keys no declaration uses.
     let renamedAway = Set(plans.flatMap(\.renamedFrom)).union(configuration.migrations.keys)
+    let declaredKeys = Set(declared.keys)
     let dropped = lockFile.entries.values.filter {
-      !$0.isRetired && declared[$0.key] == nil && !renamedAway.contains($0.key)
+      LockRules.unused($0, declared: declaredKeys, renamedAway: renamedAway) != nil
     }
     .sorted { $0.key < $1.key }
     var explained: Set<String> = []
@@ -140,11 +127,9 @@ package struct LockAnalysis {
           file: path, line: keys.compactMap { lockFile.entries[$0]?.line }.min() ?? 1, column: 1))
     }
     for entry in dropped where !explained.contains(entry.key) {
+      let finding = LockFinding.unused(key: entry.key, type: entry.type)
       result.diagnostics.append(
-        Diagnostic(
-          .error,
-          "preference key '\(entry.key)' (\(entry.type ?? "type unknown")) was shipped but no declaration uses it any more, so users' stored values would be lost. If you renamed it, add @Preference(renamedFrom: \"\(entry.key)\") to the new declaration; to move it elsewhere, add it to \"migrations\" in \(ScannerConfiguration.fileName); to drop it on purpose, run 'swift package --allow-writing-to-package-directory preferences lock --retire \(entry.key)'",
-          file: path, line: max(entry.line, 1), column: 1))
+        Diagnostic(.error, finding.buildMessage, file: path, line: max(entry.line, 1), column: 1))
     }
 
     // Renames from keys that never shipped.

@@ -8,6 +8,12 @@ package enum LockFinding: Sendable, Equatable {
   case retyped(key: String, shipped: String, declared: String?)
   /// A shipped key is declared in another store, without `movedFrom:`.
   case moved(key: String, shipped: String, declared: String)
+  /// The two sides of a merge of the lock record one key differently.
+  case disagreement(key: String, sides: [String])
+  /// A line of the lock that is not `KEY: TYPE`.
+  case malformed(line: Int, text: String)
+  /// A shipped key that no declaration uses, renames away or migrates.
+  case unused(key: String, type: String?)
 
   /// The message of a build that fails on this finding: what users would lose, and the fixes.
   package var buildMessage: String {
@@ -16,6 +22,12 @@ package enum LockFinding: Sendable, Equatable {
       "preference '\(key)' was shipped as \(shipped) (\(PreferenceLock.fileName)) and is now declared as \(declared ?? "another type"); values users already stored would no longer read. Keep the type \(shipped); or store the new type under a new key and retire this one with '\(LockRules.command("--retire \(key)"))'; or, if dropping the stored values is intended, '\(LockRules.command("--accept-retype \(key)"))'"
     case .moved(let key, let shipped, let declared):
       "preference '\(key)' was shipped in store \(shipped) (\(PreferenceLock.fileName)) and is now declared in store \(declared); the values users stored stay behind in \(shipped). Declare the move with @Preference(store: \(declared), movedFrom: \(shipped)), which moves each value at first use; or, to leave them, run '\(LockRules.command("--accept-move \(key)"))'"
+    case .disagreement(let key, let sides):
+      "the two sides of a merge of \(PreferenceLock.fileName) disagree about '\(key)' (\(sides.joined(separator: "; "))); keep the line that matches what shipped and delete the other"
+    case .malformed(let line, let text):
+      "line \(line) of \(PreferenceLock.fileName) is not 'KEY: TYPE' ('\(text)'); fix it, or run '\(LockRules.command("").trimmingCharacters(in: .whitespaces))', which rewrites the lock without it"
+    case .unused(let key, let type):
+      "preference key '\(key)' (\(type ?? "type unknown")) was shipped but no declaration uses it any more, so users' stored values would be lost. If you renamed it, add @Preference(renamedFrom: \"\(key)\") to the new declaration; to move it elsewhere, add it to \"migrations\" in \(ScannerConfiguration.fileName); to drop it on purpose, run '\(LockRules.command("--retire \(key)"))'"
     }
   }
 
@@ -26,6 +38,12 @@ package enum LockFinding: Sendable, Equatable {
       "lock refuses to record the new type of shipped key '\(key)' (\(shipped) → \(declared ?? "?")): values users stored as \(shipped) would read the default instead (they stay in the store, unread). Keep the type \(shipped), store the new type under a new key and retire this one with '\(LockRules.command("--retire \(key)"))', or, to record it anyway, '\(LockRules.command("--accept-retype \(key)"))'"
     case .moved(let key, let shipped, let declared):
       "lock refuses to record that shipped key '\(key)' moved from store \(shipped) to \(declared): the values users stored would stay behind. Declare the move with movedFrom: \(shipped), or, to leave them, '\(LockRules.command("--accept-move \(key)"))'"
+    case .disagreement(let key, let sides):
+      "the two sides of the merge disagree about '\(key)' (\(sides.joined(separator: "; "))); delete the line that does not match what shipped, then run lock again"
+    case .malformed(let line, let text):
+      "line \(line) ('\(text)') is not 'KEY: TYPE'; it is left out of the rewritten lock"
+    case .unused(let key, _):
+      "'\(key)' is in the lock but no declaration uses it; rename (renamedFrom:), migrate, or '\(LockRules.command("--retire \(key)"))'"
     }
   }
 }
@@ -44,6 +62,32 @@ package enum LockRules {
       return nil
     }
     return .retyped(key: plan.key, shipped: shipped, declared: declared)
+  }
+
+  /// Each key the two sides of a merge record differently, with the sides as the lock has them.
+  static func disagreements(in lock: PreferenceLock) -> [(finding: LockFinding, line: Int)] {
+    lock.disagreements.sorted { $0.key < $1.key }.map { key, sides in
+      let described = sides.map {
+        "line \($0.line): \($0.type ?? "?")\($0.store.map { " store: \($0)" } ?? "")"
+      }
+      return (.disagreement(key: key, sides: described), sides.last?.line ?? 1)
+    }
+  }
+
+  /// Each line of the lock that is not `KEY: TYPE`.
+  static func malformedLines(in lock: PreferenceLock) -> [(finding: LockFinding, line: Int)] {
+    lock.malformed.map { (.malformed(line: $0.0, text: $0.1), $0.0) }
+  }
+
+  /// A shipped key that no declaration uses, renames away (`renamedFrom:`, the lock's renames) or
+  /// migrates.
+  static func unused(
+    _ entry: PreferenceLock.Entry, declared: Set<String>, renamedAway: Set<String>
+  ) -> LockFinding? {
+    guard !entry.isRetired, !declared.contains(entry.key), !renamedAway.contains(entry.key) else {
+      return nil
+    }
+    return .unused(key: entry.key, type: entry.type)
   }
 
   /// A declaration in another store than the shipped one, with no `movedFrom:`.

@@ -299,19 +299,11 @@ package struct ScannerCommand {
     let lockPath = request.path
     let lockFile = existing ?? PreferenceLock()
     var problems: [Diagnostic] = []
-    for (line, text) in lockFile.malformed {
-      problems.append(
-        Diagnostic(
-          .warning, "line \(line) ('\(text)') is not 'KEY: TYPE'; it is left out of the rewritten lock",
-          file: lockPath,
-          line: line, column: 1))
+    for (finding, line) in LockRules.malformedLines(in: lockFile) {
+      problems.append(Diagnostic(.warning, finding.refusal, file: lockPath, line: line, column: 1))
     }
-    for (key, sides) in lockFile.disagreements.sorted(by: { $0.key < $1.key }) {
-      problems.append(
-        Diagnostic(
-          .error,
-          "the two sides of the merge disagree about '\(key)' (\(sides.map { "line \($0.line): \($0.type ?? "?")\($0.store.map { " store: \($0)" } ?? "")" }.joined(separator: "; "))); delete the line that does not match what shipped, then run lock again",
-          file: lockPath, line: sides.last?.line ?? 1, column: 1))
+    for (finding, line) in LockRules.disagreements(in: lockFile) {
+      problems.append(Diagnostic(.error, finding.refusal, file: lockPath, line: line, column: 1))
     }
     let result = try PreferenceScanner(
       module: module, configuration: configuration, lock: (lockFile, lockPath)
@@ -366,13 +358,10 @@ package struct ScannerCommand {
     for key in request.drop { updated.entries[key] = nil }
     let declared = Set(result.plans.map(\.key))
     let renamed = Set(updated.entries.values.flatMap(\.renamedFrom)).union(configuration.migrations.keys)
-    for entry in updated.entries.values.sorted(by: { $0.key < $1.key })
-    where !entry.isRetired && !declared.contains(entry.key) && !renamed.contains(entry.key) {
+    for entry in updated.entries.values.sorted(by: { $0.key < $1.key }) {
+      guard let unused = LockRules.unused(entry, declared: declared, renamedAway: renamed) else { continue }
       problems.append(
-        Diagnostic(
-          .warning,
-          "'\(entry.key)' is in the lock but no declaration uses it; rename (renamedFrom:), migrate, or --retire it",
-          file: lockPath, line: max(entry.line, 1), column: 1))
+        Diagnostic(.warning, unused.refusal, file: lockPath, line: max(entry.line, 1), column: 1))
     }
     report(problems.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) })
     if problems.contains(where: { $0.severity == .error }) {
