@@ -9,19 +9,32 @@ extension PreferenceStore {
   /// value is written under `newKey` before the old key is removed, so an interruption leaves it
   /// under both keys, never under neither; only the key the value moved from is removed;
   /// idempotent. The registry runs it when the store is first used, before any read of `newKey`.
+  ///
+  /// - Parameters:
+  ///   - oldKeys: The keys the value may be stored under now, newest first (`newKey` itself is
+  ///     ignored).
+  ///   - newKey: The key to move it to.
+  ///   - transform: Converts the old stored value to the new representation, or returns `nil` to
+  ///     leave the old value in place.
+  /// - Returns: ``MigrationResult/moved``; ``MigrationResult/keptExistingValue`` when `newKey`
+  ///   and an old key both hold a value; ``MigrationResult/nothingToMigrate`` when no old key
+  ///   holds one (or `transform` declined it).
   @discardableResult
-  public func migrate(from oldKeys: [String], to newKey: String) -> MigrationResult {
-    if backend.value(forKey: newKey) != nil {
-      return oldKeys.contains { backend.value(forKey: $0) != nil } ? .keptExistingValue : .nothingToMigrate
-    }
-    for oldKey in oldKeys where oldKey != newKey {
-      guard let old = backend.value(forKey: oldKey) else { continue }
-      write(old, forKey: newKey)
-      write(nil, forKey: oldKey)
-      notify([oldKey, newKey])
-      return .moved
-    }
-    return .nothingToMigrate
+  public func migrate(
+    from oldKeys: [String], to newKey: String,
+    transform: (PropertyListValue) -> PropertyListValue? = { $0 }
+  ) -> MigrationResult {
+    let oldKeys = oldKeys.filter { $0 != newKey }
+    guard
+      let (oldKey, old) = oldKeys.lazy.compactMap({ key in self.backend.value(forKey: key).map { (key, $0) } }
+      ).first
+    else { return .nothingToMigrate }
+    if backend.value(forKey: newKey) != nil { return .keptExistingValue }
+    guard let new = transform(old) else { return .nothingToMigrate }
+    write(new, forKey: newKey)
+    write(nil, forKey: oldKey)
+    notify([oldKey, newKey])
+    return .moved
   }
 
   /// Moves the value of `key` (or of the newest of `oldKeys` holding one) from `previous` into
@@ -81,12 +94,7 @@ extension PreferenceStore {
     from oldKey: String, to newKey: String,
     transform: (PropertyListValue) -> PropertyListValue? = { $0 }
   ) -> MigrationResult {
-    guard oldKey != newKey, let old = backend.value(forKey: oldKey) else { return .nothingToMigrate }
-    if backend.value(forKey: newKey) != nil { return .keptExistingValue }
-    guard let new = transform(old) else { return .nothingToMigrate }
-    write(new, forKey: newKey)
-    write(nil, forKey: oldKey)
-    notify([oldKey, newKey])
-    return .moved
+    migrate(from: [oldKey], to: newKey, transform: transform)
   }
+
 }

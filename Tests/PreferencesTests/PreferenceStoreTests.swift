@@ -294,6 +294,24 @@ enum AppKeys: String, PreferenceKeys {
     #expect(onlyOldest.value(forKey: "C", default: 0) == 1)
   }
 
+  /// The single-key and the chain forms of `migrate` are one mechanism: for every state of the
+  /// two keys they answer alike and leave the same values.
+  @Test func bothMigrateFormsAnswerAlike() {
+    let states: [[String: String]] = [["old": "o", "new": "n"], ["new": "n"], ["old": "o"], [:]]
+    for state in states {
+      let single = PreferenceStore.inMemory(state)
+      let chain = PreferenceStore.inMemory(state)
+      #expect(single.migrate(from: "old", to: "new") == chain.migrate(from: ["old"], to: "new"), "\(state)")
+      #expect(single.backend.allValues() == chain.backend.allValues(), "\(state)")
+    }
+    let same = PreferenceStore.inMemory(["k": "v"])
+    #expect(same.migrate(from: "k", to: "k") == .nothingToMigrate)
+    #expect(same.migrate(from: ["k"], to: "k") == .nothingToMigrate)
+    let declined = PreferenceStore.inMemory(["old": "o"])
+    #expect(declined.migrate(from: ["old"], to: "new", transform: { _ in nil }) == .nothingToMigrate)
+    #expect(declined.value(forKey: "old", default: "") == "o")
+  }
+
   @Test func concurrentMigrationsMoveExactlyOnce() {
     for _ in 0..<50 {
       let store = PreferenceStore.inMemory(["old": "value"])
