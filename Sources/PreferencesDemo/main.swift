@@ -79,7 +79,7 @@ case "list":
   print("\n* stored value. Declarations (from the generated registry):")
   for preference in PreferenceRegistry.preferences {
     print(
-      "  \(preference.fileID):\(preference.line)  \(preference.key): \(preference.valueType ?? "?") = \(preference.defaultValue)  \(preference.documentation.map { "— " + $0 } ?? "")"
+      "  \(preference.fileID):\(preference.line)  \(preference.key): \(preference.valueType ?? "?") = \(preference.defaultValueSource)  \(preference.documentation.map { "— " + $0 } ?? "")"
     )
   }
 case "set" where arguments.count == 3:

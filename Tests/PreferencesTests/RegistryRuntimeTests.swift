@@ -163,7 +163,7 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
       ])
     let name = try #require(FakeRegistry.preference(forKey: "Profile.name"))
     #expect(name.renamedFrom == ["User.name", "name"])
-    #expect(name.store == "Self.store")
+    #expect(name.storeSource == "Self.store")
     #expect(FakeRegistry.preference(forKey: "Old.flag") == nil)
   }
 

@@ -99,7 +99,7 @@ enum TestStore {
     let username = try #require(PreferenceRegistry.preference(forKey: "Showcase.username"))
     #expect(username.documentation == "The user's name.")
     #expect(username.valueType == "String")
-    #expect(username.defaultValue == "\"Anonymous\"")
+    #expect(username.defaultValueSource == "\"Anonymous\"")
     #expect(username.fileID == "RegistryIntegrationTests/Showcase.swift")
     #expect((username.line, username.column) == (10, 4))
     #expect(preferences.filter { $0.key == "Showcase.build" }.count == 1)

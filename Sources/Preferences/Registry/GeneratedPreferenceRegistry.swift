@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// PreferenceRegistry.registerDefaults()          // before code that reads the store directly
 /// for preference in PreferenceRegistry.preferences {
-///   print(preference.key, preference.defaultValue)
+///   print(preference.key, preference.defaultValueSource)
 /// }
 /// ```
 public protocol GeneratedPreferenceRegistry: Sendable {

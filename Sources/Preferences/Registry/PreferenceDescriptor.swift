@@ -29,8 +29,9 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
   public var declaringType: String
   /// The declared type, or the type inferred from the default; `nil` when neither is known.
   public var valueType: String?
-  /// The source text of the default value expression.
-  public var defaultValue: String
+  /// The source text of the default value expression (a preference's projection has the value:
+  /// `$name.defaultValue`).
+  public var defaultValueSource: String
   /// The `///` documentation comment of the declaration, without the slashes.
   public var documentation: String?
   /// `#fileID` of the declaration as the compiler reports it (`Module/File.swift`, or the file a
@@ -46,8 +47,9 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
   public var syncs: Bool
   /// Whether the preference is exported to a Settings bundle (`settings: true`).
   public var inSettings: Bool
-  /// The source text of the `store:` argument, if any.
-  public var store: String?
+  /// The source text of the `store:` argument, if any (a preference's projection has the store:
+  /// `$name.store`).
+  public var storeSource: String?
   /// How the value is stored.
   public var format: PreferenceFormat
   /// Keys this preference was stored under before, newest first.
@@ -59,9 +61,9 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
 
   /// Creates a descriptor.
   public init(
-    key: String, property: String, declaringType: String, valueType: String?, defaultValue: String,
+    key: String, property: String, declaringType: String, valueType: String?, defaultValueSource: String,
     documentation: String? = nil, fileID: String, line: Int, column: Int, condition: String? = nil,
-    syncs: Bool = false, inSettings: Bool = false, store: String? = nil,
+    syncs: Bool = false, inSettings: Bool = false, storeSource: String? = nil,
     format: PreferenceFormat = .propertyList,
     renamedFrom: [String] = [], registration: Registration = .registry, registrationNote: String? = nil
   ) {
@@ -69,7 +71,7 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     self.property = property
     self.declaringType = declaringType
     self.valueType = valueType
-    self.defaultValue = defaultValue
+    self.defaultValueSource = defaultValueSource
     self.documentation = documentation
     self.fileID = fileID
     self.line = line
@@ -77,12 +79,28 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     self.condition = condition
     self.syncs = syncs
     self.inSettings = inSettings
-    self.store = store
+    self.storeSource = storeSource
     self.format = format
     self.renamedFrom = renamedFrom
     self.registration = registration
     self.registrationNote = registrationNote
   }
+
+  /// The record's fields, as `preferences-scanner scan --format json` writes them.
+  private enum CodingKeys: String, CodingKey {
+    case key, property, declaringType, valueType, documentation, fileID, line, column, condition, syncs,
+      inSettings, format, renamedFrom, registration, registrationNote
+    case defaultValueSource = "defaultValue"
+    case storeSource = "store"
+  }
+
+  /// The source text of the default value expression.
+  @available(*, deprecated, renamed: "defaultValueSource")
+  public var defaultValue: String { defaultValueSource }
+
+  /// The source text of the `store:` argument, if any.
+  @available(*, deprecated, renamed: "storeSource")
+  public var store: String? { storeSource }
 }
 
 /// How a preference's value is represented in its store.

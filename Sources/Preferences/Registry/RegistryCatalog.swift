@@ -153,7 +153,7 @@ final class RegistryCatalog: Sendable {
 
   /// `.some(nil)` for the default store; `nil` when the store could not be evaluated here.
   private func evaluatedStore(of entry: Entry, waitForMainActor: Bool) -> PreferenceStore?? {
-    guard entry.descriptor.store != nil else { return .some(nil) }
+    guard entry.descriptor.storeSource != nil else { return .some(nil) }
     if let store = state.withLock({ $0.stores[entry.descriptor.key] }) { return store }
     let evaluated: PreferenceStore?
     if let store = table(of: entry)?.store(entry.index) {
