@@ -122,6 +122,19 @@ must_fail typedkeys-read "Keys.swift:16:.*error: cannot convert value of type 'S
 sed -i.bak 's/let name: Int = store.value(for: .name)/_ = store.string(for: .name)/' "$work/copy/Sources/IntegrationApp/Keys.swift"
 must_build typedkeys-ok
 
+echo "== in a default-MainActor target, a Codable type that is not nonisolated fails at its declaration"
+make_copy
+sed -i.bak 's/swift-tools-version: 6.1/swift-tools-version: 6.2/; s/plugins: \[\.plugin/swiftSettings: [.defaultIsolation(MainActor.self)], plugins: [.plugin/' \
+  "$work/copy/Package.swift"
+cat >"$work/copy/Sources/IntegrationApp/Isolated.swift" <<'SWIFT'
+struct Window: Codable { var width = 800 }
+struct WindowSettings { @Preference var window = Window() }
+SWIFT
+must_fail isolated "Isolated.swift:1:[0-9]+: error: type 'Window' does not conform to protocol 'PreferenceValue'"
+# Declared nonisolated, as the docs say, it builds.
+sed -i.bak 's/^struct Window:/nonisolated struct Window:/' "$work/copy/Sources/IntegrationApp/Isolated.swift"
+must_build isolated-fixed
+
 echo "== without the plugin, @Preference is a compile error that names the fix"
 make_copy
 sed -i.bak '/plugins:/d' "$work/copy/Package.swift"

@@ -120,7 +120,7 @@ struct ConformanceSynthesis {
     return .success(
       SynthesizedConformance(
         typeName: name, storage: rawValue ? .rawValue : .json, statesSendable: !declaredSendable,
-        condition: condition.isEmpty ? nil : condition))
+        condition: condition.isEmpty ? nil : condition, site: info.declarationSite))
   }
 
   private func isRawValueEnum(_ info: ModuleIndex.TypeInfo) -> Bool {
@@ -258,4 +258,13 @@ package struct SynthesizedConformance: Sendable, Hashable {
   /// The `#if` condition to compile it under: where the type is declared and the user's own
   /// conformance is not; `nil` for always.
   package let condition: String?
+  /// Where the type is declared: the compiler reports a conformance it rejects there.
+  package var site: (file: String, line: Int)? = nil
+
+  package static func == (a: Self, b: Self) -> Bool {
+    a.typeName == b.typeName && a.storage == b.storage && a.statesSendable == b.statesSendable
+      && a.condition == b.condition
+  }
+
+  package func hash(into hasher: inout Hasher) { hasher.combine(typeName) }
 }

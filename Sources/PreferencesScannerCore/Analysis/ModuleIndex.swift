@@ -21,6 +21,9 @@ package struct ModuleIndex: Sendable {
     package var genericParameters: Set<String> = []
     package var globalActor: String?
     package var isNonisolated = false
+    /// The file and line of its first declaration (not extension), where the compiler reports
+    /// a problem with a conformance the registry writes for it.
+    package var declarationSite: (file: String, line: Int)?
     /// The widest access level written on its declarations.
     package var access: AccessLevel?
     /// The `#if` condition of each declaration (not extension) of it, `nil` for one outside any
@@ -124,6 +127,7 @@ package struct ModuleIndex: Sendable {
         }
         guard scope.kind != .extension else { continue }
         types[id].declarationConditions.insert(condition())
+        if types[id].declarationSite == nil { types[id].declarationSite = (file.path, scope.line) }
         if let access = scope.access { types[id].access = max(types[id].access ?? access, access) }
         types[id].kind = scope.kind
         types[id].genericParameters.formUnion(scope.genericParameters)

@@ -252,12 +252,17 @@ package enum RegistryRenderer {
           ? "// Sendable: a raw-value enum has no payloads; each value is one of its cases.\n"
           : "// Sendable: every stored property is of a standard value type or a type proven Sendable.\n"
       }
-      if conformance.storage == .json {
-        text +=
-          "// Where the default isolation is MainActor, declare it `nonisolated` if this line does not compile:\n// its Codable conformance is then main-actor isolated, and preferences are read on any thread.\n"
-      }
-      text +=
+      let line =
         "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")PreferenceValue {}  // stored as \(conformance.storage == .rawValue ? "its raw value" : "JSON text")\n"
+      if conformance.storage == .json, let site = conformance.site {
+        // Where the default isolation is MainActor, a Codable type's conformance is main-actor
+        // isolated unless the type is `nonisolated`, and this line cannot compile: the compiler
+        // then reports it at the type's declaration, where the fix (`nonisolated`) goes.
+        text += "#sourceLocation(file: \(StringLiteral.quote(site.file)), line: \(site.line))\n" + line
+        text += "#sourceLocation()\n"
+      } else {
+        text += line
+      }
       out += conformance.condition.map { "#if \($0)\n" + text + "#endif\n" } ?? text
     }
     return out
