@@ -217,7 +217,7 @@ package struct Planner: Sendable {
     let tokens = expression.tokens
     // T(…) or T(…)!
     if let name = expression.word(0), expression.punct(1, UInt8(ascii: "(")) {
-      let closes = matchingClose(expression, 1)
+      let closes = expression.matchingClose(1)
       let isForced = closes + 1 == tokens.count - 1 && expression.isOperator(closes + 1, "!")
       if closes == tokens.count - 1 || isForced {
         if ExpressionAnalyzer.standardTypes.contains(name) {
@@ -240,7 +240,7 @@ package struct Planner: Sendable {
       names.append(word)
       if position + 1 == tokens.count { break }
       if expression.punct(position + 1, UInt8(ascii: "(")),
-        matchingClose(expression, position + 1) == tokens.count - 1
+        expression.matchingClose(position + 1) == tokens.count - 1
       {
         isCall = true
         position = tokens.count - 1
@@ -270,23 +270,6 @@ package struct Planner: Sendable {
     default:
       return nil
     }
-  }
-
-  private func matchingClose(_ expression: ExpressionSyntax, _ open: Int) -> Int {
-    var depth = 0
-    for index in open..<expression.tokens.count {
-      if expression.punct(index, UInt8(ascii: "(")) || expression.punct(index, UInt8(ascii: "["))
-        || expression.punct(index, UInt8(ascii: "{"))
-      {
-        depth += 1
-      } else if expression.punct(index, UInt8(ascii: ")")) || expression.punct(index, UInt8(ascii: "]"))
-        || expression.punct(index, UInt8(ascii: "}"))
-      {
-        depth -= 1
-        if depth == 0 { return index }
-      }
-    }
-    return expression.tokens.count
   }
 
   /// The module type in `type` (or in its optional, array, set or dictionary values) that does not

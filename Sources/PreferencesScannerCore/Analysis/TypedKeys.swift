@@ -115,13 +115,9 @@ struct TypedKeys {
     var depth = 0
     var lastAs: Int?
     for position in tokens.indices {
-      if expression.punct(position, UInt8(ascii: "(")) || expression.punct(position, UInt8(ascii: "["))
-        || expression.punct(position, UInt8(ascii: "{"))
-      {
+      if expression.opens(position) {
         depth += 1
-      } else if expression.punct(position, UInt8(ascii: ")")) || expression.punct(position, UInt8(ascii: "]"))
-        || expression.punct(position, UInt8(ascii: "}"))
-      {
+      } else if expression.closes(position) {
         depth -= 1
       } else if depth == 0, expression.word(position) == "as", position + 1 < tokens.count,
         !expression.isOperator(position + 1, "?"), !expression.isOperator(position + 1, "!")
@@ -145,7 +141,7 @@ struct TypedKeys {
     // `Int(…)`, `Double(…)`, `String(…)`: a conversion to a standard type names it.
     if let name = expression.word(0), Self.conversionTypes.contains(name),
       expression.punct(1, UInt8(ascii: "(")),
-      closes(expression, at: 1) == tokens.count - 1
+      expression.matchingClose(1) == tokens.count - 1
     {
       return name
     }
@@ -165,23 +161,6 @@ struct TypedKeys {
     "CGFloat", "String", "Bool",
   ]
 
-  /// The index of the bracket that closes the one at `open`.
-  private func closes(_ expression: ExpressionSyntax, at open: Int) -> Int {
-    var depth = 0
-    for position in open..<expression.tokens.count {
-      if expression.punct(position, UInt8(ascii: "(")) || expression.punct(position, UInt8(ascii: "["))
-        || expression.punct(position, UInt8(ascii: "{"))
-      {
-        depth += 1
-      } else if expression.punct(position, UInt8(ascii: ")")) || expression.punct(position, UInt8(ascii: "]"))
-        || expression.punct(position, UInt8(ascii: "}"))
-      {
-        depth -= 1
-        if depth == 0 { return position }
-      }
-    }
-    return expression.tokens.count
-  }
 }
 
 /// One `PreferenceKeys` enum's typed keys, as generated code declares them.

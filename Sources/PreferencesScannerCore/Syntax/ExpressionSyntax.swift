@@ -57,6 +57,30 @@ package struct ExpressionSyntax: Sendable, Equatable {
     tokens.indices.contains(index) && tokens[index].kind == .operator && self.text(index) == text
   }
 
+  /// Whether the token at `index` opens a bracket: `(`, `[` or `{`.
+  package func opens(_ index: Int) -> Bool {
+    punct(index, UInt8(ascii: "(")) || punct(index, UInt8(ascii: "[")) || punct(index, UInt8(ascii: "{"))
+  }
+
+  /// Whether the token at `index` closes a bracket: `)`, `]` or `}`.
+  package func closes(_ index: Int) -> Bool {
+    punct(index, UInt8(ascii: ")")) || punct(index, UInt8(ascii: "]")) || punct(index, UInt8(ascii: "}"))
+  }
+
+  /// The index of the bracket that closes the one at `open`, or the token count if none does.
+  package func matchingClose(_ open: Int) -> Int {
+    var depth = 0
+    for index in open..<tokens.count {
+      if opens(index) {
+        depth += 1
+      } else if closes(index) {
+        depth -= 1
+        if depth == 0 { return index }
+      }
+    }
+    return tokens.count
+  }
+
   /// The identifiers, argument labels excepted.
   package var identifiers: [String] {
     tokens.indices.compactMap { index in punct(index + 1, UInt8(ascii: ":")) ? nil : word(index) }

@@ -37,13 +37,7 @@ extension FileParser {
     guard isAtFileScope || modifiers.isStatic, source.isIdentifier(index + 1) else { return }
     if source.isPunct(index - 1, UInt8(ascii: "@")) { return }
     let name = source.text(index + 1)
-    var cursor = index + 2
-    var type: String?
-    if source.isPunct(cursor, UInt8(ascii: ":")) {
-      let end = typeEnd(from: cursor + 1)
-      if end > cursor + 1 { type = source.normalizedText(from: cursor + 1, through: end - 1) }
-      cursor = end
-    }
+    var (type, cursor) = annotation(after: index + 1)
     var reference: [String]?
     if type == nil, source.isPunct(cursor, UInt8(ascii: "=")) {
       let end = expressionEnd(from: cursor + 1)
@@ -53,6 +47,15 @@ extension FileParser {
       }
     }
     member(.property, name: name, introducer: index, nameIndex: index + 1, type: type, reference: reference)
+  }
+
+  /// The type annotation after the name at `nameIndex` (`: T`), if written, and the index just
+  /// past it (just past the name when there is none).
+  mutating func annotation(after nameIndex: Int) -> (type: String?, end: Int) {
+    let colon = nameIndex + 1
+    guard source.isPunct(colon, UInt8(ascii: ":")) else { return (nil, colon) }
+    let end = typeEnd(from: colon + 1)
+    return (end > colon + 1 ? source.normalizedText(from: colon + 1, through: end - 1) : nil, end)
   }
 
   /// An instance `var`/`let` of a struct or enum declaration: the type of what it stores, as far
@@ -67,12 +70,8 @@ extension FileParser {
       storedProperties.append(StoredPropertySyntax(scope: scope, type: nil))
       return
     }
-    var cursor = index + 2
-    var type: String?
-    if source.isPunct(cursor, UInt8(ascii: ":")) {
-      let end = typeEnd(from: cursor + 1)
-      if end > cursor + 1 { type = source.normalizedText(from: cursor + 1, through: end - 1) }
-      cursor = end
+    var (type, cursor) = annotation(after: index + 1)
+    if type != nil {
       // `{ get … }` or a getter body: computed; `{ willSet/didSet … }`: stored, with observers.
       if source.isPunct(cursor, UInt8(ascii: "{")) {
         let observed = source.isWord(cursor + 1, "willSet") || source.isWord(cursor + 1, "didSet")
