@@ -266,21 +266,20 @@ final class RegistryCatalog: Sendable {
         defaults[key] = value
         continue
       }
-      switch table(of: entry)?.registration(entry.index) ?? .none {
+      let registration = table(of: entry)?.registration(entry.index) ?? .none
+      switch registration {
       case .none:
         break
       case .registry(let evaluate):
         if let value = evaluate() { defaults[key] = value }
-      case .mainActor(let evaluate):
+      case .mainActor(let evaluate), .defaultIsolation(let evaluate):
+        // A default that follows the module's default isolation runs here unless that default
+        // is the main actor.
+        var followsDefault = false
+        if case .defaultIsolation = registration { followsDefault = true }
         if onMainActor {
           if let value = MainActor.assumeIsolated({ evaluate() }) { defaults[key] = value }
-        } else {
-          later.append((key, evaluate))
-        }
-      case .defaultIsolation(let evaluate):
-        if onMainActor {
-          if let value = MainActor.assumeIsolated({ evaluate() }) { defaults[key] = value }
-        } else if !mainActorIsDefaultIsolation {
+        } else if followsDefault && !mainActorIsDefaultIsolation {
           if let value = callInDefaultIsolation(evaluate) { defaults[key] = value }
         } else {
           later.append((key, evaluate))

@@ -107,6 +107,12 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     case manual
   }
 
+  private struct Observer {
+    var handler: @Sendable (RemoteChange) -> Void
+    /// The engine acting when it registered (see `RemoteWriter`): its writes are not reported.
+    var writer: Int?
+  }
+
   private struct Notification {
     var observer: Int
     var change: RemoteChange
@@ -114,9 +120,7 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
 
   private struct State {
     var values: [String: PropertyListValue] = [:]
-    var observers: [Int: @Sendable (RemoteChange) -> Void] = [:]
-    /// The writer each observer belongs to (the engine that was writing when it registered).
-    var writers: [Int: Int] = [:]
+    var observers: [Int: Observer] = [:]
     var available = true
     var next = 0
     var pending = 0
@@ -151,10 +155,10 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     let observers = state.withLock { state -> [(Int, @Sendable (RemoteChange) -> Void)] in
       state.values[key] = value
       state.writes += 1
-      return state.observers.filter { writer == nil || state.writers[$0.key] != writer }.sorted {
+      return state.observers.filter { writer == nil || $0.value.writer != writer }.sorted {
         $0.key < $1.key
       }
-      .map { ($0.key, $0.value) }
+      .map { ($0.key, $0.value.handler) }
     }
     post(RemoteChange(reason: .serverChange, keys: [key]), to: observers)
   }
@@ -178,7 +182,7 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   }
 
   private var allObservers: [(Int, @Sendable (RemoteChange) -> Void)] {
-    state.withLock { $0.observers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+    state.withLock { $0.observers.sorted { $0.key < $1.key }.map { ($0.key, $0.value.handler) } }
   }
 
   /// The first download from the server, as iCloud does it: the server's `values` replace what
@@ -233,7 +237,9 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     let due = state.withLock { state -> (@Sendable (RemoteChange) -> Void, RemoteChange)? in
       while let index = state.queued.firstIndex(where: { observer == nil || $0.observer == observer }) {
         let notification = state.queued.remove(at: index)
-        if let handler = state.observers[notification.observer] { return (handler, notification.change) }
+        if let observer = state.observers[notification.observer] {
+          return (observer.handler, notification.change)
+        }
       }
       return nil
     }
@@ -252,14 +258,12 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     let writer = RemoteWriter.current
     let id = state.withLock { state in
       defer { state.next += 1 }
-      state.observers[state.next] = handler
-      state.writers[state.next] = writer
+      state.observers[state.next] = Observer(handler: handler, writer: writer)
       return state.next
     }
     return PreferenceObservation { [weak self] in
       self?.state.withLock { state in
         state.observers[id] = nil
-        state.writers[id] = nil
         state.queued.removeAll { $0.observer == id }
       }
     }

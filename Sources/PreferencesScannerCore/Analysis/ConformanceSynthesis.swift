@@ -242,7 +242,7 @@ struct ConformanceBlock: Error {
 }
 
 /// A conformance to `PreferenceValue` the registry writes for a module type declared without one.
-package struct SynthesizedConformance: Sendable, Hashable {
+package struct SynthesizedConformance: Sendable {
   package enum Storage: String, Sendable {
     /// An enum stored as its raw value.
     case rawValue
@@ -260,11 +260,4 @@ package struct SynthesizedConformance: Sendable, Hashable {
   package let condition: String?
   /// Where the type is declared: the compiler reports a conformance it rejects there.
   package var site: (file: String, line: Int)? = nil
-
-  package static func == (a: Self, b: Self) -> Bool {
-    a.typeName == b.typeName && a.storage == b.storage && a.statesSendable == b.statesSendable
-      && a.condition == b.condition
-  }
-
-  package func hash(into hasher: inout Hasher) { hasher.combine(typeName) }
 }

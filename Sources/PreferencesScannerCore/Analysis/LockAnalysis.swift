@@ -156,7 +156,7 @@ package struct LockAnalysis {
   private func lockedType(_ type: String, for plan: PreferencePlan, files: [FileSyntax]) -> LockedType? {
     // A literal default, or a type written with standard names only, is compared by the scanner.
     if plan.syntax.declaredType == nil, let value = plan.syntax.defaultValue,
-      PlistLiteral.literalType(value) != nil
+      LiteralType.of(value) != nil
     {
       return nil
     }

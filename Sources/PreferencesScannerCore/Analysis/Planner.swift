@@ -213,7 +213,7 @@ package struct Planner: Sendable {
     _ expression: ExpressionSyntax?, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID
   ) -> String? {
     guard let expression, !expression.isEmpty else { return nil }
-    if let literal = PlistLiteral.literalType(expression) { return literal }
+    if let literal = LiteralType.of(expression) { return literal }
     let tokens = expression.tokens
     // T(…) or T(…)!
     if let name = expression.word(0), expression.punct(1, UInt8(ascii: "(")) {

@@ -24,7 +24,7 @@ package indirect enum PlistLiteral: Sendable, Equatable {
     if let type {
       shape = Self.shape(of: type)
     } else {
-      shape = literalType(expression).flatMap { Self.shape(of: $0) }
+      shape = LiteralType.of(expression).flatMap { Self.shape(of: $0) }
     }
     guard let shape else { return nil }
     var position = 0
@@ -33,10 +33,6 @@ package indirect enum PlistLiteral: Sendable, Equatable {
     }
     return value
   }
-
-  /// The type a literal expression infers (`"a"` → `String`, `[1, 2.5]` → `[Double]`), if it is
-  /// one.
-  package static func literalType(_ expression: ExpressionSyntax) -> String? { LiteralType.of(expression) }
 
   /// Nested deeper than 32 collections, a type is left to generated code: bounded work per
   /// declaration.

@@ -26,9 +26,8 @@ package enum Validation {
           : "rename the property or type, or give an explicit key with @Preference(key: …)"
         report(.error, "invalid preference key '\(plan.key)': \(problem); \(fix)", at: plan)
       }
-      // An explicit key is the user's decision, system prefixes included: an app sets
-      // `NSQuitAlwaysKeepsWindows` or `AppleLanguages` on purpose, so no warning (a derived key
-      // always holds a '.' and cannot name a system key).
+      // Any key with a system prefix (`NSQuitAlwaysKeepsWindows`, `AppleLanguages`, or a
+      // configured prefix) is the user's decision, which an app makes on purpose: no warning.
       byKey[plan.key, default: []].append(number)
       // Two declarations the compiler reports at one place cannot be told apart at run time.
       let location = plan.reportedLocation
