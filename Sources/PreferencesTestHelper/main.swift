@@ -1,6 +1,7 @@
 // A child process for the tests: they run it to check behaviour across processes and at exit.
 //
-// TARGET is a property-list file path, or `suite:NAME` for a UserDefaults suite.
+// TARGET is a property-list file path, `suite:NAME` for a UserDefaults suite, or `standard` for
+// `UserDefaults.standard`.
 import Foundation
 import Preferences
 
@@ -17,9 +18,15 @@ func fail(_ message: String) -> Never {
 }
 
 func store(_ target: String) -> PreferenceStore {
-  target.hasPrefix("suite:")
+  if target == "standard" { return PreferenceStore(backend: UserDefaultsBackend(), arguments: []) }
+  return target.hasPrefix("suite:")
     ? PreferenceStore(backend: UserDefaultsBackend(suiteName: String(target.dropFirst(6))), arguments: [])
     : PreferenceStore(backend: PropertyListFileBackend(url: URL(fileURLWithPath: target)), arguments: [])
+}
+
+/// Plain `UserDefaults` for `suite`, or `.standard` for `standard`.
+func plainDefaults(_ suite: String) -> UserDefaults {
+  suite == "standard" ? .standard : UserDefaults(suiteName: suite)!
 }
 
 switch arguments.dropFirst().first {
@@ -165,9 +172,16 @@ case "file-value":
   guard arguments.count == 4 else { fail("usage: file-value TARGET KEY") }
   print(store(arguments[2]).propertyListValue(forKey: arguments[3]).map { "\($0)" } ?? "none")
 case "raw-value":
-  // raw-value SUITE KEY: prints what plain UserDefaults in a fresh process reads for KEY.
-  guard arguments.count == 4 else { fail("usage: raw-value SUITE KEY") }
-  print(UserDefaults(suiteName: arguments[2])!.object(forKey: arguments[3]).map { "\($0)" } ?? "none")
+  // raw-value SUITE|standard KEY: prints what plain UserDefaults in a fresh process reads for KEY.
+  guard arguments.count == 4 else { fail("usage: raw-value SUITE|standard KEY") }
+  print(plainDefaults(arguments[2]).object(forKey: arguments[3]).map { "\($0)" } ?? "none")
+case "raw-set":
+  // raw-set SUITE|standard KEY VALUE: sets a string through plain UserDefaults and synchronizes
+  // (swift-corelibs-foundation writes its file only then).
+  guard arguments.count == 5 else { fail("usage: raw-set SUITE|standard KEY VALUE") }
+  let defaults = plainDefaults(arguments[2])
+  defaults.set(arguments[4], forKey: arguments[3])
+  guard defaults.synchronize() else { fail("synchronize() failed") }
 case "read":
   // read KIND KEY [-Key value …]: prints the value of KEY read as KIND from an in-memory store
   // that honours launch arguments.

@@ -33,6 +33,52 @@ import Testing
     #expect(try runHelper(["raw-value", suite.name, "shared"]) == "from the library")
   }
 
+  #if !canImport(Darwin)
+    /// On Linux the store keeps the file swift-corelibs-foundation reads, so both must find it
+    /// the same way. A test runner or a sandbox that gives the process a home of its own (`HOME`)
+    /// is where this parts: the account's home (`homeDirectoryForCurrentUser`) would be another
+    /// file, shared by every run. Corelibs' own `synchronize()` and a fresh process's plain
+    /// `UserDefaults.standard` are the judges, both ways, with `XDG_CONFIG_HOME` unset-equivalent
+    /// (relative, which corelibs ignores) and absolute.
+    @Test func theStandardStoreAndPlainUserDefaultsShareOneFileWhateverTheProcessCallsHome() throws {
+      for useXDG in [false, true] {
+        let home = TemporaryDirectory()
+        let config = home.file("xdg")
+        let environment = [
+          "HOME": home.url.path, "XDG_CONFIG_HOME": useXDG ? config.path : "not-absolute",
+        ]
+        let label = useXDG ? "absolute XDG_CONFIG_HOME" : "HOME only"
+        try runHelper(["raw-set", "standard", "fromPlain", "P"], environment: environment)
+        let expected = (useXDG ? config : home.file(".config")).appendingPathComponent(
+          "PreferencesTestHelper.plist")
+        #expect(FileManager.default.fileExists(atPath: expected.path), "\(label): corelibs wrote elsewhere")
+        #expect(
+          try runHelper(["file-value", "standard", "fromPlain"], environment: environment) == #"string("P")"#,
+          "\(label): the library does not read the value plain UserDefaults stored")
+        try runHelper(["set-and-exit", "standard", "fromLibrary", "L"], environment: environment)
+        #expect(
+          try runHelper(["raw-value", "standard", "fromLibrary"], environment: environment) == "L",
+          "\(label): plain UserDefaults does not read the value the library stored")
+      }
+    }
+
+    @Test func theDomainFileIsFoundAsCorelibsFindsIt() {
+      func path(_ environment: [String: String]) -> String {
+        UserDefaultsBackend.domainFileURL(domain: "d", environment: environment).path
+      }
+      #expect(path(["XDG_CONFIG_HOME": "/x/config", "HOME": "/h"]) == "/x/config/d.plist")
+      #expect(path(["XDG_CONFIG_HOME": "config", "HOME": "/h"]) == "/h/.config/d.plist")
+      #expect(path(["HOME": "/h/"]) == "/h/.config/d.plist")
+      #expect(path(["HOME": ""]) == "/.config/d.plist")
+      let cwd = FileManager.default.currentDirectoryPath
+      #expect(
+        path(["HOME": "rel"]) == URL(fileURLWithPath: cwd).appendingPathComponent("rel/.config/d.plist").path)
+      #expect(
+        path([:])
+          == FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/d.plist").path)
+    }
+  #endif
+
   /// `@AppStorage`, a Settings bundle and legacy code write UserDefaults directly.
   @Test func writesByOtherCodeToTheSameUserDefaultsReachReadsAndObservers() throws {
     let suite = TemporarySuite()

@@ -6,18 +6,27 @@
       CorelibsDefaultsDomain(suiteName: suiteName)
     }
 
-    /// The file swift-corelibs-foundation keeps `domain` in: `$XDG_CONFIG_HOME/<domain>.plist`, or
-    /// `~/.config/<domain>.plist` when `XDG_CONFIG_HOME` is unset or not absolute.
-    static func domainFileURL(domain: String) -> URL {
-      let environment = ProcessInfo.processInfo.environment
+    /// The file swift-corelibs-foundation keeps `domain` in, found the way its CFPreferences finds
+    /// it (measured on Linux with corelibs' own `synchronize()`):
+    /// `$XDG_CONFIG_HOME/<domain>.plist` when `XDG_CONFIG_HOME` is absolute, else
+    /// `$HOME/.config/<domain>.plist`, with `$HOME` as the process sees it (a test runner's or a
+    /// sandbox's home, not the account's: `FileManager.homeDirectoryForCurrentUser` reads the
+    /// password database and would name another file than the one `UserDefaults` reads); a
+    /// relative `$HOME` is taken from the working directory, an empty one is `/`. Only without
+    /// `$HOME` is the account's home used.
+    static func domainFileURL(
+      domain: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
       let directory: URL
       if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
         directory = URL(fileURLWithPath: config, isDirectory: true)
       } else {
-        directory = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
-          ".config", isDirectory: true)
+        let home =
+          environment["HOME"].map { URL(fileURLWithPath: $0.isEmpty ? "/" : $0, isDirectory: true) }
+          ?? FileManager.default.homeDirectoryForCurrentUser
+        directory = home.appendingPathComponent(".config", isDirectory: true)
       }
-      return directory.appendingPathComponent(domain + ".plist")
+      return directory.appendingPathComponent(domain + ".plist").standardizedFileURL
     }
   }
 

@@ -18,7 +18,7 @@ import Foundation
 /// - On Linux, swift-corelibs-foundation only writes when `synchronize()` is called, never at
 ///   exit, and its `synchronize()` rewrites the file in place, so a crash can leave it empty.
 ///   This backend therefore stores the domain itself, in the same file UserDefaults uses
-///   (`$XDG_CONFIG_HOME/<domain>.plist`, else `~/.config/<domain>.plist`), with the property-list
+///   (`$XDG_CONFIG_HOME/<domain>.plist`, else `$HOME/.config/<domain>.plist`), with the property-list
 ///   file store's guarantees, and mirrors every value into the process's `UserDefaults`.
 ///
 /// The backend never holds a lock while it calls `UserDefaults`: the change notification that a
