@@ -259,17 +259,24 @@ import Testing
 /// preferences, and ends at 0–120 ms, normally or by SIGKILL. After a normal exit the values
 /// are under their new keys and stores, and plain `UserDefaults.standard` in the next process
 /// reads them once `PreferenceRegistry.registerDefaults()` has run; after a kill each value is
-/// in its old place, its new one, or both.
+/// in its old place, its new one, or both. Half the rounds run the processes with a `HOME` of
+/// their own, as a test runner does.
 @Suite struct RegistryMigrationDurabilityTests {
   #if !canImport(Darwin)
     @Test func theRegistrysMigrationsSurviveExitsAndKillsAtAnyDelay() throws {
       let rounds = Intensity.rounds(quick: 12, long: 90)
       var failures: [String] = []
       for round in 0..<rounds {
-        let config = TemporaryDirectory()
-        let environment = ["XDG_CONFIG_HOME": config.url.path]
-        let standard = config.file("PreferencesTestHelper.plist")
-        let moved = config.file("swift-preferences-helper-moved.plist")
+        // Half the rounds give the processes a home of their own instead (a test runner's), with
+        // no absolute XDG_CONFIG_HOME: the files are then under $HOME/.config.
+        let root = TemporaryDirectory()
+        let ownHome = round % 2 == 1
+        let environment =
+          ownHome
+          ? ["HOME": root.url.path, "XDG_CONFIG_HOME": "not-absolute"] : ["XDG_CONFIG_HOME": root.url.path]
+        let config = ownHome ? root.file(".config") : root.url
+        let standard = config.appendingPathComponent("PreferencesTestHelper.plist")
+        let moved = config.appendingPathComponent("swift-preferences-helper-moved.plist")
         let seed = PropertyListFileBackend(url: standard)
         for (key, value) in ["Migrating.username": "Paul", "Migrating.nick": "P", "Migrating.theme": "dark"] {
           seed.setValue(.string(value), forKey: key)
@@ -277,7 +284,7 @@ import Testing
         try seed.flush()
         let delay = (round * 120_000 / max(1, rounds - 1)) + Int.random(in: 0...2_000)
         let ending = ["return", "exit", "kill-me"][round % 3]
-        let label = "round \(round) (\(ending), \(delay) µs)"
+        let label = "round \(round) (\(ending), \(delay) µs\(ownHome ? ", own HOME" : ""))"
         let read = try runHelper(
           ["registry-migrate-exit-after", "\(delay)", ending], expectSuccess: false, environment: environment)
         if read != "Paul|P|dark" { failures.append("\(label): the migrating process read \(read)") }
