@@ -140,7 +140,7 @@ let decoder = JSONDecoder()
 let readCodable = harness.compare([
   ("dict Codable", readIterations, { blackHole(dictionary["Reader.profile"] as? Profile) }),
   ("@Preference Codable", readIterations, { blackHole(reader.profile) }),
-  ("enum Codable", readIterations, { blackHole(keyed.value(for: .profile, as: Profile.self)) }),
+  ("enum Codable", readIterations, { blackHole(keyed.value(for: .profile)) }),
   (
     "UserDefaults Codable", readIterations / 100,
     {

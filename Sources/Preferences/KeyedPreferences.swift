@@ -105,14 +105,17 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
   /// empty value, and ``PreferenceError/wrongValueType(key:declared:given:)`` is reported once per
   /// key and type. (Generated keys always agree with their defaults.)
   @inlinable
-  public func value<Value: PreferenceValue>(
-    for key: PreferenceKey<Keys, Value>, as type: Value.Type = Value.self
-  )
-    -> Value
-  {
+  public func value<Value: PreferenceValue>(for key: PreferenceKey<Keys, Value>) -> Value {
     // A cached value of this type exists only after a checked read or write of this key.
     if let cached = store.cachedValue(forKey: key.key.rawValue, as: Value.self) { return cached }
     return uncachedValue(for: key.key)
+  }
+
+  /// The value of `key`; the key already names the type.
+  @available(*, deprecated, message: "the key names its type; remove 'as:'")
+  public func value<Value: PreferenceValue>(for key: PreferenceKey<Keys, Value>, as type: Value.Type) -> Value
+  {
+    value(for: key)
   }
 
   @usableFromInline

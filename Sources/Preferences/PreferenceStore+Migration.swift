@@ -39,30 +39,55 @@ extension PreferenceStore {
 
   /// Moves the value of `key` (or of the newest of `oldKeys` holding one) from `previous` into
   /// this store under `key`, unless this store already holds a value for `key`: a preference
-  /// whose `store:` changed (`@Preference(store: …, movedFrom: …)`). The value is written here
-  /// before it is removed there, so an interruption leaves it in both stores, never in neither.
+  /// whose `store:` changed (`@Preference(store: …, movedFrom: …)`).
   ///
-  /// - Returns: Whether a value moved.
+  /// The value is written here and flushed before it is removed there, so an interruption leaves
+  /// it in both stores, never in neither; if this store cannot write it durably, the old copy
+  /// stays. Idempotent, like ``migrate(from:to:)``, and answered the same way.
+  ///
+  /// ```swift
+  /// PreferenceStore.suite("group.com.example.app").migrate("Settings.theme", from: .standard)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key, in this store, to move the value to.
+  ///   - previous: The store that holds it now.
+  ///   - oldKeys: Other keys it may be stored under in `previous`, newest first.
+  /// - Returns: ``MigrationResult/moved``; ``MigrationResult/keptExistingValue`` when this store
+  ///   already holds a value for `key` (the old one is left in place);
+  ///   ``MigrationResult/nothingToMigrate`` when `previous` holds none (or is this store).
   @discardableResult
-  public func move(_ key: String, from previous: PreferenceStore, oldKeys: [String] = []) -> Bool {
-    guard previous !== self, !hasStoredValue(forKey: key) else { return false }
-    for oldKey in [key] + oldKeys {
-      guard let value = previous.backend.value(forKey: oldKey) else { continue }
-      write(value, forKey: key)
-      notify([key])
-      do {
-        try flush()
-      } catch {
-        // Not yet durable here: keep the old copy, and move it again at the next launch.
-        return true
-      }
-      previous.removeValue(forKey: oldKey)
-      return true
+  public func migrate(_ key: String, from previous: PreferenceStore, oldKeys: [String] = [])
+    -> MigrationResult
+  {
+    guard previous !== self,
+      let (oldKey, value) = ([key] + oldKeys).lazy.compactMap({ key in
+        previous.backend.value(forKey: key).map { (key, $0) }
+      }).first
+    else { return .nothingToMigrate }
+    if hasStoredValue(forKey: key) { return .keptExistingValue }
+    write(value, forKey: key)
+    notify([key])
+    do {
+      try flush()
+    } catch {
+      // Not yet durable here: keep the old copy.
+      return .moved
     }
-    return false
+    previous.removeValue(forKey: oldKey)
+    return .moved
   }
 
-  /// The outcome of ``migrate(from:to:)``.
+  /// Moves the value of `key` from `previous` into this store; see ``migrate(_:from:oldKeys:)``.
+  ///
+  /// - Returns: Whether a value moved.
+  @available(*, deprecated, message: "use migrate(_:from:oldKeys:), which answers a MigrationResult")
+  @discardableResult
+  public func move(_ key: String, from previous: PreferenceStore, oldKeys: [String] = []) -> Bool {
+    migrate(key, from: previous, oldKeys: oldKeys) == .moved
+  }
+
+  /// The outcome of ``migrate(from:to:)`` and ``migrate(_:from:oldKeys:)``.
   public enum MigrationResult: Equatable, Sendable {
     /// The value was moved from the old key to the new key.
     case moved

@@ -34,7 +34,7 @@ final class Recorder<Value: Sendable>: Sendable {
     let store = PreferenceStore.inMemory()
     let keyed = store.keyed(by: AppKeys.self)
     let recorder = Recorder<String>()
-    let observation = keyed.observe(.name, as: String.self) { recorder.record($0) }
+    let observation = keyed.observe(.name) { recorder.record($0) }
     keyed.set("Paul", for: .name)  // enum-keyed store
     store.set("Ann", forKey: "name")  // store API
     keyed.removeValue(for: .name)  // reset

@@ -213,9 +213,9 @@ import Testing
       Diagnostics.reported(mentioning: "preference 'name' is declared as String but was given Int").count >= 1
     )
     // Optional keys accept the wrapped type and nil.
-    #expect(store.value(for: .emailAddress, as: String?.self) == nil)
+    #expect(store.value(for: .emailAddress) == nil)
     #expect(store.set("paul@example.com", for: .emailAddress))
-    #expect(store.value(for: .emailAddress, as: String?.self) == "paul@example.com")
+    #expect(store.value(for: .emailAddress) == "paul@example.com")
     #expect(store.set(String?.none, for: .emailAddress))
     #expect(!store.hasStoredValue(for: .emailAddress))
     #expect(store.value(for: .theme) == Theme.dark)

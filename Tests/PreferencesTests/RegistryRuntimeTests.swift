@@ -205,10 +205,21 @@ struct MovedSettings {
   @Test func aMoveNeverOverwritesAValueTheNewStoreHolds() {
     let old = PreferenceStore.inMemory(["k": "old"])
     let new = PreferenceStore.inMemory(["k": "new"])
-    #expect(!new.move("k", from: old))
+    #expect(new.migrate("k", from: old) == .keptExistingValue)
     #expect(new.value(forKey: "k", default: "") == "new")
     #expect(old.value(forKey: "k", default: "") == "old", "kept, never lost")
-    #expect(!new.move("k", from: new), "a store never moves into itself")
+    #expect(new.migrate("k", from: new) == .nothingToMigrate, "a store never moves into itself")
+  }
+
+  /// The store move answers as the key migration does, for the same situations.
+  @Test func aMoveAnswersAsAKeyMigrationDoes() {
+    let old = PreferenceStore.inMemory(["older": "v"])
+    let new = PreferenceStore.inMemory()
+    #expect(new.migrate("k", from: old) == .nothingToMigrate)
+    #expect(new.migrate("k", from: old, oldKeys: ["older"]) == .moved)
+    #expect(new.value(forKey: "k", default: "") == "v")
+    #expect(!old.hasStoredValue(forKey: "older"), "removed where it came from")
+    #expect(new.migrate("k", from: old, oldKeys: ["older"]) == .nothingToMigrate, "idempotent")
   }
 }
 

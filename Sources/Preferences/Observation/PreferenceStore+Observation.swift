@@ -261,19 +261,30 @@ extension PreferenceProjection {
 extension KeyedPreferences {
   /// Calls `handler` with the new value each time `key` changes.
   public func observe<Value: PreferenceValue>(
-    _ key: PreferenceKey<Keys, Value>, as type: Value.Type = Value.self,
-    _ handler: @escaping @Sendable (Value) -> Void
+    _ key: PreferenceKey<Keys, Value>, _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
     store.observe(key.key.rawValue, default: defaultValue(of: key.key, as: Value.self), handler)
   }
 
+  /// Calls `handler` with the new value each time `key` changes; the key already names the type.
+  @available(*, deprecated, message: "the key names its type; remove 'as:'")
+  public func observe<Value: PreferenceValue>(
+    _ key: PreferenceKey<Keys, Value>, as type: Value.Type, _ handler: @escaping @Sendable (Value) -> Void
+  ) -> PreferenceObservation {
+    observe(key, handler)
+  }
+
   /// The value of `key` now and after every change.
-  public func values<Value: PreferenceValue>(
-    for key: PreferenceKey<Keys, Value>, as type: Value.Type = Value.self
-  )
+  public func values<Value: PreferenceValue>(for key: PreferenceKey<Keys, Value>) -> AsyncStream<Value> {
+    store.values(forKey: key.key.rawValue, default: defaultValue(of: key.key, as: Value.self))
+  }
+
+  /// The value of `key` now and after every change; the key already names the type.
+  @available(*, deprecated, message: "the key names its type; remove 'as:'")
+  public func values<Value: PreferenceValue>(for key: PreferenceKey<Keys, Value>, as type: Value.Type)
     -> AsyncStream<Value>
   {
-    store.values(forKey: key.key.rawValue, default: defaultValue(of: key.key, as: Value.self))
+    values(for: key)
   }
 
   /// The keys that change, one element per change.

@@ -257,7 +257,7 @@ final class RegistryCatalog: Sendable {
       else { continue }
       let key = entry.descriptor.key
       if let previous = table(of: entry)?.movedFrom(entry.index), previous !== store {
-        store.move(key, from: previous, oldKeys: entry.descriptor.renamedFrom)
+        store.migrate(key, from: previous, oldKeys: entry.descriptor.renamedFrom)
       }
       if !entry.descriptor.renamedFrom.isEmpty { store.migrate(from: entry.descriptor.renamedFrom, to: key) }
       if entry.descriptor.syncs { synced.insert(key) }
