@@ -220,41 +220,46 @@ final class RegistryCatalog: Sendable {
         registrations.withLock { $0 = nil }
         done.leave()
       }
-      for target in storesToRegister(first: store) where !target.hasRegistered(registry: number) {
-        register(in: target)
+      for (target, entries) in entriesByStore(first: store) where !target.hasRegistered(registry: number) {
+        register(entries, in: target)
       }
     }
   }
 
-  /// `first`, then `.default`, then every other store the module's preferences name, once each.
-  private func storesToRegister(first: PreferenceStore) -> [PreferenceStore] {
-    var stores = [first]
-    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(first)]
+  /// The module's declarations grouped by store, in one walk: `first`, then `.default`, then
+  /// every other store the module's preferences name, each once (with no declarations, `first`
+  /// still registers, so that it is marked).
+  private func entriesByStore(first: PreferenceStore) -> [(store: PreferenceStore, entries: [Entry])] {
     let defaultStore = PreferenceStore.default
-    if seen.insert(ObjectIdentifier(defaultStore)).inserted { stores.append(defaultStore) }
-    // A store only the main actor may create, met off the main thread, registers at its first
-    // use instead (the one exception to registering every store at once).
+    var groups: [(store: PreferenceStore, entries: [Entry])] = [(first, [])]
+    var position: [ObjectIdentifier: Int] = [ObjectIdentifier(first): 0]
+    if position[ObjectIdentifier(defaultStore)] == nil {
+      position[ObjectIdentifier(defaultStore)] = groups.count
+      groups.append((defaultStore, []))
+    }
     for entry in allEntries() {
-      if let store = self.store(of: entry, waitForMainActor: false),
-        seen.insert(ObjectIdentifier(store)).inserted
-      {
-        stores.append(store)
+      // A store only the main actor may create, met off the main thread, registers at its first
+      // use instead (the one exception to registering every store at once).
+      guard let evaluated = evaluatedStore(of: entry, waitForMainActor: false) else { continue }
+      let store = evaluated ?? defaultStore
+      let id = ObjectIdentifier(store)
+      if let index = position[id] {
+        groups[index].entries.append(entry)
+      } else {
+        position[id] = groups.count
+        groups.append((store, [entry]))
       }
     }
-    return stores
+    return groups
   }
 
-  private func register(in store: PreferenceStore) {
-    let defaultStore = PreferenceStore.default
+  private func register(_ entries: [Entry], in store: PreferenceStore) {
     let onMainActor = MainActorContext.isCurrent
     var defaults: [String: PropertyListValue] = [:]
     var synced: Set<String> = []
     var json: [String] = []
     var later: [(key: String, evaluate: @MainActor @Sendable () -> PropertyListValue?)] = []
-    for entry in allEntries() {
-      guard let entryStore = evaluatedStore(of: entry, waitForMainActor: false),
-        (entryStore ?? defaultStore) === store
-      else { continue }
+    for entry in entries {
       let key = entry.descriptor.key
       if let previous = table(of: entry)?.movedFrom(entry.index), previous !== store {
         store.migrate(key, from: previous, oldKeys: entry.descriptor.renamedFrom)
