@@ -74,15 +74,7 @@ extension PreferenceStore {
   /// PreferenceStore.default = .suite("group.com.example.app")
   /// ```
   public static var `default`: PreferenceStore {
-    get {
-      if let store = DeclarationTable.state.withLock({ $0.defaultStore }) { return store }
-      let standard = Self.standard
-      return DeclarationTable.state.withLock { state in
-        if let store = state.defaultStore { return store }
-        state.defaultStore = standard
-        return standard
-      }
-    }
-    set { DeclarationTable.state.withLock { $0.defaultStore = newValue } }
+    get { DeclarationTable.defaultStore(else: { Self.standard }) }
+    set { DeclarationTable.setDefaultStore(newValue) }
   }
 }

@@ -103,12 +103,12 @@ public final class PreferenceStore: Sendable {
   /// Observation.
   @inlinable @inline(__always)
   func cachedValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
-    let (box, cell) = state.withLock { state -> (AnyObject?, PreferenceCell?) in
+    let (value, cell) = state.withLock { state -> (Value?, Unmanaged<PreferenceCell>?) in
       guard let number = state.cache.numbers[key] else { return (nil, nil) }
-      return (state.cache.box(number), state.cache.cell(number))
+      return state.cache.cachedValue(number, as: Value.self)
     }
-    guard let cell, let value = ValueBox<Value>.unbox(box) else { return nil }
-    cell.track()
+    guard let cell, let value else { return nil }
+    cell._withUnsafeGuaranteedRef { $0.track() }
     return value
   }
 
@@ -116,14 +116,14 @@ public final class PreferenceStore: Sendable {
   /// its defaults here: the `@Preference` read path, with no hashing. Tracked by Observation.
   @inlinable @inline(__always)
   func cachedValue<Value>(number: Int, registry: Int, as type: Value.Type) -> Value? {
-    let (box, cell) = state.withLock { state -> (AnyObject?, PreferenceCell?) in
+    let (value, cell) = state.withLock { state -> (Value?, Unmanaged<PreferenceCell>?) in
       guard registry < state.registeredRegistries.count, state.registeredRegistries[registry] else {
         return (nil, nil)
       }
-      return (state.cache.box(number), state.cache.cell(number))
+      return state.cache.cachedValue(number, as: Value.self)
     }
-    guard let cell, let value = ValueBox<Value>.unbox(box) else { return nil }
-    cell.track()
+    guard let cell, let value else { return nil }
+    cell._withUnsafeGuaranteedRef { $0.track() }
     return value
   }
 

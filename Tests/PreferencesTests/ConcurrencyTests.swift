@@ -26,6 +26,27 @@ enum LoadKeys: String, PreferenceKeys {
 
 /// Run under ThreadSanitizer by `.ci/run` (`swift test --sanitize=thread --filter Concurrency`).
 @Suite struct ConcurrencyTests {
+  /// Declarations resolved for the first time on many threads at once, while the table they are
+  /// resolved into grows past its first capacity: every read finds its own declaration (a read
+  /// that found another's would answer another number). Under ThreadSanitizer this holds the
+  /// lock-free read of the declaration table to its publication rules.
+  @Test func declarationsFirstReadOnManyThreadsAtOnceEachFindTheirOwn() {
+    let settings = ManyDeclarations()
+    let wrong = Locked([String]())
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for round in 0..<20 {
+        for step in 0..<96 {
+          let number = (step * (thread + 1) * 7 + round) % 96
+          let value = settings.read(number)
+          if value != number { wrong.withLock { $0.append("p\(number) read \(value)") } }
+        }
+      }
+    }
+    #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0 }.prefix(5))")
+    ManyDeclarations.store.set(1_000, forKey: "ManyDeclarations.p95")
+    #expect(settings.p95 == 1_000)
+  }
+
   @Test func manyThreadsThroughEveryPathLoseNoWriteAndObserversEndConsistent() async throws {
     let directory = TemporaryDirectory()
     let fileStore = PreferenceStore(

@@ -35,6 +35,18 @@ struct ValueCache {
   @inlinable @inline(__always)
   func cell(_ number: Int) -> PreferenceCell? { number < cells.count ? cells[number] : nil }
 
+  /// The value cached for key `number` if it is a `Value`, and the key's cell, for a read that
+  /// holds the store's lock: the value is copied out of its box there, so the box is never
+  /// retained, and the cell is returned unretained, because a cache never lets a cell go (see
+  /// ``removeAll()``) and the store outlives the read.
+  @inlinable @inline(__always)
+  func cachedValue<Value>(_ number: Int, as type: Value.Type) -> (Value?, Unmanaged<PreferenceCell>?) {
+    guard number < cells.count, number < boxes.count, let cell = cells[number],
+      let value = ValueBox<Value>.unbox(boxes[number])
+    else { return (nil, nil) }
+    return (value, Unmanaged.passUnretained(cell))
+  }
+
   mutating func setBox(_ box: AnyObject?, _ number: Int) {
     if number >= boxes.count {
       guard box != nil else { return }

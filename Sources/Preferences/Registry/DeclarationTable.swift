@@ -1,11 +1,18 @@
 import Foundation
+import Synchronization
 
 /// The process-wide table from a `@Preference` declaration's location (the address of its
 /// `#fileID` text, and its line and column) to what a read needs: the key's number, the registry
-/// and the store. Each declaration is resolved through its registry once; afterwards a read is
-/// one lock, a probe of this table, and the store's cache.
+/// and the store. Each declaration is resolved through its registry once; afterwards a read is a
+/// probe of this table and the store's cache.
 ///
-/// It also holds ``PreferenceStore/default``, so that a read takes one lock for both.
+/// The table is written under a lock and only ever grows. Where the standard library's atomics
+/// exist (`Synchronization.Atomic`: macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, and every
+/// Linux toolchain this package supports, per Apple's documentation of the Synchronization
+/// module), a read takes no lock: it probes ``PublishedDeclarations``, a copy of the table that
+/// each insert publishes slot by slot. Elsewhere a read takes the lock.
+///
+/// It also holds ``PreferenceStore/default``, so that a read takes one lock (or none) for both.
 @usableFromInline
 enum DeclarationTable {
   @usableFromInline
@@ -70,6 +77,17 @@ enum DeclarationTable {
   static func lookup(_ address: UInt, _ location: UInt64) -> (
     number: Int, registry: Int, store: Unmanaged<PreferenceStore>
   )? {
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      return PublishedDeclarations.lookup(address, location)
+    }
+    return lockedLookup(address, location)
+  }
+
+  /// ``lookup(_:_:)`` under the lock, where there are no atomics.
+  @inlinable
+  static func lockedLookup(_ address: UInt, _ location: UInt64) -> (
+    number: Int, registry: Int, store: Unmanaged<PreferenceStore>
+  )? {
     state.withLock { state in
       let mask = state.addresses.count - 1
       var index = slot(address, location, mask: mask)
@@ -102,7 +120,12 @@ enum DeclarationTable {
 
   static func insert(_ resolution: Resolution, _ address: UInt, _ location: UInt64) {
     state.withLock { state in
-      if (state.count + 1) * 2 > state.addresses.count { grow(&state) }
+      if (state.count + 1) * 2 > state.addresses.count {
+        grow(&state)
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+          PublishedDeclarations.publishCopy(of: state)
+        }
+      }
       let mask = state.addresses.count - 1
       var index = slot(address, location, mask: mask)
       while state.addresses[index] != 0 {
@@ -113,6 +136,34 @@ enum DeclarationTable {
       state.locations[index] = location
       state.resolutions[index] = resolution
       state.count += 1
+      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        PublishedDeclarations.publish(index, of: state)
+      }
+    }
+  }
+
+  /// Sets ``PreferenceStore/default``; a store that was the default is kept for the life of the
+  /// process (reads use it unretained).
+  static func setDefaultStore(_ store: PreferenceStore) {
+    state.withLock { state in
+      state.defaultStore = store
+      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        PublishedDeclarations.publishDefaultStore(store)
+      }
+    }
+  }
+
+  /// ``PreferenceStore/default``: the one set, else `standard()`, chosen once.
+  static func defaultStore(else standard: () -> PreferenceStore) -> PreferenceStore {
+    if let store = state.withLock({ $0.defaultStore }) { return store }
+    let candidate = standard()
+    return state.withLock { state in
+      if let store = state.defaultStore { return store }
+      state.defaultStore = candidate
+      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        PublishedDeclarations.publishDefaultStore(candidate)
+      }
+      return candidate
     }
   }
 
@@ -129,5 +180,124 @@ enum DeclarationTable {
       state.locations[slot] = old.locations[index]
       state.resolutions[slot] = old.resolutions[index]
     }
+  }
+}
+
+/// The declaration table as reads see it without a lock: open addressing like
+/// ``DeclarationTable/State``, at the same capacity and in the same slots, with each slot's
+/// address stored atomically.
+///
+/// Only ``DeclarationTable``'s inserts write it, under its lock: a slot's fields are written
+/// first, then its address is stored with release ordering; a read loads the address with
+/// acquire ordering and reads the fields only if the address is the one it looks for, so it
+/// sees them complete. A slot never changes once published. When the table grows, a new
+/// generation with every entry is published whole; the old one stays valid (and allocated) for
+/// reads still probing it, which at worst miss an entry and take the locked path.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+@usableFromInline
+enum PublishedDeclarations {
+  /// The current ``Generation``, as the bits of an unmanaged reference; 0 before the first
+  /// insert.
+  @usableFromInline static let generation = Atomic<UInt>(0)
+  /// ``PreferenceStore/default`` once chosen, as the bits of an unmanaged reference; 0 before.
+  /// Stores that were the default are kept alive by ``DeclarationTable/State/formerDefaults``.
+  @usableFromInline static let defaultStore = Atomic<UInt>(0)
+
+  /// One capacity of the table. `@unchecked Sendable` is safe: the buffers are written only
+  /// under ``DeclarationTable``'s lock, each slot before its address is published (release),
+  /// and never again; readers read a slot's fields only after loading its address (acquire).
+  @usableFromInline
+  final class Generation: @unchecked Sendable {
+    @usableFromInline let mask: Int
+    @usableFromInline let addresses: UnsafeMutablePointer<Atomic<UInt>>
+    @usableFromInline let locations: UnsafeMutablePointer<UInt64>
+    @usableFromInline let numbers: UnsafeMutablePointer<Int>
+    @usableFromInline let registries: UnsafeMutablePointer<Int>
+    /// The declaration's own store (unmanaged bits, kept alive by its resolution), or 0 for the
+    /// default store.
+    @usableFromInline let stores: UnsafeMutablePointer<UInt>
+    /// The generation this one replaced, kept alive for reads still probing it.
+    let previous: Generation?
+
+    init(capacity: Int, previous: Generation?) {
+      mask = capacity - 1
+      addresses = .allocate(capacity: capacity)
+      for index in 0..<capacity { (addresses + index).initialize(to: Atomic(0)) }
+      locations = .allocate(capacity: capacity)
+      locations.initialize(repeating: 0, count: capacity)
+      numbers = .allocate(capacity: capacity)
+      numbers.initialize(repeating: 0, count: capacity)
+      registries = .allocate(capacity: capacity)
+      registries.initialize(repeating: 0, count: capacity)
+      stores = .allocate(capacity: capacity)
+      stores.initialize(repeating: 0, count: capacity)
+      self.previous = previous
+    }
+
+    /// Fills slot `index` from the locked table, then publishes it.
+    func publish(_ index: Int, of state: DeclarationTable.State) {
+      guard let resolution = state.resolutions[index] else { return }
+      locations[index] = state.locations[index]
+      numbers[index] = resolution.number
+      registries[index] = resolution.registry
+      stores[index] = resolution.storeReference.map { UInt(bitPattern: $0.toOpaque()) } ?? 0
+      addresses[index].store(state.addresses[index], ordering: .releasing)
+    }
+  }
+
+  /// The current generation, unretained: every generation is kept for the life of the process.
+  @inlinable @inline(__always)
+  static var current: Unmanaged<Generation>? {
+    let bits = generation.load(ordering: .acquiring)
+    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+    return Unmanaged<Generation>.fromOpaque(pointer)
+  }
+
+  /// ``DeclarationTable/lookup(_:_:)`` without a lock.
+  @inlinable
+  static func lookup(_ address: UInt, _ location: UInt64) -> (
+    number: Int, registry: Int, store: Unmanaged<PreferenceStore>
+  )? {
+    guard let current else { return nil }
+    return current._withUnsafeGuaranteedRef { table in
+      var index = DeclarationTable.slot(address, location, mask: table.mask)
+      while true {
+        let found = table.addresses[index].load(ordering: .acquiring)
+        if found == 0 { return nil }
+        if found == address && table.locations[index] == location {
+          let storeBits =
+            table.stores[index] != 0 ? table.stores[index] : defaultStore.load(ordering: .acquiring)
+          guard let pointer = UnsafeRawPointer(bitPattern: storeBits) else { return nil }
+          return (
+            table.numbers[index], table.registries[index], Unmanaged<PreferenceStore>.fromOpaque(pointer)
+          )
+        }
+        index = (index + 1) & table.mask
+      }
+    }
+  }
+
+  /// Publishes slot `index` of the locked table (called under its lock).
+  static func publish(_ index: Int, of state: DeclarationTable.State) {
+    guard let current else {
+      publishCopy(of: state)  // the first insert: the copy holds it
+      return
+    }
+    current._withUnsafeGuaranteedRef { $0.publish(index, of: state) }
+  }
+
+  /// Publishes a new generation holding every entry of the locked table (called under its lock,
+  /// when the table was created or has grown).
+  static func publishCopy(of state: DeclarationTable.State) {
+    let next = Generation(capacity: state.addresses.count, previous: current?.takeUnretainedValue())
+    for index in state.addresses.indices where state.addresses[index] != 0 { next.publish(index, of: state) }
+    // Retained for the life of the process; the one it replaces stays alive through `previous`.
+    let bits = UInt(bitPattern: Unmanaged.passRetained(next).toOpaque())
+    generation.store(bits, ordering: .releasing)
+  }
+
+  /// Publishes the default store (called under the table's lock, which keeps the store alive).
+  static func publishDefaultStore(_ store: PreferenceStore) {
+    defaultStore.store(UInt(bitPattern: Unmanaged.passUnretained(store).toOpaque()), ordering: .releasing)
   }
 }
