@@ -62,6 +62,24 @@ import Testing
       }
     }
 
+    /// The poll for other code's writes reads UserDefaults without a lock. One that reads it
+    /// after a write's bookkeeping but before UserDefaults shows the new value sees the old one;
+    /// it must not take that for another writer's and write it back (it did, once in a long CI
+    /// run). The interleaving is forced here, not waited for.
+    @Test func aPollBetweenAWriteAndUserDefaultsShowingItNeverUndoesTheWrite() {
+      let suite = TemporarySuite()
+      let domain = CorelibsDefaultsDomain(suiteName: suite.name)
+      domain.setStoredValue(.string("old"), forKey: "k")
+      #expect(domain.poll(known: ["k"]) == [])
+      CorelibsDefaultsDomain.$beforeShowing.withValue({ _ = domain.poll(known: ["k"]) }) {
+        domain.setStoredValue(.string("new"), forKey: "k")
+      }
+      #expect(domain.storedValue(forKey: "k") == .string("new"))
+      #expect(domain.poll(known: ["k"]) == [], "the next poll finds nothing to adopt")
+      #expect(domain.storedValue(forKey: "k") == .string("new"))
+      #expect(UserDefaults(suiteName: suite.name)?.string(forKey: "k") == "new")
+    }
+
     @Test func theDomainFileIsFoundAsCorelibsFindsIt() {
       func path(_ environment: [String: String]) -> String {
         UserDefaultsBackend.domainFileURL(domain: "d", environment: environment).path

@@ -56,17 +56,40 @@
       var expected: [String: PropertyListValue] = [:]
       /// Defaults registered with UserDefaults through this domain.
       var registered: [String: PropertyListValue] = [:]
-      /// Counts this domain's own changes; `changedAt` holds the count at each key's last one.
+      /// Counts this domain's own changes; `changedAt` holds the count at each key's last one
+      /// (counted when a change starts and again when UserDefaults shows it).
       var version: UInt64 = 0
       var changedAt: [String: UInt64] = [:]
+      /// Keys whose change UserDefaults is being shown, with how many such changes are under way.
+      var showing: [String: Int] = [:]
 
       mutating func expect(_ value: PropertyListValue?, forKey key: String) {
         version += 1
         changedAt[key] = version
         expected[key] = value
       }
+
+      /// Marks `key` as being shown a change of this domain's, until ``shown(_:)``.
+      mutating func beginShowing(_ key: String) { showing[key, default: 0] += 1 }
+
+      /// Marks `key`'s change as shown: a poll that read UserDefaults before it skips the key.
+      mutating func shown(_ key: String) {
+        version += 1
+        changedAt[key] = version
+        if let count = showing[key], count > 1 { showing[key] = count - 1 } else { showing[key] = nil }
+      }
+
+      /// Whether a poll that started at change count `version` may compare `key`: no change of
+      /// this domain's to it was under way or finished since.
+      func mayCompare(_ key: String, readAt version: UInt64) -> Bool {
+        changedAt[key, default: 0] <= version && showing[key] == nil
+      }
     }
     private let mirror = Locked(Mirror())
+
+    /// Runs between a write's bookkeeping and UserDefaults showing it, for tests that interleave
+    /// a poll there.
+    @TaskLocal static var beforeShowing: (@Sendable () -> Void)?
 
     init(suiteName: String?) {
       if let suiteName, let suite = UserDefaults(suiteName: suiteName) {
@@ -122,10 +145,18 @@
     func storedValue(forKey key: String) -> PropertyListValue? { file.value(forKey: key) }
     func storedValues() -> [String: PropertyListValue] { file.allValues() }
 
+    /// A poll may read UserDefaults at any moment of this: the key is marked from before
+    /// UserDefaults shows the value until after, so that a poll that read the old value never
+    /// takes it for another writer's (and writes it back).
     func setStoredValue(_ value: PropertyListValue?, forKey key: String) {
       file.setValue(value, forKey: key)
-      mirror.withLock { mirror in mirror.expect(value ?? mirror.registered[key], forKey: key) }
+      mirror.withLock { mirror in
+        mirror.expect(value ?? mirror.registered[key], forKey: key)
+        mirror.beginShowing(key)
+      }
+      Self.beforeShowing?()
       show(value, forKey: key)
+      mirror.withLock { $0.shown(key) }
     }
 
     func register(defaults values: [String: PropertyListValue]) {
@@ -151,7 +182,9 @@
         self.mirror.withLock { mirror in
           for (key, value) in values { mirror.expect(value ?? mirror.registered[key], forKey: key) }
         }
+        self.mirror.withLock { mirror in for (key, _) in values { mirror.beginShowing(key) } }
         for (key, value) in values { self.show(value, forKey: key) }
+        self.mirror.withLock { mirror in for (key, _) in values { mirror.shown(key) } }
         onChange(keys)
       }
     }
@@ -168,7 +201,7 @@
       let adopted = mirror.withLock { mirror -> [String: PropertyListValue?] in
         var adopted: [String: PropertyListValue?] = [:]
         for key in known where shown[key] != mirror.expected[key] {
-          guard mirror.changedAt[key, default: 0] <= version else { continue }
+          guard mirror.mayCompare(key, readAt: version) else { continue }
           mirror.expected[key] = shown[key]
           adopted[key] = .some(shown[key] == mirror.registered[key] ? nil : shown[key])
         }

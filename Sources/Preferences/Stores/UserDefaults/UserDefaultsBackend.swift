@@ -33,10 +33,16 @@ public final class UserDefaultsBackend: PreferenceBackend {
     /// The value each key this backend uses had when it last read, wrote or reported it: a
     /// difference is a write made elsewhere.
     var seen: [String: PropertyListValue?] = [:]
-    /// Counts this backend's own writes; `changedAt` holds the count at each key's last one. A
-    /// check that read the domain before a key's last write skips it: what it read is older.
+    /// Counts this backend's own writes; `changedAt` holds the count at each key's last one
+    /// (counted when a write starts and again when it is done). A check that read the domain
+    /// while a key's write was under way, or before it, skips the key: what it read may be older.
     var writes: UInt64 = 0
     var changedAt: [String: UInt64] = [:]
+    /// Keys with a write under way, with how many.
+    var writing: [String: Int] = [:]
+    /// Keys a check skipped because of a write of this backend's: compared again when the last
+    /// write to them is done, so that another writer's change that raced with it is not missed.
+    var recheck: Set<String> = []
     /// Counts change events, so that a first read that overlaps one checks its key again.
     var events: UInt64 = 0
     var onChange: (@Sendable (Set<String>) -> Void)?
@@ -97,8 +103,20 @@ public final class UserDefaultsBackend: PreferenceBackend {
       state.writes += 1
       state.changedAt[key] = state.writes
       state.seen[key] = .some(value)
+      state.writing[key, default: 0] += 1
     }
     Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(value, forKey: key) }
+    let recheck = state.withLock { state -> Bool in
+      state.writes += 1
+      state.changedAt[key] = state.writes
+      if let count = state.writing[key], count > 1 {
+        state.writing[key] = count - 1
+        return false
+      }
+      state.writing[key] = nil
+      return state.recheck.remove(key) != nil
+    }
+    if recheck { check([key]) }
   }
 
   /// Every stored value, by key.
@@ -175,23 +193,32 @@ public final class UserDefaultsBackend: PreferenceBackend {
 
   /// Compares `keys` (every key in use if `nil`) with the domain and reports those that differ
   /// from what this backend last saw. The domain is read without the lock held; a key this
-  /// backend writes meanwhile is skipped, since what was read predates the write.
-  func check(_ keys: Set<String>?) {
+  /// backend writes meanwhile is skipped, since what was read may predate the write, and
+  /// compared again when that write is done.
+  func check(_ keys: Set<String>?, retrying: Bool = true) {
     let (candidates, writes) = state.withLock { state -> ([String], UInt64) in
       state.events &+= 1
       return (keys.map(Array.init) ?? Array(state.seen.keys), state.writes)
     }
     guard !candidates.isEmpty else { return }
     let current = candidates.map { ($0, domain.storedValue(forKey: $0)) }
-    let (changed, onChange) = state.withLock { state -> (Set<String>, (@Sendable (Set<String>) -> Void)?) in
+    let (changed, finished, onChange) = state.withLock {
+      state -> (Set<String>, Set<String>, (@Sendable (Set<String>) -> Void)?) in
       var changed: Set<String> = []
-      for (key, value) in current where state.changedAt[key, default: 0] <= writes {
+      var finished: Set<String> = []
+      for (key, value) in current {
+        guard state.changedAt[key, default: 0] <= writes, state.writing[key] == nil else {
+          if state.writing[key] != nil { state.recheck.insert(key) } else { finished.insert(key) }
+          continue
+        }
         if let seen = state.seen[key], seen == value { continue }
         state.seen[key] = .some(value)
         changed.insert(key)
       }
-      return (changed, state.onChange)
+      return (changed, finished, state.onChange)
     }
     if !changed.isEmpty { onChange?(changed) }
+    // Keys whose write started and ended while the domain was read: read them again, once.
+    if retrying && !finished.isEmpty { check(finished, retrying: false) }
   }
 }
