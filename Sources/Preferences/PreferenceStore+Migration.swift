@@ -25,10 +25,7 @@ extension PreferenceStore {
     transform: (PropertyListValue) -> PropertyListValue? = { $0 }
   ) -> MigrationResult {
     let oldKeys = oldKeys.filter { $0 != newKey }
-    guard
-      let (oldKey, old) = oldKeys.lazy.compactMap({ key in self.backend.value(forKey: key).map { (key, $0) } }
-      ).first
-    else { return .nothingToMigrate }
+    guard let (oldKey, old) = Self.firstValue(of: oldKeys, in: backend) else { return .nothingToMigrate }
     if backend.value(forKey: newKey) != nil { return .keptExistingValue }
     guard let new = transform(old) else { return .nothingToMigrate }
     write(new, forKey: newKey)
@@ -60,10 +57,7 @@ extension PreferenceStore {
   public func migrate(_ key: String, from previous: PreferenceStore, oldKeys: [String] = [])
     -> MigrationResult
   {
-    guard previous !== self,
-      let (oldKey, value) = ([key] + oldKeys).lazy.compactMap({ key in
-        previous.backend.value(forKey: key).map { (key, $0) }
-      }).first
+    guard previous !== self, let (oldKey, value) = Self.firstValue(of: [key] + oldKeys, in: previous.backend)
     else { return .nothingToMigrate }
     if hasStoredValue(forKey: key) { return .keptExistingValue }
     write(value, forKey: key)
@@ -85,6 +79,18 @@ extension PreferenceStore {
   @discardableResult
   public func move(_ key: String, from previous: PreferenceStore, oldKeys: [String] = []) -> Bool {
     migrate(key, from: previous, oldKeys: oldKeys) == .moved
+  }
+
+  /// The first of `keys` that holds a value in `backend`, with the value, each key read once
+  /// (another thread may migrate the same keys meanwhile: a value read once is the one used;
+  /// `lazy.compactMap(…).first` reads twice and trapped when the second read found nothing).
+  private static func firstValue(of keys: [String], in backend: any PreferenceBackend)
+    -> (key: String, value: PropertyListValue)?
+  {
+    for key in keys {
+      if let value = backend.value(forKey: key) { return (key, value) }
+    }
+    return nil
   }
 
   /// The outcome of ``migrate(from:to:)`` and ``migrate(_:from:oldKeys:)``.

@@ -281,7 +281,43 @@ enum AppKeys: String, PreferenceKeys {
   }
 }
 
+/// A backend whose keys in `vanishing` hold a value for their first read only, as when another
+/// thread migrates them away between two reads.
+private final class VanishingBackend: PreferenceBackend {
+  let base = InMemoryBackend()
+  let vanishing: Set<String>
+  private let reads = Locked([String: Int]())
+  init(_ values: [String: PropertyListValue], vanishing: Set<String>) {
+    self.vanishing = vanishing
+    for (key, value) in values { base.setValue(value, forKey: key) }
+  }
+  func value(forKey key: String) -> PropertyListValue? {
+    let count = reads.withLock { reads -> Int in
+      reads[key, default: 0] += 1
+      return reads[key]!
+    }
+    return vanishing.contains(key) && count > 1 ? nil : base.value(forKey: key)
+  }
+  func setValue(_ value: PropertyListValue?, forKey key: String) { base.setValue(value, forKey: key) }
+  func allValues() -> [String: PropertyListValue] { base.allValues() }
+  func removeAll() { base.removeAll() }
+  func flush() throws {}
+  var location: String { "vanishing" }
+}
+
 @Suite struct RenameMigrationTests {
+  /// Two threads migrating the same keys: each old key is read once, so a value that another
+  /// migration takes away between two reads cannot stop the app (it trapped in a CI run).
+  @Test func aValueThatVanishesAfterItIsReadIsMigratedWithoutAFault() {
+    let store = PreferenceStore(
+      backend: VanishingBackend(["old": .string("v")], vanishing: ["old"]), arguments: [])
+    #expect(store.migrate(from: ["old"], to: "new") == .moved)
+    #expect(store.value(forKey: "new", default: "") == "v")
+    let previous = PreferenceStore(
+      backend: VanishingBackend(["moved": .string("m")], vanishing: ["moved"]), arguments: [])
+    #expect(PreferenceStore.inMemory().migrate("moved", from: previous) == .moved)
+  }
+
   @Test func chainedRenamesTakeTheNewestOldValue() {
     let store = PreferenceStore.inMemory(["A": 1, "B": 2])
     #expect(store.migrate(from: ["B", "A"], to: "C") == .moved)
