@@ -16,6 +16,9 @@
 #   located      settable, with the defaults #fileID, #line, #column (how @Preference finds its key)
 #   fileID-line  settable, with #fileID and #line (no #column)
 #   fileID-only  settable, with #fileID alone
+#   located-string  located, with the location as String and Int (not StaticString and UInt)
+#   one-init     located, with every option @Preference takes in one initializer (all defaulted),
+#                where @Preference has one initializer per first option
 #   preference   this package's @Preference, with the registry its scanner generates for the target
 #                (the real thing: its set of initializers, its generic registry, the generated files)
 #
@@ -35,7 +38,7 @@
 # seconds (user + system); FILES defaults to 300. Noisier: differences of 0.1 s move between runs.
 #
 # Usage: [MEASURE=instructions|cpu] [FILES=N] [ROUNDS=7] Scripts/declaration-cost.sh
-#        (Linux: GNU time for cpu; about 6 minutes for instructions, 3 for cpu)
+#        (Linux: GNU time for cpu; about 8 minutes for instructions, 4 for cpu)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=Scripts/benchmark-sources.sh
@@ -49,7 +52,7 @@ case "$measure" in
   cpu) files=${FILES:-300} ;;
   *) echo "MEASURE must be instructions or cpu, not '$measure'" >&2 && exit 2 ;;
 esac
-variants="minimal settable projected defaulted located fileID-line fileID-only preference"
+variants="minimal settable projected defaulted located fileID-line fileID-only located-string one-init preference"
 
 swift build --package-path "$root" --product preferences-scanner >/dev/null
 swift build --package-path "$root" --target Preferences >/dev/null
@@ -95,6 +98,23 @@ cat >"$work/W/W.swift" <<'SWIFT'
   public var wrappedValue: V { get { value } nonmutating set {} }
   public init(wrappedValue: V, fileID: StaticString = #fileID) { value = wrappedValue }
 }
+@propertyWrapper public struct LocatedString<V> {
+  let value: V
+  public var wrappedValue: V { get { value } nonmutating set {} }
+  public init(wrappedValue: V, fileID: String = #fileID, line: Int = #line, column: Int = #column) {
+    value = wrappedValue
+  }
+}
+@propertyWrapper public struct OneInit<V> {
+  let value: V
+  public var wrappedValue: V { get { value } nonmutating set {} }
+  public init(
+    wrappedValue: V, key: StaticString? = nil, store: @autoclosure () -> PreferenceStore = .default,
+    movedFrom: @autoclosure () -> PreferenceStore? = nil, format: PreferenceFormat = .propertyList,
+    sync: Bool = false, settings: Bool = false, renamedFrom: StaticString...,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+  ) { value = wrappedValue }
+}
 SWIFT
 swiftc -emit-module -module-name W -parse-as-library -swift-version 6 -I "$bin/Modules" \
   -module-cache-path "$work/module-cache" -o "$work/W/W.swiftmodule" "$work/W/W.swift"
@@ -103,6 +123,7 @@ wrapper_type() {
   case "$1" in
     minimal) echo Minimal ;; settable) echo Settable ;; projected) echo Projected ;; defaulted) echo Defaulted ;;
     located) echo Located ;; fileID-line) echo FileIDLine ;; fileID-only) echo FileIDOnly ;;
+    located-string) echo LocatedString ;; one-init) echo OneInit ;;
     preference) echo Preference ;;
   esac
 }
