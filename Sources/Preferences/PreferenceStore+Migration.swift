@@ -25,13 +25,46 @@ extension PreferenceStore {
     transform: (PropertyListValue) -> PropertyListValue? = { $0 }
   ) -> MigrationResult {
     let oldKeys = oldKeys.filter { $0 != newKey }
-    guard let (oldKey, old) = Self.firstValue(of: oldKeys, in: backend) else { return .nothingToMigrate }
-    if backend.value(forKey: newKey) != nil { return .keptExistingValue }
-    guard let new = transform(old) else { return .nothingToMigrate }
-    write(new, forKey: newKey)
-    write(nil, forKey: oldKey)
-    notify([oldKey, newKey])
-    return .moved
+    return migrating {
+      guard let (oldKey, old) = Self.firstValue(of: oldKeys, in: backend) else {
+        return (.nothingToMigrate, [])
+      }
+      if backend.value(forKey: newKey) != nil { return (.keptExistingValue, []) }
+      guard let new = transform(old) else { return (.nothingToMigrate, []) }
+      write(new, forKey: newKey)
+      write(nil, forKey: oldKey)
+      return (.moved, [oldKey, newKey])
+    }
+  }
+
+  /// Runs `migration` once no other migration of this store is running, then tells observers of
+  /// the keys it returns: two threads migrating the same keys at once answer `.moved` once, and
+  /// the other finds the value moved. No lock is held while a migration runs (it calls the
+  /// backend and `transform`), and observers are told after it ends; a migration started from
+  /// inside another on the same thread runs at once.
+  private func migrating(_ migration: () -> (MigrationResult, Set<String>)) -> MigrationResult {
+    let thread = ObjectIdentifier(Thread.current)
+    let done = DispatchGroup()
+    done.enter()
+    var nested = false
+    while true {
+      let running = state.withLock { state -> (thread: ObjectIdentifier, done: DispatchGroup)? in
+        if let running = state.migration { return running }
+        state.migration = (thread, done)
+        return nil
+      }
+      guard let running else { break }
+      if running.thread == thread {
+        nested = true
+        break
+      }
+      running.done.wait()
+    }
+    let (result, changed) = migration()
+    if !nested { state.withLock { $0.migration = nil } }
+    done.leave()
+    if !changed.isEmpty { notify(changed) }
+    return result
   }
 
   /// Moves the value of `key` (or of the newest of `oldKeys` holding one) from `previous` into
@@ -57,19 +90,22 @@ extension PreferenceStore {
   public func migrate(_ key: String, from previous: PreferenceStore, oldKeys: [String] = [])
     -> MigrationResult
   {
-    guard previous !== self, let (oldKey, value) = Self.firstValue(of: [key] + oldKeys, in: previous.backend)
-    else { return .nothingToMigrate }
-    if hasStoredValue(forKey: key) { return .keptExistingValue }
-    write(value, forKey: key)
-    notify([key])
-    do {
-      try flush()
-    } catch {
-      // Not yet durable here: keep the old copy.
-      return .moved
+    guard previous !== self else { return .nothingToMigrate }
+    return migrating {
+      guard let (oldKey, value) = Self.firstValue(of: [key] + oldKeys, in: previous.backend) else {
+        return (.nothingToMigrate, [])
+      }
+      if hasStoredValue(forKey: key) { return (.keptExistingValue, []) }
+      write(value, forKey: key)
+      do {
+        try flush()
+      } catch {
+        // Not yet durable here: keep the old copy.
+        return (.moved, [key])
+      }
+      previous.removeValue(forKey: oldKey)
+      return (.moved, [key])
     }
-    previous.removeValue(forKey: oldKey)
-    return .moved
   }
 
   /// Moves the value of `key` from `previous` into this store; see ``migrate(_:from:oldKeys:)``.

@@ -53,6 +53,9 @@ public final class PreferenceStore: Sendable {
     var syncClock: @Sendable () -> Date = { Date() }
     /// Keys whose values are stored as JSON text (``PreferenceFormat/json``).
     var jsonKeys: Set<String> = []
+    /// The migration running on this store (see ``PreferenceStore/migrating(_:)``): its thread,
+    /// and a group that other migrations wait on, holding no lock.
+    var migration: (thread: ObjectIdentifier, done: DispatchGroup)?
     @usableFromInline init() {}
   }
 

@@ -305,6 +305,23 @@ private final class VanishingBackend: PreferenceBackend {
   var location: String { "vanishing" }
 }
 
+/// A backend that takes a millisecond to read, so that migrations on several threads overlap.
+private final class SlowBackend: PreferenceBackend {
+  let base = InMemoryBackend()
+  init(_ values: [String: PropertyListValue]) {
+    for (key, value) in values { base.setValue(value, forKey: key) }
+  }
+  func value(forKey key: String) -> PropertyListValue? {
+    usleep(1_000)
+    return base.value(forKey: key)
+  }
+  func setValue(_ value: PropertyListValue?, forKey key: String) { base.setValue(value, forKey: key) }
+  func allValues() -> [String: PropertyListValue] { base.allValues() }
+  func removeAll() { base.removeAll() }
+  func flush() throws {}
+  var location: String { "slow" }
+}
+
 @Suite struct RenameMigrationTests {
   /// Two threads migrating the same keys: each old key is read once, so a value that another
   /// migration takes away between two reads cannot stop the app (it trapped in a CI run).
@@ -316,6 +333,27 @@ private final class VanishingBackend: PreferenceBackend {
     let previous = PreferenceStore(
       backend: VanishingBackend(["moved": .string("m")], vanishing: ["moved"]), arguments: [])
     #expect(PreferenceStore.inMemory().migrate("moved", from: previous) == .moved)
+  }
+
+  /// Migrations of the same keys on several threads whose reads overlap (a slow backend): the
+  /// value moves once, whichever form moves it.
+  @Test func overlappingMigrationsMoveExactlyOnce() {
+    for round in 0..<6 {
+      let old = PreferenceStore(backend: SlowBackend(["old": .string("v")]), arguments: [])
+      let new = round % 2 == 0 ? old : PreferenceStore(backend: SlowBackend([:]), arguments: [])
+      let results = Locked<[PreferenceStore.MigrationResult]>([])
+      DispatchQueue.concurrentPerform(iterations: 6) { _ in
+        let result =
+          round % 2 == 0
+          ? old.migrate(from: "old", to: "new") : new.migrate("new", from: old, oldKeys: ["old"])
+        results.withLock { $0.append(result) }
+      }
+      #expect(
+        results.withLock { $0 }.filter { $0 == .moved }.count == 1,
+        "round \(round): \(results.withLock { $0 })")
+      #expect(new.value(forKey: "new", default: "") == "v")
+      #expect(!old.hasStoredValue(forKey: "old"))
+    }
   }
 
   @Test func chainedRenamesTakeTheNewestOldValue() {

@@ -211,6 +211,23 @@ struct MovedSettings {
     #expect(new.migrate("k", from: new) == .nothingToMigrate, "a store never moves into itself")
   }
 
+  /// Moves of one key into one store on many threads at once: one moves it, the others find it
+  /// moved, and it ends in the new store only.
+  @Test func concurrentMovesMoveExactlyOnce() {
+    for _ in 0..<50 {
+      let old = PreferenceStore.inMemory(["k": "value"])
+      let new = PreferenceStore.inMemory()
+      let results = Locked<[PreferenceStore.MigrationResult]>([])
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        let result = new.migrate("k", from: old)
+        results.withLock { $0.append(result) }
+      }
+      #expect(results.withLock { $0 }.filter { $0 == .moved }.count == 1)
+      #expect(new.value(forKey: "k", default: "") == "value")
+      #expect(!old.hasStoredValue(forKey: "k"))
+    }
+  }
+
   /// The store move answers as the key migration does, for the same situations.
   @Test func aMoveAnswersAsAKeyMigrationDoes() {
     let old = PreferenceStore.inMemory(["older": "v"])
