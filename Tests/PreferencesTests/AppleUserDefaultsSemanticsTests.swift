@@ -193,6 +193,31 @@ final class ReentryDepth: Sendable {
     #expect(!suiteBackend.isPolling)
   }
 
+  /// The directories on the way appear after the watch found the nearest existing one and
+  /// before it started (another process's first write creates them): the watch still moves down
+  /// to the file's directory, and the write arrives. The interleaving is forced, not waited for.
+  @Test func directoriesCreatedWhileTheWatchStartsAreFollowed() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.url.appendingPathComponent("not/yet/there/p.plist")
+    let created = Locked(false)
+    let store = FileWatch.$beforeWatching.withValue({
+      guard
+        !created.withLock({ created in
+          defer { created = true }; return created
+        })
+      else { return }
+      let writer = PropertyListFileBackend(url: url)
+      writer.setValue(.string("written meanwhile"), forKey: "k")
+      try? writer.flush()
+    }) {
+      PreferenceStore(backend: PropertyListFileBackend(url: url), arguments: [])
+    }
+    #expect(created.withLock { $0 })
+    #expect(waitUntil { store.value(forKey: "k", default: "none") == "written meanwhile" })
+    try runHelper(["set-and-exit", url.path, "k", "again"])
+    #expect(waitUntil { store.value(forKey: "k", default: "none") == "again" })
+  }
+
   /// Another process's write reaches an unobserved file store through an event, whatever the
   /// directory's state when the store was opened (missing directories are watched from the
   /// nearest existing one).

@@ -48,16 +48,31 @@ final class FileWatch: Sendable {
     withExtendedLifetime(running) {}
   }
 
-  /// Watches the file's directory, or its nearest existing ancestor.
-  private func arm() {
+  /// Runs between finding the directory to watch and starting its watch, for tests that create
+  /// directories there.
+  @TaskLocal static var beforeWatching: (@Sendable () -> Void)?
+
+  /// The file's directory, or its nearest existing ancestor; and whether it is the directory.
+  private func nearestExistingDirectory() -> (path: String, isFileDirectory: Bool) {
     var directory = file.deletingLastPathComponent()
     var atFile = true
     while !FileManager.default.fileExists(atPath: directory.path), directory.path != "/" {
       directory = directory.deletingLastPathComponent()
       atFile = false
     }
+    return (directory.path, atFile)
+  }
+
+  /// Watches the file's directory, or its nearest existing ancestor.
+  ///
+  /// A directory on the way created between finding the nearest one and starting its watch
+  /// raises no event there; so once the watch runs, the path is looked at again, and a deeper
+  /// directory found then is watched at once (another process creating `a/b/c` for its first
+  /// write would otherwise leave the watch on `a` for good).
+  private func arm() {
+    let (watched, atFile) = nearestExistingDirectory()
+    Self.beforeWatching?()
     let name = file.lastPathComponent
-    let watched = directory.path
     let watchingFileDirectory = atFile
     let identity = Self.identity(of: watched)
     let started = DirectoryEvents.watch(watched) { [weak self] entry, directoryChanged in
@@ -75,6 +90,10 @@ final class FileWatch: Sendable {
       return watch.watch
     }
     withExtendedLifetime(previous) {}
+    if !atFile, nearestExistingDirectory().path != watched {
+      arm()
+      deliver()
+    }
   }
 
   /// Calls the handler on this watch's queue, once for any number of events that arrive before
