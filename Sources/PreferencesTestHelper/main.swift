@@ -142,6 +142,21 @@ case "recover-and-exit":
   store.set(arguments[4], forKey: arguments[3])
   usleep(200_000)  // the coalesced flush fails meanwhile
   try FileManager.default.removeItem(at: url.deletingLastPathComponent())
+case "release-elsewhere-and-exit":
+  // release-elsewhere-and-exit FILE KEY VALUE: sets a string in a file store, hands the last
+  // reference to the store to another thread, which releases it (the backend's final flush then
+  // runs there), and exits normally meanwhile.
+  guard arguments.count == 5 else { fail("usage: release-elsewhere-and-exit FILE KEY VALUE") }
+  final class Holder: @unchecked Sendable {
+    // @unchecked: `store` is set before the thread starts and cleared only by that thread.
+    var store: PreferenceStore?
+    init(_ store: PreferenceStore) { self.store = store }
+  }
+  let holder = Holder(store(arguments[2]))
+  holder.store?.set(arguments[4], forKey: arguments[3])
+  Thread.detachNewThread { holder.store = nil }
+  usleep(100_000)  // the release has happened; its final flush may still be running
+  exit(0)
 case "read-as-nobody":
   // read-as-nobody TARGET KEY: drops root privileges (if any), then prints the value of KEY.
   guard arguments.count == 4 else { fail("usage: read-as-nobody TARGET KEY") }

@@ -76,6 +76,32 @@ import Testing
     #expect(PropertyListFileBackend(url: file).value(forKey: "kept") == .string("yes"))
   }
 
+  /// The last reference to a store goes on another thread, whose final flush waits for another
+  /// process's file lock, while the process exits normally: the exit waits for that flush (a
+  /// flush thread holding the store when the app releases it frees it there).
+  @Test func aFinalFlushOnAnotherThreadIsNotCutShortByExit() throws {
+    let directory = TemporaryDirectory()
+    let file = directory.file("prefs.plist")
+    let locking = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      _ = try? PropertyListFile(url: file, format: .binary).withExclusiveLock {
+        locking.signal()
+        release.wait()
+      }
+    }
+    locking.wait()
+    let process = Process()
+    process.executableURL = helperURL
+    process.arguments = ["release-elsewhere-and-exit", file.path, "kept", "yes"]
+    try process.run()
+    usleep(500_000)  // the helper has exited by now unless its exit waits for the flush
+    release.signal()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(PropertyListFileBackend(url: file).value(forKey: "kept") == .string("yes"))
+  }
+
   @Test func aFailedFlushKeepsTheValuesTheFileAndRetriesOnTheNextFlush() throws {
     Diagnostics.start()
     let directory = TemporaryDirectory()

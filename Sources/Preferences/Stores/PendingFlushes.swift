@@ -60,9 +60,27 @@ enum PendingFlushes {
     if shouldSchedule { queue.asyncAfter(deadline: .now() + delay) { start(id) } }
   }
 
+  /// Flushes running on other threads, and backends' final flushes (``PropertyListFileBackend``
+  /// flushes when it is released): the exit handler waits for them. A flush thread holds its
+  /// writer while it runs; if the app released the writer meanwhile, the writer is freed on that
+  /// thread, and its final flush runs there, which a process exit must not cut short.
+  static let running = DispatchGroup()
+
+  /// How long the exit handler waits for flushes running on other threads (one may be waiting
+  /// for another process's file lock).
+  static let exitWait: DispatchTimeInterval = .seconds(10)
+
+  /// Flushes the writer registered as `id` (see ``flushRegistered(_:)``), counted in
+  /// ``running`` until the writer is no longer held here.
+  private static func flush(_ id: ObjectIdentifier) {
+    running.enter()
+    flushRegistered(id)
+    running.leave()
+  }
+
   /// Flushes the writer registered as `id`; on failure, schedules a retry after a backoff of
   /// its own (1 s, doubling up to a minute).
-  private static func flush(_ id: ObjectIdentifier) {
+  private static func flushRegistered(_ id: ObjectIdentifier) {
     let writer = state.withLock { entries -> (any PendingWriter)? in
       entries[id]?.scheduled = false
       guard let writer = entries[id]?.writer else {
@@ -130,8 +148,10 @@ enum PendingFlushes {
     }
   }
 
-  /// Flushes every registered writer now, one after another (at exit, or from tests).
+  /// Flushes every registered writer now, one after another (at exit, or from tests). At exit it
+  /// first waits (up to ``exitWait``) for flushes running on other threads.
   static func flushAll(atExit: Bool = false) {
+    if atExit { _ = running.wait(timeout: .now() + exitWait) }
     let writers = state.withLock { entries in entries.values.compactMap(\.writer) }
     for writer in writers where writer.hasPendingChanges { _ = flush(writer, atExit: atExit) }
   }
