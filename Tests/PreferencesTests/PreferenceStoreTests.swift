@@ -281,14 +281,18 @@ enum AppKeys: String, PreferenceKeys {
   }
 }
 
-/// A backend whose keys in `vanishing` hold a value for their first read only, as when another
-/// thread migrates them away between two reads.
-private final class VanishingBackend: PreferenceBackend {
+/// An in-memory backend whose reads go through `read` (given the key, its read count so far and
+/// the stored value), to make reads slow or make a value vanish after its first read.
+private final class InterceptedBackend: PreferenceBackend {
   let base = InMemoryBackend()
-  let vanishing: Set<String>
+  let read: @Sendable (_ key: String, _ count: Int, _ stored: PropertyListValue?) -> PropertyListValue?
   private let reads = Locked([String: Int]())
-  init(_ values: [String: PropertyListValue], vanishing: Set<String>) {
-    self.vanishing = vanishing
+  init(
+    _ values: [String: PropertyListValue],
+    read:
+      @escaping @Sendable (_ key: String, _ count: Int, _ stored: PropertyListValue?) -> PropertyListValue?
+  ) {
+    self.read = read
     for (key, value) in values { base.setValue(value, forKey: key) }
   }
   func value(forKey key: String) -> PropertyListValue? {
@@ -296,30 +300,28 @@ private final class VanishingBackend: PreferenceBackend {
       reads[key, default: 0] += 1
       return reads[key]!
     }
-    return vanishing.contains(key) && count > 1 ? nil : base.value(forKey: key)
+    return read(key, count, base.value(forKey: key))
   }
   func setValue(_ value: PropertyListValue?, forKey key: String) { base.setValue(value, forKey: key) }
   func allValues() -> [String: PropertyListValue] { base.allValues() }
   func removeAll() { base.removeAll() }
   func flush() throws {}
-  var location: String { "vanishing" }
-}
+  var location: String { "intercepted" }
 
-/// A backend that takes a millisecond to read, so that migrations on several threads overlap.
-private final class SlowBackend: PreferenceBackend {
-  let base = InMemoryBackend()
-  init(_ values: [String: PropertyListValue]) {
-    for (key, value) in values { base.setValue(value, forKey: key) }
+  /// Keys in `vanishing` hold a value for their first read only, as when another thread migrates
+  /// them away between two reads.
+  static func vanishing(_ values: [String: PropertyListValue], _ vanishing: Set<String>) -> InterceptedBackend
+  {
+    InterceptedBackend(values) { key, count, stored in vanishing.contains(key) && count > 1 ? nil : stored }
   }
-  func value(forKey key: String) -> PropertyListValue? {
-    usleep(1_000)
-    return base.value(forKey: key)
+
+  /// Every read takes a millisecond, so that migrations on several threads overlap.
+  static func slow(_ values: [String: PropertyListValue]) -> InterceptedBackend {
+    InterceptedBackend(values) { _, _, stored in
+      usleep(1_000)
+      return stored
+    }
   }
-  func setValue(_ value: PropertyListValue?, forKey key: String) { base.setValue(value, forKey: key) }
-  func allValues() -> [String: PropertyListValue] { base.allValues() }
-  func removeAll() { base.removeAll() }
-  func flush() throws {}
-  var location: String { "slow" }
 }
 
 @Suite struct RenameMigrationTests {
@@ -327,11 +329,11 @@ private final class SlowBackend: PreferenceBackend {
   /// migration takes away between two reads cannot stop the app (it trapped in a CI run).
   @Test func aValueThatVanishesAfterItIsReadIsMigratedWithoutAFault() {
     let store = PreferenceStore(
-      backend: VanishingBackend(["old": .string("v")], vanishing: ["old"]), arguments: [])
+      backend: InterceptedBackend.vanishing(["old": .string("v")], ["old"]), arguments: [])
     #expect(store.migrate(from: ["old"], to: "new") == .moved)
     #expect(store.value(forKey: "new", default: "") == "v")
     let previous = PreferenceStore(
-      backend: VanishingBackend(["moved": .string("m")], vanishing: ["moved"]), arguments: [])
+      backend: InterceptedBackend.vanishing(["moved": .string("m")], ["moved"]), arguments: [])
     #expect(PreferenceStore.inMemory().migrate("moved", from: previous) == .moved)
   }
 
@@ -339,8 +341,8 @@ private final class SlowBackend: PreferenceBackend {
   /// value moves once, whichever form moves it.
   @Test func overlappingMigrationsMoveExactlyOnce() {
     for round in 0..<6 {
-      let old = PreferenceStore(backend: SlowBackend(["old": .string("v")]), arguments: [])
-      let new = round % 2 == 0 ? old : PreferenceStore(backend: SlowBackend([:]), arguments: [])
+      let old = PreferenceStore(backend: InterceptedBackend.slow(["old": .string("v")]), arguments: [])
+      let new = round % 2 == 0 ? old : PreferenceStore(backend: InterceptedBackend.slow([:]), arguments: [])
       let results = Locked<[PreferenceStore.MigrationResult]>([])
       DispatchQueue.concurrentPerform(iterations: 6) { _ in
         let result =
