@@ -76,9 +76,10 @@ import Testing
     #expect(PropertyListFileBackend(url: file).value(forKey: "kept") == .string("yes"))
   }
 
-  /// The last reference to a store goes on another thread, whose final flush waits for another
-  /// process's file lock, while the process exits normally: the exit waits for that flush (a
-  /// flush thread holding the store when the app releases it frees it there).
+  /// The last reference to a store with a pending write goes on another thread while another
+  /// process holds the file's lock, and the process exits normally: the flush schedule still
+  /// holds the store, and the exit writes it once the lock is free. (Held weakly, the store was
+  /// freed on that thread, and its final flush was cut short by the exit.)
   @Test func aFinalFlushOnAnotherThreadIsNotCutShortByExit() throws {
     let directory = TemporaryDirectory()
     let file = directory.file("prefs.plist")

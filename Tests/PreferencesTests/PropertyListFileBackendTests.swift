@@ -156,13 +156,19 @@ import Testing
 }
 
 @Suite struct BackendLifetimeTests {
+  /// A store released with writes pending stays alive (held by the flush schedule) until they
+  /// are written, then goes.
   @Test func aReleasedFileBackendWritesItsPendingChanges() {
     let directory = TemporaryDirectory()
     let url = directory.file("released.plist")
+    weak var released: PropertyListFileBackend?
     do {
-      let store = PreferenceStore(backend: PropertyListFileBackend(url: url), arguments: [])
+      let backend = PropertyListFileBackend(url: url)
+      released = backend
+      let store = PreferenceStore(backend: backend, arguments: [])
       store.set("kept", forKey: "k")
     }
-    #expect(PropertyListFileBackend(url: url).value(forKey: "k") == .string("kept"))
+    #expect(waitUntil { PropertyListFileBackend(url: url).value(forKey: "k") == .string("kept") })
+    #expect(waitUntil { released == nil }, "freed once nothing is pending")
   }
 }

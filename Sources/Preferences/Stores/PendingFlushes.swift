@@ -22,9 +22,14 @@ protocol PendingWriter: AnyObject, Sendable {
 /// registered until a flush leaves it with nothing pending: a failed flush keeps it, and the exit
 /// handler flushes every registered backend, waiting for a flush already in progress on another
 /// thread (each backend serializes its flushes).
+///
+/// A registered backend is held strongly: a store the app releases with writes pending stays
+/// alive until they are written. (Held weakly, it was freed on whichever thread let it go last,
+/// a flush or an event thread, where its final flush could be cut short by a process exit that
+/// no longer saw it.)
 enum PendingFlushes {
   private struct Entry {
-    weak var writer: (any PendingWriter)?
+    var writer: (any PendingWriter)?
     /// Whether a flush of this writer is scheduled.
     var scheduled = false
     /// Consecutive failed flushes.
@@ -60,27 +65,9 @@ enum PendingFlushes {
     if shouldSchedule { queue.asyncAfter(deadline: .now() + delay) { start(id) } }
   }
 
-  /// Flushes running on other threads, and backends' final flushes (``PropertyListFileBackend``
-  /// flushes when it is released): the exit handler waits for them. A flush thread holds its
-  /// writer while it runs; if the app released the writer meanwhile, the writer is freed on that
-  /// thread, and its final flush runs there, which a process exit must not cut short.
-  static let running = DispatchGroup()
-
-  /// How long the exit handler waits for flushes running on other threads (one may be waiting
-  /// for another process's file lock).
-  static let exitWait: DispatchTimeInterval = .seconds(10)
-
-  /// Flushes the writer registered as `id` (see ``flushRegistered(_:)``), counted in
-  /// ``running`` until the writer is no longer held here.
-  private static func flush(_ id: ObjectIdentifier) {
-    running.enter()
-    flushRegistered(id)
-    running.leave()
-  }
-
   /// Flushes the writer registered as `id`; on failure, schedules a retry after a backoff of
   /// its own (1 s, doubling up to a minute).
-  private static func flushRegistered(_ id: ObjectIdentifier) {
+  private static func flush(_ id: ObjectIdentifier) {
     let writer = state.withLock { entries -> (any PendingWriter)? in
       entries[id]?.scheduled = false
       guard let writer = entries[id]?.writer else {
@@ -148,10 +135,8 @@ enum PendingFlushes {
     }
   }
 
-  /// Flushes every registered writer now, one after another (at exit, or from tests). At exit it
-  /// first waits (up to ``exitWait``) for flushes running on other threads.
+  /// Flushes every registered writer now, one after another (at exit, or from tests).
   static func flushAll(atExit: Bool = false) {
-    if atExit { _ = running.wait(timeout: .now() + exitWait) }
     let writers = state.withLock { entries in entries.values.compactMap(\.writer) }
     for writer in writers where writer.hasPendingChanges { _ = flush(writer, atExit: atExit) }
   }

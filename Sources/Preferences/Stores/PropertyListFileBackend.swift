@@ -84,9 +84,6 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
 
   /// A backend released with unsaved changes writes them first.
   deinit {
-    // Counted as running, so that a process exit waits for it (it may run on a flush thread).
-    PendingFlushes.running.enter()
-    defer { PendingFlushes.running.leave() }
     do { try flush() } catch let error as PreferenceError { PreferenceDiagnostics.report(error) } catch {}
   }
 
