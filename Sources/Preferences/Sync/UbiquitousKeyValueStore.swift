@@ -43,6 +43,11 @@
     }
 
     /// Calls `handler` with each change another device (or iCloud) makes.
+    ///
+    /// Apple's documentation of `didChangeExternallyNotification` (iOS 5, macOS 10.7, tvOS 9,
+    /// watchOS 2, visionOS 1) names no thread; with `queue: nil` the handler runs on whichever
+    /// thread posts it, so ``PreferenceSync`` takes changes on any thread (the Linux stand-in,
+    /// `InMemoryRemoteStore`, delivers them on a background queue).
     public func observeChanges(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> PreferenceObservation
     {
       let token = NotificationCenter.default.addObserver(
