@@ -43,26 +43,9 @@ extension PreferenceStore {
   /// backend and `transform`), and observers are told after it ends; a migration started from
   /// inside another on the same thread runs at once.
   private func migrating(_ migration: () -> (MigrationResult, Set<String>)) -> MigrationResult {
-    let thread = ObjectIdentifier(Thread.current)
-    let done = DispatchGroup()
-    done.enter()
-    var nested = false
-    while true {
-      let running = state.withLock { state -> (thread: ObjectIdentifier, done: DispatchGroup)? in
-        if let running = state.migration { return running }
-        state.migration = (thread, done)
-        return nil
-      }
-      guard let running else { break }
-      if running.thread == thread {
-        nested = true
-        break
-      }
-      running.done.wait()
-    }
+    let claimed = migrations.claim()
     let (result, changed) = migration()
-    if !nested { state.withLock { $0.migration = nil } }
-    done.leave()
+    if claimed { migrations.release() }
     if !changed.isEmpty { notify(changed) }
     return result
   }

@@ -53,9 +53,6 @@ public final class PreferenceStore: Sendable {
     var syncClock: @Sendable () -> Date = { Date() }
     /// Keys whose values are stored as JSON text (``PreferenceFormat/json``).
     var jsonKeys: Set<String> = []
-    /// The migration running on this store (see ``PreferenceStore/migrating(_:)``): its thread,
-    /// and a group that other migrations wait on, holding no lock.
-    var migration: (thread: ObjectIdentifier, done: DispatchGroup)?
     @usableFromInline init() {}
   }
 
@@ -63,6 +60,8 @@ public final class PreferenceStore: Sendable {
   /// Orders the read-modify-writes of sync metadata, and the observed/unobserved messages to the
   /// backend, without holding a lock while they call it.
   let metadataWriter = SerialDrain()
+  /// One migration of this store at a time (see `migrate(from:to:transform:)`).
+  let migrations = OneAtATime()
   let observedUpdates = SerialDrain()
 
   /// Creates a store over `backend`.

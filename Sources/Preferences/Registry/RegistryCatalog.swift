@@ -28,13 +28,9 @@ final class RegistryCatalog: Sendable {
     var stores: [String: PreferenceStore] = [:]
   }
   private let state = Locked(State())
-  /// The registration in progress: the thread running it, and a group that waiting threads wait
-  /// on. No lock is held while a registration runs defaults, migrations and the stores.
-  private let registrations = Locked<Registration?>(nil)
-  private struct Registration {
-    var thread: ObjectIdentifier
-    var done: DispatchGroup
-  }
+  /// One registration at a time; no lock is held while it runs defaults, migrations and the
+  /// stores.
+  private let registrations = OneAtATime()
 
   /// Whether the module's default isolation is the main actor: code generated to follow the
   /// default then runs only there.
@@ -191,38 +187,13 @@ final class RegistryCatalog: Sendable {
   /// can never wait for each other); others wait for it, holding no lock. A default that reads
   /// another preference re-enters here on the registering thread, and reads on.
   func ensureRegistered(in store: PreferenceStore) {
+    guard !store.hasRegistered(registry: number), registrations.claim() else { return }
+    defer { registrations.release() }
+    // A run this thread waited for registered the module's stores; one it did not name is
+    // registered here.
     guard !store.hasRegistered(registry: number) else { return }
-    let thread = ObjectIdentifier(Thread.current)
-    enum Step {
-      case run(DispatchGroup)
-      case wait(DispatchGroup)
-      case reentered
-    }
-    let step = registrations.withLock { running -> Step in
-      if let running {
-        return running.thread == thread ? .reentered : .wait(running.done)
-      }
-      let done = DispatchGroup()
-      done.enter()
-      running = Registration(thread: thread, done: done)
-      return .run(done)
-    }
-    switch step {
-    case .reentered:
-      return
-    case .wait(let done):
-      done.wait()
-      // That run registered the module's stores; one it did not name is registered by a run of
-      // this thread's own.
-      ensureRegistered(in: store)
-    case .run(let done):
-      defer {
-        registrations.withLock { $0 = nil }
-        done.leave()
-      }
-      for (target, entries) in entriesByStore(first: store) where !target.hasRegistered(registry: number) {
-        register(entries, in: target)
-      }
+    for (target, entries) in entriesByStore(first: store) where !target.hasRegistered(registry: number) {
+      register(entries, in: target)
     }
   }
 

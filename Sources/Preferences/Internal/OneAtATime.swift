@@ -1,0 +1,36 @@
+import Foundation
+
+/// Lets one thread at a time run a piece of work that calls out (to backends, user closures,
+/// observers), so no lock may be held while it runs: other threads wait for it holding no lock,
+/// and the running thread, re-entering, is told so instead of waiting for itself.
+final class OneAtATime: Sendable {
+  private let running = Locked<(thread: ObjectIdentifier, done: DispatchGroup)?>(nil)
+
+  /// Waits until no other thread runs, then claims the turn: `true`, and ``release()`` must
+  /// follow. `false` when this thread already holds it (a re-entry), which must not release.
+  func claim() -> Bool {
+    let thread = ObjectIdentifier(Thread.current)
+    while true {
+      let done = DispatchGroup()
+      done.enter()
+      let other = running.withLock { running -> (thread: ObjectIdentifier, done: DispatchGroup)? in
+        if let running { return running }
+        running = (thread, done)
+        return nil
+      }
+      guard let other else { return true }
+      done.leave()
+      if other.thread == thread { return false }
+      other.done.wait()
+    }
+  }
+
+  /// Ends the turn claimed by ``claim()``, waking the threads that wait for it.
+  func release() {
+    let done = running.withLock { running in
+      defer { running = nil }
+      return running?.done
+    }
+    done?.leave()
+  }
+}
