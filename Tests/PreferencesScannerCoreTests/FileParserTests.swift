@@ -37,6 +37,8 @@ import Testing
     #expect(keys(source) == ["A.real"])
   }
 
+  /// Two declarations on one line are read (and then refused: the wrapper finds a declaration by
+  /// its file and line).
   @Test func attributesModifiersAndSeveralDeclarationsPerLine() {
     let source = """
       public final class Settings {
@@ -62,7 +64,10 @@ import Testing
     #expect(result.plans[4].property == "default")
     #expect(result.plans[1].syntax.access == .public)
     #expect(result.plans[7].syntax.isStatic)
-    #expect(result.diagnostics.isEmpty)
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "Sources/App/File.swift:2:40: error: @Preference 'b' is on the same line as 'a' (column 4); a preference is found by its file and line, so each needs a line of its own: move it to the next line"
+      ])
   }
 
   @Test func nestedAndExtendedTypes() {

@@ -222,7 +222,7 @@ import Testing
 
   @Test func aSeparatorChangeIsOneSummaryWithTheFixThatMovesThemAll() {
     let source =
-      "struct A { struct B { @Preference var c = 1; @Preference var d = 2; @Preference var e = 3 } }"
+      "struct A { struct B {\n@Preference var c = 1\n@Preference var d = 2\n@Preference var e = 3\n} }"
     let lock = "A.B.c: Int\nA.B.d: Int\nA.B.e: Int\n"
     let result = scan(source, configuration: ScannerConfiguration(separator: "_"), lock: lock)
     #expect(errors(result).count == 1)
@@ -258,7 +258,7 @@ import Testing
   }
 
   @Test func aTargetWithoutALockIsWarnedOnceUnlessItOptsOut() {
-    let source = "struct S { @Preference var a = 1; @Preference var b = 2 }"
+    let source = "struct S {\n  @Preference var a = 1\n  @Preference var b = 2\n}"
     let result = PreferenceScanner(module: "App", expectedLockPath: "Sources/App/Preferences.lock").scan(
       files: [
         ("Sources/App/File.swift", Array(source.utf8))
@@ -327,7 +327,7 @@ import Testing
   }
 
   @Test func lockResolvesMergeConflictsAsTheUnionAndDropsUnreadableLinesSayingSo() throws {
-    let package = try Package("struct S { @Preference var a = 1; @Preference var b = 2 }")
+    let package = try Package("struct S {\n  @Preference var a = 1\n  @Preference var b = 2\n}")
     try Data("<<<<<<< HEAD\nS.a: Int\n=======\nS.b: Int\n>>>>>>> other\ngarbage line\n".utf8).write(
       to: package.lock)
     let run = package.run()

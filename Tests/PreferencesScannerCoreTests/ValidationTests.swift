@@ -49,7 +49,30 @@ import Testing
       }
       """)
     #expect(errors(result).count == 1)
-    #expect(errors(result).first?.contains("is reported at App/Gen.gyb:40:4") == true)
+    #expect(errors(result).first?.contains("is reported at App/Gen.gyb:40, like the declaration at") == true)
+  }
+
+  /// The wrapper finds a declaration by its file and line (no `#column`): two on one line are an
+  /// error at the second, naming the fix; one per line, or the same line in two files, is fine.
+  @Test func twoDeclarationsOnOneLineAreAnErrorNamingTheFix() {
+    let result = scan(
+      """
+      struct S {
+        @Preference var a = 1; @Preference var b = 2
+        @Preference var c = 3
+      }
+      struct T { @Preference var d = 4 }; struct U { @Preference var e = 5 }
+      """)
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:2:27: error: @Preference 'b' is on the same line as 'a' (column 4); a preference is found by its file and line, so each needs a line of its own: move it to the next line",
+        "Sources/App/File.swift:5:49: error: @Preference 'e' is on the same line as 'd' (column 13); a preference is found by its file and line, so each needs a line of its own: move it to the next line",
+      ])
+    let separate = PreferenceScanner(module: "App").scan(files: [
+      ("Sources/App/One.swift", Array("struct V { @Preference var a = 1 }".utf8)),
+      ("Sources/App/Two.swift", Array("struct W { @Preference var a = 1 }".utf8)),
+    ])
+    #expect(errors(separate).isEmpty)
   }
 
   /// `renamedFrom:` that would take a value from a live declaration, be claimed twice, or swap

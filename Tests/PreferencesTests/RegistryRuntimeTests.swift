@@ -123,17 +123,14 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
 
   @Test func declarationsAreFoundWhereTheCompilerReportsThem() {
     let catalog = catalog([evaluatedTable], store: .inMemory())
-    let onMain = catalog.entry(
-      fileID: "Tests/Evaluated.swift", location: preferenceLocation(line: 2, column: 3))
+    // Found by file and line: the wrapper passes no column.
+    let onMain = catalog.entry(fileID: "Tests/Evaluated.swift", location: 2)
     #expect(onMain?.descriptor.key == "Evaluated.onMain")
     // A `#sourceLocation` directive reports another file, which has no table of its own.
-    let mapped = catalog.entry(
-      fileID: "Tests/Template.stencil", location: preferenceLocation(line: 900, column: 3))
+    let mapped = catalog.entry(fileID: "Tests/Template.stencil", location: 900)
     #expect(mapped?.descriptor.key == "Evaluated.mapped")
-    #expect(
-      catalog.entry(fileID: "Tests/Evaluated.swift", location: preferenceLocation(line: 2, column: 4)) == nil)
-    #expect(
-      catalog.entry(fileID: "Tests/Nowhere.swift", location: preferenceLocation(line: 1, column: 3)) == nil)
+    #expect(catalog.entry(fileID: "Tests/Evaluated.swift", location: 3) == nil)
+    #expect(catalog.entry(fileID: "Tests/Nowhere.swift", location: 2) == nil)
   }
 
   @Test func recordsThatDoNotDecodeAreReportedNotFatal() {
@@ -252,11 +249,11 @@ extension MovedSettings {
     let fileID: StaticString = "Tests/StaleBuild.swift"
     let resolution = DeclarationResolver.resolve(
       FakeRegistry.self, fileIDAddress: UInt(bitPattern: fileID.utf8Start),
-      location: preferenceLocation(line: 41, column: 7))
-    #expect(resolution.key == "Tests/StaleBuild.swift:41:7")
+      location: 41)
+    #expect(resolution.key == "Tests/StaleBuild.swift:41")
     #expect(resolution.store !== PreferenceStore.default)
     #expect(resolution.store != nil)
-    let reported = Diagnostics.reported(mentioning: "Tests/StaleBuild.swift:41:7")
+    let reported = Diagnostics.reported(mentioning: "Tests/StaleBuild.swift:41")
     #expect(reported.count == 1)
     #expect(reported.first?.description.contains("Rebuild") == true)
   }
@@ -270,7 +267,7 @@ extension MovedSettings {
     let catalog = RegistryCatalog.of(PreferenceRegistry.self)
     let entry = try #require(catalog.allEntries().first)
     let descriptor = entry.descriptor
-    let location = preferenceLocation(line: descriptor.line, column: descriptor.column)
+    let location = UInt64(descriptor.line)
     let file = RegistryCatalog.fileKey(descriptor.fileID)
     #expect(descriptor.fileID == "PreferencesTests/\(file)")
     for module in ["PreferencesTests", "My_App", "SomethingElse"] {

@@ -17,7 +17,8 @@ struct Showcase {
     "a",
     "b",
   ]
-  @Preference(store: Self.separateStore) var separate = 1.5; @Preference var sameLine = true
+  @Preference(store: Self.separateStore) var separate = 1.5
+  @Preference var sameLine = true
 
   /// Renamed twice: "userName" → "Showcase.userName" → "Showcase.displayName".
   @Preference(store: Self.renameStore, renamedFrom: "Showcase.userName", "userName") var displayName = ""

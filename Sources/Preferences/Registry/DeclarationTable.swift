@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The process-wide table from a `@Preference` declaration's location (the address of its
-/// `#fileID` text, and its line and column) to what a read needs: the key's number, the registry
+/// `#fileID` text, and its line) to what a read needs: the key's number, the registry
 /// and the store. Each declaration is resolved through its registry once; afterwards a read is a
 /// probe of this table and the store's cache.
 ///

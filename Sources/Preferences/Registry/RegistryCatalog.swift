@@ -80,7 +80,7 @@ final class RegistryCatalog: Sendable {
 
   // MARK: Records
 
-  /// The declaration the compiler reports at `fileID`, `location`.
+  /// The declaration the compiler reports at `fileID`, line `location`.
   func entry(fileID: String, location: UInt64) -> Entry? {
     let file = Self.fileKey(fileID)
     if let table = tables[file] { decode(table) }
@@ -127,8 +127,11 @@ final class RegistryCatalog: Sendable {
       guard state.entries[fileID] == nil else { return }
       state.entries[fileID] = entries
       for entry in entries {
-        let location = preferenceLocation(line: entry.descriptor.line, column: entry.descriptor.column)
-        state.byLocation[Self.fileKey(entry.descriptor.fileID), default: [:]][location] = entry
+        // A declaration is found by its file and line. The first of two on one line wins: the
+        // scanner refuses such sources, so only stale generated code could hold them.
+        let file = Self.fileKey(entry.descriptor.fileID)
+        let line = UInt64(truncatingIfNeeded: entry.descriptor.line)
+        if state.byLocation[file]?[line] == nil { state.byLocation[file, default: [:]][line] = entry }
       }
     }
   }
@@ -297,10 +300,4 @@ private struct GeneratedRecord: Decodable {
     index = try container.decode(Int.self, forKey: .index)
     registeredValue = try container.decodeIfPresent(PropertyListValue.self, forKey: .registeredValue)
   }
-}
-
-/// Packs a declaration's line and column into one integer.
-@inlinable
-func preferenceLocation(line: Int, column: Int) -> UInt64 {
-  UInt64(truncatingIfNeeded: line) << 32 | UInt64(truncatingIfNeeded: column) & 0xFFFF_FFFF
 }

@@ -29,6 +29,9 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   // its enclosing value is created) stores two words beside the default, and does nothing else.
   // The address of the `#fileID` literal: immortal, immutable text, so sharing it is safe.
   @usableFromInline let fileIDAddress: UInt
+  // The declaration's line: with its file, what finds it in the registry (the scanner allows
+  // one `@Preference` per line). No `#column`: it cost every declaration's compile a third
+  // more than the other two literals together (Benchmarks/README.md).
   @usableFromInline let location: UInt64
   @usableFromInline let defaultValue: Value
 
@@ -61,16 +64,15 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   ///     initial value, it is evaluated each time the enclosing value is created; the generated
   ///     registry evaluates it once more to register it.
   ///   - fileID: Where the declaration is, as the compiler reports it; leave the default.
-  ///   - line: Likewise.
-  ///   - column: Likewise.
+  ///   - line: Likewise. A file declares at most one preference per line: its file and line
+  ///     are what find its key.
   @inlinable
-  public init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column)
-  {
-    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+  public init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line) {
+    self.init(default: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Declares a preference with options, the first being `key:`; see
-  /// ``init(wrappedValue:fileID:line:column:)``.
+  /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
     wrappedValue: Value,
@@ -81,13 +83,13 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     sync: Bool = false,
     settings: Bool = false,
     renamedFrom: StaticString...,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+    self.init(default: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Declares a preference with options, the first being `store:`; see
-  /// ``init(wrappedValue:fileID:line:column:)``.
+  /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
     wrappedValue: Value,
@@ -97,13 +99,13 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     sync: Bool = false,
     settings: Bool = false,
     renamedFrom: StaticString...,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+    self.init(default: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Declares a preference with options, the first being `movedFrom:`; see
-  /// ``init(wrappedValue:fileID:line:column:)``.
+  /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
     wrappedValue: Value,
@@ -112,13 +114,13 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     sync: Bool = false,
     settings: Bool = false,
     renamedFrom: StaticString...,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+    self.init(default: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Declares a preference with options, the first being `format:`; see
-  /// ``init(wrappedValue:fileID:line:column:)``.
+  /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
     wrappedValue: Value,
@@ -126,50 +128,50 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     sync: Bool = false,
     settings: Bool = false,
     renamedFrom: StaticString...,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+    self.init(default: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Declares a preference with options, the first being `sync:`; see
-  /// ``init(wrappedValue:fileID:line:column:)``.
+  /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
     wrappedValue: Value,
     sync: Bool,
     settings: Bool = false,
     renamedFrom: StaticString...,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+    self.init(default: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Declares a preference with options, the first being `settings:`; see
-  /// ``init(wrappedValue:fileID:line:column:)``.
+  /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
     wrappedValue: Value,
     settings: Bool,
     renamedFrom: StaticString...,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+    self.init(default: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Declares a preference with options, the first being `renamedFrom:`; see
-  /// ``init(wrappedValue:fileID:line:column:)``.
+  /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
     wrappedValue: Value,
     renamedFrom: StaticString, _ moreRenamedFrom: StaticString...,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line, column: column)
+    self.init(default: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Declares an optional preference without a default: `@Preference var lastSearch: String?`
   /// reads `nil` until a value is stored, like a plain optional property. The options are those
-  /// of ``init(wrappedValue:fileID:line:column:)`` but `renamedFrom:`.
+  /// of ``init(wrappedValue:fileID:line:)`` but `renamedFrom:`.
   @inlinable
   public init(
     key: StaticString? = nil,
@@ -178,9 +180,9 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     format: PreferenceFormat = .propertyList,
     sync: Bool = false,
     settings: Bool = false,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) where Value: ExpressibleByNilLiteral {
-    self.init(default: nil, fileID: fileID, line: line, column: column)
+    self.init(default: nil, fileID: fileID, line: line)
   }
 
   /// Declares a renamed optional preference without a default:
@@ -194,17 +196,17 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     sync: Bool = false,
     settings: Bool = false,
     renamedFrom: StaticString, _ moreRenamedFrom: StaticString...,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) where Value: ExpressibleByNilLiteral {
-    self.init(default: nil, fileID: fileID, line: line, column: column)
+    self.init(default: nil, fileID: fileID, line: line)
   }
 
   /// What every declaration form stores: the default and where the declaration is. The other
   /// arguments are read by the build plugin from source.
   @inlinable
-  init(default defaultValue: Value, fileID: StaticString, line: UInt, column: UInt) {
+  init(default defaultValue: Value, fileID: StaticString, line: UInt) {
     self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
-    self.location = preferenceLocation(line: Int(line), column: Int(column))
+    self.location = UInt64(line)
     self.defaultValue = defaultValue
   }
 
@@ -274,7 +276,7 @@ enum DeclarationResolver {
         number: KeyNumbers.number(of: entry.descriptor.key), registry: catalog.number,
         store: catalog.store(of: entry), key: entry.descriptor.key, format: entry.descriptor.format)
     } else {
-      let place = "\(fileID):\(location >> 32):\(location & 0xFFFF_FFFF)"
+      let place = "\(fileID):\(location)"
       PreferenceDiagnostics.report(.unresolvedDeclaration(location: place))
       resolution = DeclarationTable.Resolution(
         number: KeyNumbers.number(of: place), registry: catalog.number, store: UnresolvedStore.shared,

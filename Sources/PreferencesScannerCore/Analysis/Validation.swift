@@ -15,7 +15,6 @@ package enum Validation {
     struct Place: Hashable {
       var fileID: String
       var line: Int
-      var column: Int
     }
     var byLocation: [Place: PreferencePlan] = [:]
     for (number, plan) in plans.enumerated() {
@@ -29,15 +28,22 @@ package enum Validation {
       // Any key with a system prefix (`NSQuitAlwaysKeepsWindows`, `AppleLanguages`, or a
       // configured prefix) is the user's decision, which an app makes on purpose: no warning.
       byKey[plan.key, default: []].append(number)
-      // Two declarations the compiler reports at one place cannot be told apart at run time.
+      // The wrapper finds its declaration by the file and line the compiler reports (#fileID,
+      // #line): two declarations reported on one line cannot be told apart at run time.
       let location = plan.reportedLocation
-      let place = Place(fileID: location.fileID, line: location.line, column: location.column)
+      let place = Place(fileID: location.fileID, line: location.line)
       if let earlier = byLocation[place], earlier.file != plan.file || coexist(earlier, plan, files: files) {
-        let place = "\(location.fileID):\(location.line):\(location.column)"
-        report(
-          .error,
-          "@Preference '\(plan.property)' is reported at \(place), like the declaration at \(earlier.file):\(earlier.line):\(earlier.column) (a #sourceLocation directive names the same place); the wrapper could not tell them apart: give one directive another line",
-          at: plan)
+        if earlier.file == plan.file && earlier.line == plan.line {
+          report(
+            .error,
+            "@Preference '\(plan.property)' is on the same line as '\(earlier.property)' (column \(earlier.column)); a preference is found by its file and line, so each needs a line of its own: move it to the next line",
+            at: plan)
+        } else {
+          report(
+            .error,
+            "@Preference '\(plan.property)' is reported at \(location.fileID):\(location.line), like the declaration at \(earlier.file):\(earlier.line):\(earlier.column) (a #sourceLocation directive names the same line); the wrapper could not tell them apart: give one directive another line",
+            at: plan)
+        }
       } else {
         byLocation[place] = plan
       }
