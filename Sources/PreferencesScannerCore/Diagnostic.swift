@@ -1,6 +1,6 @@
 /// A problem found in source, printed as `file:line:column: severity: message`.
-package struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible {
-  package enum Severity: String, Sendable, Codable { case error, warning, note }
+package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+  package enum Severity: String, Sendable { case error, warning, note }
 
   package var severity: Severity
   package var message: String

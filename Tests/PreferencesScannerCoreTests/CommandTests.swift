@@ -112,6 +112,25 @@ import Testing
         "func _Preferences_A() -> PreferenceFileTable") == true)
   }
 
+  /// A source is matched to its planned path even when the two are spelled differently
+  /// (`a/./b`, `a//b`): such a path takes the standardized comparison.
+  @Test func aPlannedPathSpelledOtherwiseStillNamesItsTableFile() throws {
+    let sources = Directory()
+    let output = Directory()
+    sources.write("A.swift", "struct A { @Preference var a = 1 }\n")
+    let path = sources.url.appendingPathComponent("A.swift").path
+    let spelledOtherwise = sources.url.path + "/./A.swift"
+    #expect(
+      run([
+        "generate", "--module", "App", "--output-directory", output.url.path, "--planned", spelledOtherwise,
+        "--", path,
+      ]).0 == 0)
+    #expect(
+      output.read(PluginShared.tableFileName(0))?.contains("func _Preferences_A() -> PreferenceFileTable")
+        == true)
+    #expect(output.read("PreferenceRegistry+Unplanned.generated.swift")?.contains("_Preferences_A") == false)
+  }
+
   @Test func scanSkipsFoldersNamedLikeSwiftFiles() throws {
     let sources = Directory()
     sources.write("Models.swift/Inner.swift", "struct Inner { @Preference var x = 1 }\n")

@@ -263,14 +263,20 @@ package struct ScannerCommand {
       plannedPaths = planned
     }
     let directory = URL(fileURLWithPath: directoryPath)
-    let planned = Set(plannedPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    // The plugin passes each source as it passes the planned paths, so a path is looked up as
+    // given first; only one spelled otherwise (`a/./b`, `a//b`) costs a standardized URL, which
+    // checks the file system (at 300 files, 6 ms of every edit's plugin step).
+    let planned = Set(plannedPaths)
     let count = PluginShared.tableFileCount(planned: planned.count)
+    var standardizedPlanned: Set<String>?
     let files = try RegistryRenderer.files(
       result, module: module, tableFiles: (0..<count).map(PluginShared.tableFileName),
       plannedName: { path in
-        guard planned.contains(URL(fileURLWithPath: path).standardizedFileURL.path) else { return nil }
-        return PluginShared.tableFileName(
-          forSource: URL(fileURLWithPath: path).lastPathComponent, count: count)
+        if !planned.contains(path) {
+          if standardizedPlanned == nil { standardizedPlanned = Set(plannedPaths.map(Self.standardized)) }
+          guard standardizedPlanned?.contains(Self.standardized(path)) == true else { return nil }
+        }
+        return PluginShared.tableFileName(forSource: Self.lastComponent(of: path), count: count)
       },
       emit: { name, text in try writeIfChanged(text, to: directory.appendingPathComponent(name).path) })
     try writeIfChanged(files.index, to: directory.appendingPathComponent(PluginShared.indexFileName).path)
@@ -394,6 +400,15 @@ package struct ScannerCommand {
       return URL(fileURLWithPath: paths[0]).lastPathComponent
     }
     return "Module"
+  }
+
+  private static func standardized(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
+  }
+
+  /// The file name at the end of `path`.
+  private static func lastComponent(of path: String) -> String {
+    String(path.split(separator: "/", omittingEmptySubsequences: true).last ?? Substring(path))
   }
 
   /// Writes `text` to `path` unless the file already holds exactly these bytes, so that an

@@ -89,19 +89,20 @@ package struct ExpressionSyntax: Sendable, Equatable {
 
 // The bytes, not the text, so that a cached expression is exactly the one parsed (text decoded
 // from invalid UTF-8 would not give the same bytes back).
-extension ExpressionSyntax: Codable {
-  private enum CodingKeys: String, CodingKey { case bytes, tokens }
-
-  package init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    bytes = [UInt8](try container.decode(Data.self, forKey: .bytes))
-    tokens = try container.decode([Token].self, forKey: .tokens)
+extension ExpressionSyntax: Archivable {
+  package init(from reader: inout ArchiveReader) throws(ArchiveReader.Damaged) {
+    bytes = try reader.byteRun()
+    tokens = try reader.items()
+    // Every token within the bytes: analysis reads a token's text by its offsets.
+    for token in tokens where !(0 <= token.start && token.start <= token.end && Int(token.end) <= bytes.count)
+    {
+      throw ArchiveReader.Damaged()
+    }
     text = String(decoding: bytes, as: UTF8.self)
   }
 
-  package func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(Data(bytes), forKey: .bytes)
-    try container.encode(tokens, forKey: .tokens)
+  package func archive(into writer: inout ArchiveWriter) {
+    writer.byteRun(bytes)
+    writer.items(tokens)
   }
 }

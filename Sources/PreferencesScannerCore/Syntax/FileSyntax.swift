@@ -1,6 +1,6 @@
 /// What one Swift file declares, as far as preferences are concerned: read from syntax alone,
 /// with no knowledge of other files. Built once by ``FileParser`` and never changed.
-package struct FileSyntax: Sendable, Codable {
+package struct FileSyntax: Sendable {
   /// The path as given to the scanner.
   package let path: String
   /// `#fileID` of the file: `Module/File.swift`.
@@ -39,7 +39,7 @@ package struct FileSyntax: Sendable, Codable {
 }
 
 /// An access level written on a declaration.
-package enum AccessLevel: String, Sendable, Comparable, Codable {
+package enum AccessLevel: String, Sendable, Comparable {
   case `private`, `fileprivate`, `internal`, `package`, `public`, `open`
 
   package var isFilePrivate: Bool { self == .private || self == .fileprivate }
@@ -58,8 +58,8 @@ package enum AccessLevel: String, Sendable, Comparable, Codable {
 }
 
 /// A type declaration or an extension.
-package struct TypeScope: Sendable, Codable {
-  package enum Kind: String, Sendable, Codable {
+package struct TypeScope: Sendable {
+  package enum Kind: String, Sendable {
     case `struct`, `class`, `enum`, `actor`, `protocol`, `extension`
   }
 
@@ -85,8 +85,8 @@ package struct TypeScope: Sendable, Codable {
 }
 
 /// A declaration inside a type's body (or at file scope) that a default expression may name.
-package struct MemberSyntax: Sendable, Codable {
-  package enum Kind: String, Sendable, Codable {
+package struct MemberSyntax: Sendable {
+  package enum Kind: String, Sendable {
     case enumCase, property, function, initializer, typeAlias
   }
 
@@ -115,7 +115,7 @@ package struct MemberSyntax: Sendable, Codable {
 
 /// An instance stored property of a struct or enum declaration, or an associated value of an
 /// enum case.
-package struct StoredPropertySyntax: Sendable, Codable {
+package struct StoredPropertySyntax: Sendable {
   /// The type scope it is declared in.
   package let scope: Int
   /// The type it stores, when syntax shows it (written, or a literal's); `nil` when it does not.
@@ -123,8 +123,8 @@ package struct StoredPropertySyntax: Sendable, Codable {
 }
 
 /// `var defaultValue … { switch self { case .a: … } }` in a type body.
-package struct KeyDefaultsSyntax: Sendable, Codable {
-  package struct Clause: Sendable, Codable {
+package struct KeyDefaultsSyntax: Sendable {
+  package struct Clause: Sendable {
     /// The cases it names (`case .a, .b:`); empty for `default:` or a pattern not read.
     package let cases: [String]
     package let isDefault: Bool
@@ -145,7 +145,7 @@ package struct KeyDefaultsSyntax: Sendable, Codable {
 
 /// One `@Preference` declaration as written. A class: the file's syntax and the declaration's
 /// plan share it.
-package final class PreferenceSyntax: Sendable, Codable {
+package final class PreferenceSyntax: Sendable {
   /// The innermost type scope it is declared in.
   package let scope: Int
   package let property: String
@@ -198,7 +198,7 @@ extension PreferenceSyntax {
 }
 
 /// The arguments of a `@Preference(…)` attribute, by label (see ``PreferenceArguments/labels``).
-package struct PreferenceArguments: Sendable, Codable {
+package struct PreferenceArguments: Sendable {
   /// The default, when written as an argument rather than after `=`.
   package var wrappedValue: ExpressionSyntax?
   package var key: String?
@@ -221,7 +221,7 @@ package struct PreferenceArguments: Sendable, Codable {
 }
 
 /// One branch of an `#if … #elseif … #else … #endif` group.
-package struct BranchSyntax: Sendable, Codable {
+package struct BranchSyntax: Sendable {
   /// The branch the group sits in.
   package let parent: Int?
   /// The group, unique within the file.
@@ -236,7 +236,7 @@ package struct BranchSyntax: Sendable, Codable {
 
 /// An `import` declaration at file scope, which generated code repeats so that defaults and store
 /// expressions see the same modules as the declarations they come from.
-package struct ImportSyntax: Sendable, Hashable, Codable {
+package struct ImportSyntax: Sendable, Hashable {
   /// The imported path: `Foundation`, or `Foundation.URL` for `import struct Foundation.URL`.
   package var path: String
   /// The declaration kind of a scoped import (`struct`, `func`, …), or `nil`.

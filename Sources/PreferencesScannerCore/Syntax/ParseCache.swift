@@ -33,7 +33,7 @@ package struct ParseCache: Sendable {
   }
 
   /// The cache format: raise it when an entry's encoding changes.
-  static let format = 3
+  static let format = 4
 
   /// The running executable's size and modification time, with the cache format.
   package static let runningScanner: String? = {
@@ -45,13 +45,40 @@ package struct ParseCache: Sendable {
     return "\(format) \(path) \(size) \(modified.timeIntervalSince1970)"
   }()
 
-  private struct Entry: Codable {
-    var producer: String
-    var module: String
-    var path: String
-    var size: Int
-    var fingerprint: UInt64
-    var syntax: FileSyntax
+  /// An entry: the fingerprint of the rest (so that a damaged entry is never read as valid),
+  /// then the producer, module, path, size and fingerprint of the contents, then the syntax
+  /// (see `SyntaxArchive.swift`).
+  private static func entry(
+    producer: String, module: String, path: String, contents: [UInt8], fingerprint: UInt64, syntax: FileSyntax
+  ) -> [UInt8] {
+    var writer = ArchiveWriter()
+    writer.string(producer)
+    writer.string(module)
+    writer.string(path)
+    writer.int(contents.count)
+    writer.uint64(fingerprint)
+    writer.item(syntax)
+    var sealed = ArchiveWriter()
+    sealed.uint64(Self.fingerprint(writer.bytes))
+    return sealed.bytes + writer.bytes
+  }
+
+  /// The syntax in `entry`, if it is whole and was made by this scanner from exactly
+  /// `contents` of the file at `path` in `module`.
+  private func syntax(
+    in entry: [UInt8], path: String, module: String, contents: [UInt8], fingerprint: UInt64
+  ) -> FileSyntax? {
+    var reader = ArchiveReader(entry)
+    guard let seal = try? reader.uint64(), seal == Self.fingerprint(Array(entry[8...])) else { return nil }
+    do {
+      guard try reader.string() == producer, try reader.string() == module, try reader.string() == path,
+        try reader.int() == contents.count, try reader.uint64() == fingerprint
+      else { return nil }
+      let syntax = try reader.item(FileSyntax.self)
+      return reader.isAtEnd ? syntax : nil
+    } catch {
+      return nil
+    }
   }
 
   /// The syntax of the file at `path` with `contents`: the cached one when this scanner parsed
@@ -59,23 +86,22 @@ package struct ParseCache: Sendable {
   package func syntax(path: String, module: String, contents: [UInt8]) -> (syntax: FileSyntax, reused: Bool) {
     let fingerprint = Self.fingerprint(contents)
     let entryPath = entryPath(for: path)
-    if let data = FileManager.default.contents(atPath: entryPath),
-      let entry = try? JSONDecoder().decode(Entry.self, from: data),
-      entry.producer == producer, entry.module == module, entry.path == path,
-      entry.size == contents.count, entry.fingerprint == fingerprint
+    if let data = FileManager.default.contents(atPath: entryPath), data.count >= 8,
+      let syntax = syntax(
+        in: [UInt8](data), path: path, module: module, contents: contents, fingerprint: fingerprint)
     {
-      return (entry.syntax, true)
+      return (syntax, true)
     }
     let syntax = FileParser.parse(path: path, module: module, contents: contents)
-    let entry = Entry(
-      producer: producer, module: module, path: path, size: contents.count, fingerprint: fingerprint,
+    let entry = Self.entry(
+      producer: producer, module: module, path: path, contents: contents, fingerprint: fingerprint,
       syntax: syntax)
     // A cache that cannot be written only costs the next run a parse. Written with C's stdio:
     // no temporary file, rename or fsync (Foundation's writes sync each file, which cost a
-    // clean build of 300 files 0.1 s). An entry cut short by a crash is not valid JSON, so it
-    // is parsed again like any damaged one.
-    if let data = try? JSONEncoder().encode(entry), let file = fopen(entryPath, "wb") {
-      data.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+    // clean build of 300 files 0.1 s). An entry cut short by a crash fails its seal, and is
+    // parsed again like any damaged one.
+    if let file = fopen(entryPath, "wb") {
+      entry.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
       fclose(file)
     }
     return (syntax, false)
@@ -84,8 +110,9 @@ package struct ParseCache: Sendable {
   /// Removes the entries of files other than `paths`.
   package func removeEntries(except paths: [String]) {
     let kept = Set(paths.map { entryName(for: $0) })
+    // Entries of earlier formats (`.json`) go too.
     for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    where name.hasSuffix(".json") && !kept.contains(name) {
+    where (name.hasSuffix(Self.entrySuffix) || name.hasSuffix(".json")) && !kept.contains(name) {
       try? FileManager.default.removeItem(atPath: directory + "/" + name)
     }
   }
@@ -93,8 +120,10 @@ package struct ParseCache: Sendable {
   /// The entry's file name: the fingerprint of the path, in hex.
   private func entryName(for path: String) -> String {
     let hex = String(Self.fingerprint(Array(path.utf8)), radix: 16)
-    return String(repeating: "0", count: 16 - hex.count) + hex + ".json"
+    return String(repeating: "0", count: 16 - hex.count) + hex + Self.entrySuffix
   }
+
+  private static let entrySuffix = ".syntax"
 
   private func entryPath(for path: String) -> String { directory + "/" + entryName(for: path) }
 

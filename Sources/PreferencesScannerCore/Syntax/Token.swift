@@ -31,28 +31,3 @@ package struct Token: Sendable, Equatable {
   package var line: Int32
   package var column: Int32
 }
-
-// Six numbers per token rather than a keyed object: parse caches hold many tokens.
-extension Token: Codable {
-  package init(from decoder: any Decoder) throws {
-    var container = try decoder.unkeyedContainer()
-    guard let kind = Kind(rawValue: try container.decode(UInt8.self)) else {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown token kind")
-    }
-    let flags = try container.decode(UInt8.self)
-    self.init(
-      kind: kind, isBackticked: flags & 1 != 0, followsNewline: flags & 2 != 0,
-      start: try container.decode(Int32.self), end: try container.decode(Int32.self),
-      line: try container.decode(Int32.self), column: try container.decode(Int32.self))
-  }
-
-  package func encode(to encoder: any Encoder) throws {
-    var container = encoder.unkeyedContainer()
-    try container.encode(kind.rawValue)
-    try container.encode((isBackticked ? 1 : 0) | (followsNewline ? 2 : 0) as UInt8)
-    try container.encode(start)
-    try container.encode(end)
-    try container.encode(line)
-    try container.encode(column)
-  }
-}
