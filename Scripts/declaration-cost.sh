@@ -10,11 +10,13 @@
 # -enable-testing, -Onone, Swift 6 mode).
 #
 #   minimal      @propertyWrapper struct Minimal<V> { var wrappedValue: V } (the benchmark's baseline)
+#   keyed        an @AppStorage-shaped wrapper: init(wrappedValue:_ key: String), reading UserDefaults
+#                (what users would write instead, as in Scripts/plugin-build-benchmark.sh)
 #   settable     a computed `wrappedValue { get nonmutating set }`, as SwiftUI needs
 #   projected    settable, with a `projectedValue` (`$name`)
-#   defaulted    settable, with init(wrappedValue:fileID:line:column:) taking plain defaults
-#   located      settable, with the defaults #fileID, #line, #column (how @Preference finds its key)
-#   fileID-line  settable, with #fileID and #line (no #column)
+#   defaulted    settable, with init(wrappedValue:fileID:line:) taking plain defaults
+#   located      settable, with the defaults #fileID and #line (how @Preference finds its key)
+#   with-column  located, with #column too (how @Preference found its key until #column was dropped)
 #   fileID-only  settable, with #fileID alone
 #   located-string  located, with the location as String and Int (not StaticString and UInt)
 #   one-init     located, with every option @Preference takes in one initializer (all defaulted),
@@ -37,14 +39,16 @@
 # MEASURE=cpu times each variant ROUNDS times, interleaved, and prints the lowest and median CPU
 # seconds (user + system); FILES defaults to 300. Noisier: differences of 0.1 s move between runs.
 #
-# Usage: [MEASURE=instructions|cpu] [FILES=N] [ROUNDS=7] Scripts/declaration-cost.sh
+# VARIANTS="minimal keyed preference" measures only those (minimal, the baseline, is always kept).
+#
+# Usage: [MEASURE=instructions|cpu] [FILES=N] [ROUNDS=7] [VARIANTS=…] Scripts/declaration-cost.sh
 #        (Linux: GNU time for cpu; about 8 minutes for instructions, 4 for cpu)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=Scripts/benchmark-sources.sh
 source "$root/Scripts/benchmark-sources.sh"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+[[ -n "${KEEP:-}" ]] && echo "work: $work" >&2 || trap 'rm -rf "$work"' EXIT
 rounds=${ROUNDS:-7}
 measure=${MEASURE:-$(command -v valgrind >/dev/null && echo instructions || echo cpu)}
 case "$measure" in
@@ -52,7 +56,8 @@ case "$measure" in
   cpu) files=${FILES:-300} ;;
   *) echo "MEASURE must be instructions or cpu, not '$measure'" >&2 && exit 2 ;;
 esac
-variants="minimal settable projected defaulted located fileID-line fileID-only located-string one-init preference"
+variants="minimal ${VARIANTS:-keyed settable projected defaulted located with-column fileID-only located-string one-init preference}"
+variants="minimal ${variants//minimal/}"
 
 swift build --package-path "$root" --product preferences-scanner >/dev/null
 swift build --package-path "$root" --target Preferences >/dev/null
@@ -61,9 +66,22 @@ bin=$(swift build --package-path "$root" --show-bin-path)
 mkdir -p "$work/W"
 cat >"$work/W/W.swift" <<'SWIFT'
 @_exported import Preferences
+import Foundation
 @propertyWrapper public struct Minimal<V> {
   public var wrappedValue: V
   public init(wrappedValue: V) { self.wrappedValue = wrappedValue }
+}
+@propertyWrapper public struct Keyed<V> {
+  let key: String
+  let defaultValue: V
+  public init(wrappedValue: V, _ key: String) {
+    self.key = key
+    self.defaultValue = wrappedValue
+  }
+  public var wrappedValue: V {
+    get { UserDefaults.standard.object(forKey: key) as? V ?? defaultValue }
+    nonmutating set { UserDefaults.standard.set(newValue, forKey: key) }
+  }
 }
 @propertyWrapper public struct Settable<V> {
   let value: V
@@ -79,19 +97,19 @@ cat >"$work/W/W.swift" <<'SWIFT'
 @propertyWrapper public struct Defaulted<V> {
   let value: V
   public var wrappedValue: V { get { value } nonmutating set {} }
-  public init(wrappedValue: V, fileID: StaticString = "", line: UInt = 0, column: UInt = 0) { value = wrappedValue }
+  public init(wrappedValue: V, fileID: StaticString = "", line: UInt = 0) { value = wrappedValue }
 }
 @propertyWrapper public struct Located<V> {
+  let value: V
+  public var wrappedValue: V { get { value } nonmutating set {} }
+  public init(wrappedValue: V, fileID: StaticString = #fileID, line: UInt = #line) { value = wrappedValue }
+}
+@propertyWrapper public struct WithColumn<V> {
   let value: V
   public var wrappedValue: V { get { value } nonmutating set {} }
   public init(wrappedValue: V, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
     value = wrappedValue
   }
-}
-@propertyWrapper public struct FileIDLine<V> {
-  let value: V
-  public var wrappedValue: V { get { value } nonmutating set {} }
-  public init(wrappedValue: V, fileID: StaticString = #fileID, line: UInt = #line) { value = wrappedValue }
 }
 @propertyWrapper public struct FileIDOnly<V> {
   let value: V
@@ -101,7 +119,7 @@ cat >"$work/W/W.swift" <<'SWIFT'
 @propertyWrapper public struct LocatedString<V> {
   let value: V
   public var wrappedValue: V { get { value } nonmutating set {} }
-  public init(wrappedValue: V, fileID: String = #fileID, line: Int = #line, column: Int = #column) {
+  public init(wrappedValue: V, fileID: String = #fileID, line: Int = #line) {
     value = wrappedValue
   }
 }
@@ -112,7 +130,7 @@ cat >"$work/W/W.swift" <<'SWIFT'
     wrappedValue: V, key: StaticString? = nil, store: @autoclosure () -> PreferenceStore = .default,
     movedFrom: @autoclosure () -> PreferenceStore? = nil, format: PreferenceFormat = .propertyList,
     sync: Bool = false, settings: Bool = false, renamedFrom: StaticString...,
-    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, line: UInt = #line
   ) { value = wrappedValue }
 }
 SWIFT
@@ -121,8 +139,8 @@ swiftc -emit-module -module-name W -parse-as-library -swift-version 6 -I "$bin/M
 
 wrapper_type() {
   case "$1" in
-    minimal) echo Minimal ;; settable) echo Settable ;; projected) echo Projected ;; defaulted) echo Defaulted ;;
-    located) echo Located ;; fileID-line) echo FileIDLine ;; fileID-only) echo FileIDOnly ;;
+    minimal) echo Minimal ;; keyed) echo 'Keyed("KEY")' ;; settable) echo Settable ;; projected) echo Projected ;; defaulted) echo Defaulted ;;
+    located) echo Located ;; with-column) echo WithColumn ;; fileID-only) echo FileIDOnly ;;
     located-string) echo LocatedString ;; one-init) echo OneInit ;;
     preference) echo Preference ;;
   esac

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What @Preference and PreferenceRegistryPlugin cost a target's builds, against the same target
 # written with a minimal property wrapper (`@propertyWrapper struct Simple<V> { var
-# wrappedValue: V }`, the baseline), with that wrapper plus the `#fileID`, `#line`, `#column`
+# wrappedValue: V }`, the baseline), with that wrapper plus the `#fileID`, `#line`
 # default arguments by which @Preference finds its key (`located`: what the mechanism alone costs,
 # with no plugin, registry or options), with an @AppStorage-shaped wrapper that takes the default
 # and a String key and reads UserDefaults (`keyed`: what users would write instead), and with
@@ -38,7 +38,7 @@ make_package() { # $1 = directory, $2 = preference|minimal|located|keyed|plain, 
       cat >"$1/Sources/App/Located.swift" <<'SWIFT'
 @propertyWrapper struct Located<Value> {
   var wrappedValue: Value
-  init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+  init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line) {
     self.wrappedValue = wrappedValue
   }
 }

@@ -50,6 +50,9 @@ package struct PreferenceScanner: Sendable {
     package var lockDiagnostics: [Diagnostic] = []
     /// How many files came from a ``ParseCache`` instead of being parsed.
     package var reusedFiles = 0
+    /// The fingerprint of each file's contents (``ParseCache/fingerprint(_:)``), when the scan
+    /// read files: what names a file's syntax in a ``TableMemo``.
+    package var sourceFingerprints: [UInt64] = []
     /// Lines read.
     package var lineCount: Int { files.reduce(0) { $0 + $1.lineCount } }
 
@@ -65,6 +68,7 @@ package struct PreferenceScanner: Sendable {
   /// whose contents it has seen are not parsed again (see ``Result/reusedFiles``).
   package func scan(paths: [String], cache: ParseCache? = nil) throws(Diagnostic) -> Result {
     var syntax: [FileSyntax] = []
+    var fingerprints: [UInt64] = []
     var reused = 0
     let files = try Self.swiftFiles(in: paths)
     for file in files {
@@ -72,15 +76,18 @@ package struct PreferenceScanner: Sendable {
         throw Diagnostic(.error, "cannot read file", file: file, line: 1, column: 1)
       }
       let contents = [UInt8](data)
+      let fingerprint = ParseCache.fingerprint(contents)
       let (fileSyntax, wasReused) =
-        cache?.syntax(path: file, module: module, contents: contents)
+        cache?.syntax(path: file, module: module, contents: contents, fingerprint: fingerprint)
         ?? (FileParser.parse(path: file, module: module, contents: contents), false)
       syntax.append(fileSyntax)
+      fingerprints.append(fingerprint)
       if wasReused { reused += 1 }
     }
     cache?.removeEntries(except: files)
     var result = analyze(syntax)
     result.reusedFiles = reused
+    result.sourceFingerprints = fingerprints
     return result
   }
 

@@ -99,15 +99,18 @@ package struct Planner: Sendable {
     let analyzer = ExpressionAnalyzer(
       index: index, context: context, declaringType: declaringType, file: file.path)
     let declaredType = syntax.declaredType.map { analyzer.analyze(ExpressionSyntax(text: $0), isType: true) }
+    // A literal's type, found once: it types the declaration and shapes the encoded default.
+    let literalType = syntax.declaredType == nil ? syntax.defaultValue.flatMap(LiteralType.of) : nil
     let valueType =
-      syntax.declaredType ?? inferType(syntax.defaultValue, context: context, declaringType: declaringType)
+      syntax.declaredType ?? literalType
+      ?? inferType(syntax.defaultValue, context: context, declaringType: declaringType)
 
     // The default.
     let registration: PreferencePlan.Registration
     if let expression = syntax.defaultValue, !(expression.tokens.count == 1 && expression.text == "nil") {
       // A JSON-format default is encoded by generated code, as the runtime encodes its values.
       if syntax.arguments.format != "json",
-        let literal = PlistLiteral.encode(expression, as: syntax.declaredType)
+        let literal = PlistLiteral.encode(expression, as: syntax.declaredType ?? literalType, inferred: true)
       {
         registration = .literal(literal)
       } else if let blocked {
@@ -274,18 +277,29 @@ package struct Planner: Sendable {
 
   /// The module type in `type` (or in its optional, array, set or dictionary values) that does not
   /// conform to `PreferenceValue` (or only under `#if` conditions), if the module declares one.
+  /// The ASCII bytes that cannot be part of an identifier.
+  private static let notIdentifierBytes = String.ByteSet(
+    (1...0x7F).filter {
+      !($0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+        || (0x61...0x7A).contains($0))
+    })
+
   func storabilityProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> (
     name: String, type: ModuleIndex.TypeID
   )? {
     // Nested deeper than any real type: left to the compiler, and bounded work. A type that
     // names no type of the module has nothing to check.
-    guard depth < 32,
-      type.utf8.split(whereSeparator: {
+    // Most types are one identifier (`String`, `Theme`): looked up whole, without splitting.
+    guard depth < 32 else { return nil }
+    let namesModuleType =
+      type.containsByte(from: Self.notIdentifierBytes)
+      ? type.utf8.split(whereSeparator: {
         !($0 == UInt8(ascii: "_") || $0 >= 0x80 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
           || (0x61...0x7A).contains($0))
       })
       .contains(where: { index.typeNames.contains(String(decoding: $0, as: UTF8.self)) })
-    else { return nil }
+      : index.typeNames.contains(type)
+    guard namesModuleType else { return nil }
     var text = type.removing(" ")
     while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
     for wrapper in ["Optional<", "Set<", "Array<"] where text.hasPrefix(wrapper) && text.hasSuffix(">") {

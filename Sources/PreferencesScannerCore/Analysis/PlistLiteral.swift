@@ -19,10 +19,16 @@ package indirect enum PlistLiteral: Sendable, Equatable {
 
   /// The literal `expression` encoded as a value of `type` (or of the type the literal infers),
   /// or `nil` if it is not a literal of a standard type.
-  package static func encode(_ expression: ExpressionSyntax, as type: String?) -> PlistLiteral? {
+  /// `inferred`: `type` is already the literal's own type when none is declared
+  /// (``LiteralType/of(_:)``, or `nil` when it has none), which is then not inferred again.
+  package static func encode(_ expression: ExpressionSyntax, as type: String?, inferred: Bool = false)
+    -> PlistLiteral?
+  {
     let shape: Shape?
     if let type {
       shape = Self.shape(of: type)
+    } else if inferred {
+      shape = nil
     } else {
       shape = LiteralType.of(expression).flatMap { Self.shape(of: $0) }
     }

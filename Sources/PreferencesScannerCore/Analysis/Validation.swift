@@ -166,10 +166,14 @@ package enum Validation {
   }
 
   /// Why `key` cannot be used as a store key, or `nil` if it can.
+  private static let notPrintableASCII = String.ByteSet(Array(1...0x1F) + Array(0x7F...0xFF))
+
   package static func keyProblem(_ key: String) -> String? {
     if key.isEmpty { return "a key cannot be empty" }
     // Spaces are fine (a type named `Theme Settings` derives one); other whitespace is not.
-    let printableASCII = key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    // The C library's search (see `containsByte(from:)`): a closure per byte is slow in the debug
+    // builds the scanner runs as, and this runs for every declaration.
+    let printableASCII = !key.containsByte(from: notPrintableASCII)
     if !printableASCII,
       key.unicodeScalars.contains(where: {
         ($0.properties.isWhitespace && $0 != " ") || $0.value < 0x20 || $0.value == 0x7F

@@ -229,7 +229,9 @@ package struct ScannerCommand {
         }
       case .generate(_, let destination):
         report(result.diagnostics)
-        if !result.hasErrors { try generate(result, module: module, destination: destination) }
+        if !result.hasErrors {
+          try generate(result, module: module, destination: destination, cache: cache(options))
+        }
       case .lock:
         break  // handled above
       }
@@ -250,7 +252,7 @@ package struct ScannerCommand {
   // MARK: generate
 
   private func generate(
-    _ result: PreferenceScanner.Result, module: String, destination: Options.Destination
+    _ result: PreferenceScanner.Result, module: String, destination: Options.Destination, cache: ParseCache?
   ) throws {
     let directoryPath: String
     let plannedPaths: [String]
@@ -269,6 +271,7 @@ package struct ScannerCommand {
     let planned = Set(plannedPaths)
     let count = PluginShared.tableFileCount(planned: planned.count)
     var standardizedPlanned: Set<String>?
+    let memo = cache.map { TableMemo(cache: $0, outputDirectory: directory.path) }
     let files = try RegistryRenderer.files(
       result, module: module, tableFiles: (0..<count).map(PluginShared.tableFileName),
       plannedName: { path in
@@ -278,6 +281,7 @@ package struct ScannerCommand {
         }
         return PluginShared.tableFileName(forSource: Self.lastComponent(of: path), count: count)
       },
+      memo: memo,
       emit: { name, text in try writeIfChanged(text, to: directory.appendingPathComponent(name).path) })
     try writeIfChanged(files.index, to: directory.appendingPathComponent(PluginShared.indexFileName).path)
     try writeIfChanged(
@@ -292,6 +296,9 @@ package struct ScannerCommand {
     where name.hasSuffix(".generated.swift") && !written.contains(name) {
       try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
     }
+    // Last, once every output is written: a run cut short leaves the previous memo, whose
+    // records a changed output no longer matches.
+    memo?.save()
   }
 
   // MARK: lock

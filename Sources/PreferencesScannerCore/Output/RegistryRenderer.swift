@@ -39,9 +39,12 @@ package enum RegistryRenderer {
 
   /// The same, handing each table file to `emit` as soon as it is rendered, so that a module of
   /// any size never holds all of its generated code in memory.
+  ///
+  /// With a `memo`, a table file whose inputs are those it was last written from (and which
+  /// still holds what was written) is neither rendered nor emitted.
   package static func files(
     _ result: PreferenceScanner.Result, module: String, tableFiles: [String],
-    plannedName: (String) -> String?,
+    plannedName: (String) -> String?, memo: TableMemo? = nil,
     emit: (_ name: String, _ text: String) throws -> Void
   ) rethrows -> (index: String, unplanned: String) {
     let preferencesImport = PreferencesImport(result.files.flatMap(\.imports))
@@ -69,6 +72,9 @@ package enum RegistryRenderer {
     }
     for name in tableFiles {
       let files = assigned[name] ?? []
+      let inputs = memo?.inputs(
+        of: result, sources: files, plans: byFile, module: module, preferencesImport: preferencesImport.table)
+      if let memo, let inputs, memo.isCurrent(name, inputs: inputs) { continue }
       let text =
         files.isEmpty
         ? header + "// No source file with @Preference declarations is assigned to this file.\n"
@@ -78,6 +84,7 @@ package enum RegistryRenderer {
           }
           .joined(separator: ", ") + ". Do not edit.\n" + tables(files)
       try emit(name, text)
+      if let inputs { memo?.record(name, inputs: inputs) }
     }
     let unplannedText =
       unplanned.isEmpty

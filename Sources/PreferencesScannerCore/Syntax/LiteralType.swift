@@ -26,7 +26,7 @@ package enum LiteralType {
     case .string:
       position += 1
       return "String"
-    case .identifier where ["true", "false"].contains(expression.text(position)):
+    case .identifier where expression.text(position) == "true" || expression.text(position) == "false":
       position += 1
       return "Bool"
     case .punctuation where expression.punct(position, UInt8(ascii: "[")):
@@ -67,8 +67,10 @@ package enum LiteralType {
 
   static func integer(_ text: String) -> Int64? {
     let digits = text.removing("_")
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
-      return Int64(digits.dropFirst(2), radix: radix)
+    if digits.utf8.count > 2, digits.utf8.first == UInt8(ascii: "0") {
+      for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
+        return Int64(digits.dropFirst(2), radix: radix)
+      }
     }
     return Int64(digits)
   }

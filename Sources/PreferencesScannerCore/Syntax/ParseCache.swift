@@ -69,7 +69,9 @@ package struct ParseCache: Sendable {
     in entry: [UInt8], path: String, module: String, contents: [UInt8], fingerprint: UInt64
   ) -> FileSyntax? {
     var reader = ArchiveReader(entry)
-    guard let seal = try? reader.uint64(), seal == Self.fingerprint(Array(entry[8...])) else { return nil }
+    var sealed = Fingerprint()
+    entry.withUnsafeBytes { sealed.add(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+    guard let seal = try? reader.uint64(), seal == sealed.value else { return nil }
     do {
       guard try reader.string() == producer, try reader.string() == module, try reader.string() == path,
         try reader.int() == contents.count, try reader.uint64() == fingerprint
@@ -83,8 +85,11 @@ package struct ParseCache: Sendable {
 
   /// The syntax of the file at `path` with `contents`: the cached one when this scanner parsed
   /// the same contents before, or the file parsed now (and cached). `reused` says which.
-  package func syntax(path: String, module: String, contents: [UInt8]) -> (syntax: FileSyntax, reused: Bool) {
-    let fingerprint = Self.fingerprint(contents)
+  /// `fingerprint` is `fingerprint(contents)`, if the caller has it.
+  package func syntax(path: String, module: String, contents: [UInt8], fingerprint: UInt64? = nil) -> (
+    syntax: FileSyntax, reused: Bool
+  ) {
+    let fingerprint = fingerprint ?? Self.fingerprint(contents)
     let entryPath = entryPath(for: path)
     if let data = FileManager.default.contents(atPath: entryPath), data.count >= 8,
       let syntax = syntax(
@@ -127,25 +132,6 @@ package struct ParseCache: Sendable {
 
   private func entryPath(for path: String) -> String { directory + "/" + entryName(for: path) }
 
-  /// A 64-bit fingerprint of `bytes`, eight bytes at a time (the scanner runs as a debug build in
-  /// users' builds, where a loop per byte is slow): each word is mixed in by a multiply and a
-  /// shift, so that a change anywhere moves every bit. Not cryptographic: it tells an edited
-  /// file from its previous contents, with the size compared too.
-  static func fingerprint(_ bytes: [UInt8]) -> UInt64 {
-    bytes.withUnsafeBytes { raw in
-      var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(raw.count)
-      var offset = 0
-      let words = raw.count & ~7
-      while offset < words {
-        hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-        hash ^= hash >> 29
-        offset += 8
-      }
-      while offset < raw.count {
-        hash = (hash ^ UInt64(raw[offset])) &* 0x0000_0100_0000_01B3
-        offset += 1
-      }
-      return hash ^ hash >> 32
-    }
-  }
+  /// The fingerprint of `bytes` (``Fingerprint``).
+  static func fingerprint(_ bytes: [UInt8]) -> UInt64 { Fingerprint.of(bytes) }
 }

@@ -107,7 +107,12 @@ extension String {
   /// The string without any `character`: a plain scan, much cheaper than Foundation's
   /// `replacingOccurrences(of:with:)` on the scanner's hot paths.
   func removing(_ character: Character) -> String {
-    guard let byte = character.asciiValue, utf8.contains(byte) else { return self }
+    guard let byte = character.asciiValue,
+      utf8.withContiguousStorageIfAvailable({
+        $0.isEmpty ? false : memchr($0.baseAddress!, Int32(byte), $0.count) != nil
+      })
+        ?? utf8.contains(byte)
+    else { return self }
     return String(decoding: utf8.filter { $0 != byte }, as: UTF8.self)
   }
 }

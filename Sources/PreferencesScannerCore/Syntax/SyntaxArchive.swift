@@ -39,7 +39,13 @@ package struct ArchiveWriter {
     bytes += value
   }
 
-  mutating func string(_ value: String) { byteRun(Array(value.utf8)) }
+  mutating func string(_ value: String) {
+    var value = value
+    value.withUTF8 { utf8 in
+      int(utf8.count)
+      bytes.append(contentsOf: utf8)
+    }
+  }
 
   mutating func strings(_ values: [String]) {
     int(values.count)

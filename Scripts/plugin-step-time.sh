@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Times the build plugin's step inside an edit: `preferences-scanner generate` built in debug (as
+# SwiftPM builds a plugin's tool for a debug build), with the plugin's arguments, over the
+# benchmark target's sources (Scripts/benchmark-sources.sh), its parse cache warm, after an edit
+# that shifts the lines of one file. Prints each run's wall time and the median.
+#   FILES=300 EDITS=9 Scripts/plugin-step-time.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source Scripts/benchmark-sources.sh
+files=${FILES:-300}
+edits=${EDITS:-9}
+swift build --product preferences-scanner >/dev/null
+scanner=$PWD/.build/debug/preferences-scanner
+work=$(mktemp -d)
+[[ -n "${KEEP:-}" ]] && echo "work: $work" || trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/Sources" "$work/plugin"
+write_screens "$work/Sources" Preferences '@Preference ' "$files"
+sources=("$work"/Sources/*.swift)
+planned=()
+for source in "${sources[@]}"; do planned+=(--planned "$source"); done
+run() {
+  "$scanner" generate --module Bench --output-directory "$work/plugin/GeneratedPreferences" \
+    --cache "$work/plugin/ParseCache" "${planned[@]}" -- "${sources[@]}"
+}
+run # cold: fills the parse cache
+times=()
+for edit in $(seq 1 "$edits"); do
+  # The edit users make most: a line inserted above the declarations of one file.
+  target="$work/Sources/Screen$(((edit * 37) % files + 1)).swift"
+  { echo "// edit $edit"; cat "$target"; } >"$target.new" && mv "$target.new" "$target"
+  start=$(date +%s%N)
+  run
+  end=$(date +%s%N)
+  times+=($(((end - start) / 1000000)))
+done
+sorted=($(printf '%s\n' "${times[@]}" | sort -n))
+echo "plugin step after a line-shifting edit, $files files ($((files * 4)) declarations): ${times[*]} ms; median ${sorted[$((edits / 2))]} ms"
