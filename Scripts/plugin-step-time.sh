@@ -2,8 +2,9 @@
 # Times the build plugin's step inside an edit: `preferences-scanner generate` built in debug (as
 # SwiftPM builds a plugin's tool for a debug build), with the plugin's arguments, over the
 # benchmark target's sources (Scripts/benchmark-sources.sh), its parse cache warm, after an edit
-# that shifts the lines of one file. Prints each run's wall time and the median.
-#   FILES=300 EDITS=9 Scripts/plugin-step-time.sh
+# that shifts the lines of one file. Prints each run's wall time and the median; with
+# INSTRUCTIONS=1, also the instructions of one more such run under callgrind (valgrind).
+#   FILES=300 EDITS=9 [INSTRUCTIONS=1] [KEEP=1] Scripts/plugin-step-time.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/benchmark-sources.sh
@@ -18,16 +19,19 @@ write_screens "$work/Sources" Preferences '@Preference ' "$files"
 sources=("$work"/Sources/*.swift)
 planned=()
 for source in "${sources[@]}"; do planned+=(--planned "$source"); done
+prefix=()
 run() {
-  "$scanner" generate --module Bench --output-directory "$work/plugin/GeneratedPreferences" \
+  "${prefix[@]}" "$scanner" generate --module Bench --output-directory "$work/plugin/GeneratedPreferences" \
     --cache "$work/plugin/ParseCache" "${planned[@]}" -- "${sources[@]}"
 }
 run # cold: fills the parse cache
+shift_lines() { # The edit users make most: a line inserted above the declarations of one file.
+  local target="$work/Sources/Screen$((($1 * 37) % files + 1)).swift"
+  { echo "// edit $1"; cat "$target"; } >"$target.new" && mv "$target.new" "$target"
+}
 times=()
 for edit in $(seq 1 "$edits"); do
-  # The edit users make most: a line inserted above the declarations of one file.
-  target="$work/Sources/Screen$(((edit * 37) % files + 1)).swift"
-  { echo "// edit $edit"; cat "$target"; } >"$target.new" && mv "$target.new" "$target"
+  shift_lines "$edit"
   start=$(date +%s%N)
   run
   end=$(date +%s%N)
@@ -35,3 +39,10 @@ for edit in $(seq 1 "$edits"); do
 done
 sorted=($(printf '%s\n' "${times[@]}" | sort -n))
 echo "plugin step after a line-shifting edit, $files files ($((files * 4)) declarations): ${times[*]} ms; median ${sorted[$((edits / 2))]} ms"
+if [[ -n "${INSTRUCTIONS:-}" ]]; then
+  shift_lines $((edits + 1))
+  prefix=(valgrind --tool=callgrind "--callgrind-out-file=$work/callgrind.out")
+  run 2>"$work/callgrind.log"
+  collected=$(sed -n 's/.*Collected : *//p' "$work/callgrind.log")
+  echo "instructions of one such run (callgrind): $collected"
+fi
