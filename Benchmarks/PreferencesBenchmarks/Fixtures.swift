@@ -45,6 +45,33 @@ struct FivePlain {
   var e = [1, 2]
 }
 
+/// Five preferences beside one more stored property, as in most types that declare them.
+///
+/// `FivePlain` holds six scalar fields (a `String` is two), the most the Swift optimizer takes
+/// apart to destroy field by field (`shouldExpand` in the compiler's SIL utilities: at most six
+/// fields); a type with more is destroyed through its outlined value witness, which calls the
+/// runtime to release the string and the array. Any type with five preferences has more than
+/// six, so the initialisation row compares it with a plain type inside the limit; this pair
+/// compares the two beyond it.
+struct FivePreferencesAndTitle {
+  var title = "Settings"
+  @Preference var a = 1
+  @Preference var b = "b"
+  @Preference var c = true
+  @Preference var d = 2.5
+  @Preference var e = [1, 2]
+}
+
+/// `FivePreferencesAndTitle` with plain stored properties.
+struct FivePlainAndTitle {
+  var title = "Settings"
+  var a = 1
+  var b = "b"
+  var c = true
+  var d = 2.5
+  var e = [1, 2]
+}
+
 enum BenchKeys: String, PreferenceKeys {
   case count, name, profile
   var defaultValue: any PreferenceValue {

@@ -79,6 +79,8 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     "read-enum": { blackHole(keyed.integer(for: .count)) },
     "init": { blackHole(FivePreferences()) },
     "init-plain": { blackHole(FivePlain()) },
+    "init-titled": { blackHole(FivePreferencesAndTitle()) },
+    "init-plain-titled": { blackHole(FivePlainAndTitle()) },
     "nothing": {},
   ]
   if CommandLine.arguments[index + 1] == "write-corpus", index + 2 < CommandLine.arguments.count {
@@ -222,10 +224,18 @@ row("flush: file store, lock + merge + atomic replace + fsync", flush)
 let inits = Harness(rounds: quick ? 3 : 31, scale: harness.scale).compare([
   ("plain init", 1_000_000, { blackHole(FivePlain()) }),
   ("@Preference init", 1_000_000, { blackHole(FivePreferences()) }),
+  ("plain init, and a title", 1_000_000, { blackHole(FivePlainAndTitle()) }),
+  ("@Preference init, and a title", 1_000_000, { blackHole(FivePreferencesAndTitle()) }),
 ])
 row("init: struct with 5 plain stored properties", inits[0])
 row("init: struct with 5 @Preference properties", inits[1], against: inits[0], target: "≤ 1.2× plain")
 gate("init: @Preference / plain", inits[1].ratio(to: inits[0]), atMost: 3)
+// The plain struct above is small enough for the optimizer to destroy field by field; with one
+// more stored property both are destroyed alike (Fixtures.swift), and the wrappers' own cost shows.
+row("init: 5 plain stored properties and a title", inits[2])
+row(
+  "init: 5 @Preference properties and a title", inits[3], against: inits[2], target: "≤ 1.2× plain")
+gate("init: @Preference / plain, with a title", inits[3].ratio(to: inits[2]), atMost: 2)
 
 // MARK: At rest
 
