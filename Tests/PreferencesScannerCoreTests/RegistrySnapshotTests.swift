@@ -18,12 +18,12 @@ import Testing
       sourceLocation: sourceLocation)
   }
 
-  /// The registry of `Tests/RegistryIntegrationTests/Showcase.swift`, which that test target
-  /// compiles (without the plugin) and exercises at run time.
+  /// The registry of `Tests/RegistryIntegrationTests/Showcase.swift` and `LiteralDefaults.swift`,
+  /// which that test target compiles (without the plugin) and exercises at run time.
   @Test func showcaseRegistryMatchesTheGoldenFile() throws {
     let directory = packageRoot.appendingPathComponent("Tests/RegistryIntegrationTests")
     let result = try PreferenceScanner(module: "RegistryIntegrationTests").scan(
-      paths: [directory.appendingPathComponent("Showcase.swift").path])
+      paths: ["Showcase.swift", "LiteralDefaults.swift"].map { directory.appendingPathComponent($0).path })
     #expect(!result.hasErrors, "\(result.diagnostics)")
     try compare(
       RegistryRenderer.singleFile(result, module: "RegistryIntegrationTests"),
@@ -38,6 +38,35 @@ import Testing
     try compare(
       result.diagnostics.map(\.description).joined(separator: "\n") + "\n",
       with: directory.appendingPathComponent("Snapshots/Diagnostics.txt"))
+  }
+
+  /// A file whose declarations need no code gets its table as two static strings; one
+  /// declaration that does (a default the registry evaluates, a store, an `#if`) gives the whole
+  /// file a table value.
+  @Test func aTableIsTwoStaticStringsWhereNoDeclarationNeedsCode() {
+    func table(_ source: String) -> String {
+      let result = PreferenceScanner(module: "App").scan(files: [
+        ("Sources/App/We\"ird.swift", Array(source.utf8))
+      ])
+      #expect(!result.hasErrors, "\(result.diagnostics)")
+      return RegistryRenderer.fileTable(for: result.files[0], plans: result.plans)
+    }
+    let literal = table(
+      "struct S {\n  @Preference var a = 1\n  @Preference(key: \"K\") var b = \"x\"\n  @Preference var c: Int?\n}\n"
+    )
+    #expect(
+      literal.hasPrefix("nonisolated func _Preferences_We_u22_ird() -> (StaticString, StaticString) {\n"))
+    #expect(literal.contains(#"("App/We\"ird.swift", #"[{"key":"S.a""#), "the file ID is quoted")
+    #expect(!literal.contains("PreferenceFileTable"))
+    for needsCode in [
+      "struct S {\n  @Preference var a = 1\n  @Preference var d = Date()\n}\n",
+      "struct S {\n  @Preference var a = 1\n  @Preference(store: .suite(\"g\")) var e = 2\n}\n",
+      "struct S {\n  @Preference var a = 1\n  #if DEBUG\n  @Preference var f = 3\n  #endif\n}\n",
+    ] {
+      let text = table(needsCode)
+      #expect(text.contains("() -> PreferenceFileTable {"), "\(needsCode)")
+      #expect(!text.contains("StaticString"), "\(needsCode)")
+    }
   }
 
   @Test func anEmptyModuleStillGetsARegistry() {

@@ -75,6 +75,23 @@ let evaluatedTable = PreferenceFileTable(
 /// Generated records that do not decode (a registry from another version of the library).
 let brokenTable = PreferenceFileTable(fileID: "Tests/Broken.swift", records: { [#"[{"key": 42}]"#] })
 
+/// A registry as generated for a file whose declarations need no code: its table is the file ID
+/// and the records as two static strings. Anything else in the list is not a table.
+enum StaticStringRegistry: GeneratedPreferenceRegistry {
+  static func _preferenceFiles() -> [Any] {
+    [
+      (
+        "Tests/Literal.swift" as StaticString,
+        #"[{"key":"Literal.count","property":"count","declaringType":"Literal","valueType":"Int","defaultValue":"3","documentation":null,"fileID":"Tests/Literal.swift","line":7,"column":3,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":0,"registeredValue":{"integer":3}}]"#
+          as StaticString
+      ),
+      42,
+      ("Tests/Other.swift", "not static"),
+    ]
+  }
+  static func _retiredKeys() -> [String] { [] }
+}
+
 enum FakeRegistry: GeneratedPreferenceRegistry {
   static func _preferenceFiles() -> [Any] { [profileTable, evaluatedTable] }
   static func _retiredKeys() -> [String] { ["Old.flag", "Old.count", "Profile.name"] }
@@ -119,6 +136,13 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
     #expect(store.registeredDefault(forKey: "Evaluated.anywhere") == .integer(1))
     await MainActor.run {}
     #expect(store.registeredDefault(forKey: "Evaluated.onMain") == .integer(2))
+  }
+
+  @Test func aTableOfTwoStaticStringsIsReadLikeATableValue() {
+    let catalog = RegistryCatalog.of(StaticStringRegistry.self)
+    #expect(catalog.entry(fileID: "AnyModule/Literal.swift", location: 7)?.descriptor.key == "Literal.count")
+    #expect(catalog.allEntries().map(\.descriptor.key) == ["Literal.count"], "what is not a table is skipped")
+    #expect(catalog.allEntries().first?.registeredValue == .integer(3))
   }
 
   @Test func declarationsAreFoundWhereTheCompilerReportsThem() {

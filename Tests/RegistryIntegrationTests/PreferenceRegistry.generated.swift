@@ -10,7 +10,7 @@ import Foundation
 /// Every `@Preference` declared in this module.
 @usableFromInline enum PreferenceRegistry: GeneratedPreferenceRegistry {
   @usableFromInline nonisolated static func _preferenceFiles() -> [Any] {
-    [_Preferences_Showcase()]
+    [_Preferences_LiteralDefaults(), _Preferences_Showcase()]
   }
 
   @usableFromInline nonisolated static func _retiredKeys() -> [String] {
@@ -27,6 +27,10 @@ import Foundation
 
 /// Declared with no isolation, so that it has the module's default isolation.
 private func _preferencesDefaultIsolationProbe() {}
+
+nonisolated func _Preferences_LiteralDefaults() -> (StaticString, StaticString) {
+  ("RegistryIntegrationTests/LiteralDefaults.swift", #"[{"key":"LiteralDefaults.count","property":"count","declaringType":"LiteralDefaults","valueType":"Int","defaultValue":"3","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":8,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":0,"registeredValue":{"integer":3}},{"key":"LiteralDefaults.title","property":"title","declaringType":"LiteralDefaults","valueType":"String","defaultValue":"\"Hello, \\\"world\\\"\"","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":9,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":1,"registeredValue":{"string":"Hello, \"world\""}},{"key":"Literal.enabled","property":"enabled","declaringType":"LiteralDefaults","valueType":"Bool","defaultValue":"true","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":10,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":["enabled"],"registration":"registry","registrationNote":null,"index":2,"registeredValue":{"bool":true}},{"key":"LiteralDefaults.ratio","property":"ratio","declaringType":"LiteralDefaults","valueType":"Double","defaultValue":"0.25","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":11,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":3,"registeredValue":{"double":0.25}},{"key":"LiteralDefaults.lastSearch","property":"lastSearch","declaringType":"LiteralDefaults","valueType":"String?","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":12,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":4}]"#)
+}
 
 nonisolated func _Preferences_Showcase() -> PreferenceFileTable {
   PreferenceFileTable(

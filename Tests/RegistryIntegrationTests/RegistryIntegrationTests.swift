@@ -72,6 +72,25 @@ enum TestStore {
     #expect(store.registeredDefault(forKey: "DependentScreen.columns") == .integer(4))
   }
 
+  /// A table generated as two static strings (every declaration of its file needs no code)
+  /// resolves and registers like a table value.
+  @Test func aTableOfStaticStringsResolvesAndRegisters() {
+    let literal = LiteralDefaults()
+    #expect(literal.$count.key == "LiteralDefaults.count")
+    #expect(literal.$enabled.key == "Literal.enabled")
+    #expect(literal.count == 3)
+    #expect(literal.title == #"Hello, "world""#)
+    #expect(literal.lastSearch == nil)
+    let store = TestStore.shared
+    #expect(store.registeredDefault(forKey: "LiteralDefaults.ratio") == .double(0.25))
+    #expect(store.registeredDefault(forKey: "Literal.enabled") == .bool(true))
+    #expect(PreferenceRegistry.preference(forKey: "Literal.enabled")?.renamedFrom == ["enabled"])
+    literal.ratio = 0.5
+    #expect(LiteralDefaults().ratio == 0.5)
+    literal.$ratio.removeValue()
+    #expect(literal.ratio == 0.25)
+  }
+
   @Test func writesGoToTheStoreAndTheProjectionResets() {
     let showcase = Showcase()
     showcase.username = "Paul"
@@ -95,7 +114,8 @@ enum TestStore {
 
   @Test func theRegistryListsEveryPreference() throws {
     let preferences = PreferenceRegistry.preferences
-    #expect(preferences.count == 25)  // 26 declarations; only one of the two #if branches is compiled
+    // 31 declarations in two files; only one of Showcase's two #if branches is compiled.
+    #expect(preferences.count == 30)
     let username = try #require(PreferenceRegistry.preference(forKey: "Showcase.username"))
     #expect(username.documentation == "The user's name.")
     #expect(username.valueType == "String")

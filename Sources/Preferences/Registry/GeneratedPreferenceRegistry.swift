@@ -16,9 +16,10 @@ import Foundation
 /// }
 /// ```
 public protocol GeneratedPreferenceRegistry: Sendable {
-  /// The per-file tables of the module (generated-code `PreferenceFileTable` values; typed
-  /// `Any` because a module with `public` preferences declares this member `public`, where an
-  /// SPI type cannot appear).
+  /// The per-file tables of the module (generated-code `PreferenceFileTable` values, or
+  /// `(fileID, records)` pairs of static strings for files whose declarations need no code;
+  /// typed `Any` because a module with `public` preferences declares this member `public`, where
+  /// an SPI type cannot appear).
   @_spi(Generated) static func _preferenceFiles() -> [Any]
   /// Keys `Preferences.lock` marks retired.
   @_spi(Generated) static func _retiredKeys() -> [String]

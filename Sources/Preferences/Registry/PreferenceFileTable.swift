@@ -43,6 +43,22 @@ public struct PreferenceFileTable: Sendable {
   }
 }
 
+extension PreferenceFileTable {
+  /// The table of one element of a generated `_preferenceFiles()`: a table, or, for a file whose
+  /// declarations need no code (literal defaults outside `#if`, no `store:`), its `#fileID` and
+  /// its records as two static strings, which compile much faster than a table value with
+  /// closures. `nil` for anything else (generated code of another version of the library).
+  init?(generated: Any) {
+    if let table = generated as? PreferenceFileTable {
+      self = table
+    } else if let (fileID, records) = generated as? (StaticString, StaticString) {
+      self.init(fileID: fileID, records: { [RegistryCatalog.text(records)] })
+    } else {
+      return nil
+    }
+  }
+}
+
 /// A declaration's store whose expression reads names that may be isolated to the main actor
 /// (`store: Settings.shared`, a `static let` of a type that Xcode 26's default isolation makes
 /// main-actor isolated).

@@ -55,7 +55,7 @@ final class RegistryCatalog: Sendable {
   static func of<Registry: GeneratedPreferenceRegistry>(_ registry: Registry.Type) -> RegistryCatalog {
     if let catalog = catalogs.withLock({ $0[ObjectIdentifier(registry)] }) { return catalog }
     // The generated tables are built without the lock held.
-    let tables = registry._preferenceFiles().compactMap { $0 as? PreferenceFileTable }
+    let tables = registry._preferenceFiles().compactMap(PreferenceFileTable.init(generated:))
     let mainActorByDefault = registry._mainActorIsDefaultIsolation()
     return catalogs.withLock { catalogs in
       if let catalog = catalogs[ObjectIdentifier(registry)] { return catalog }

@@ -448,6 +448,17 @@ package final class PreferencePlan: Sendable {
 
   package var property: String { syntax.property }
   package var enclosingType: String { typePath.joined(separator: ".") }
+
+  /// Whether the generated table needs no code for this declaration, only its record: it sits
+  /// outside `#if`, its default is a literal (or absent, or registered at its first read) and
+  /// it names no store.
+  package var needsNoEvaluation: Bool {
+    guard syntax.branch == nil, store == nil, movedFrom == nil else { return false }
+    switch registration {
+    case .none, .literal, .firstRead: return true
+    case .registry, .mainActor, .defaultIsolation: return false
+    }
+  }
   package var line: Int { syntax.line }
   package var column: Int { syntax.column }
   package var documentation: String? { syntax.documentation }
