@@ -75,7 +75,10 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
   let operations: [String: () -> Void] = [
     "read-int": { blackHole(reader.count) },
     "read-dict": { blackHole(dictionary["Reader.count"] as? Int) },
+    "read-string": { blackHole(reader.name) },
+    "read-dict-string": { blackHole(dictionary["Reader.name"] as? String) },
     "read-codable": { blackHole(reader.profile) },
+    "read-dict-codable": { blackHole(dictionary["Reader.profile"] as? Profile) },
     "read-enum": { blackHole(keyed.integer(for: .count)) },
     "init": { blackHole(FivePreferences()) },
     "init-plain": { blackHole(FivePlain()) },
