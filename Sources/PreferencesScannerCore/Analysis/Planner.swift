@@ -449,15 +449,19 @@ package final class PreferencePlan: Sendable {
   package var property: String { syntax.property }
   package var enclosingType: String { typePath.joined(separator: ".") }
 
-  /// Whether the generated table needs no code for this declaration, only its record: it sits
-  /// outside `#if`, its default is a literal (or absent, or registered at its first read) and
-  /// it names no store.
-  package var needsNoEvaluation: Bool {
-    guard syntax.branch == nil, store == nil, movedFrom == nil else { return false }
+  /// Whether the generated table evaluates this declaration's default (in an extension of the
+  /// declaring type), rather than carrying it encoded, or leaving it to the first read.
+  package var tableEvaluatesDefault: Bool {
     switch registration {
-    case .none, .literal, .firstRead: return true
-    case .registry, .mainActor, .defaultIsolation: return false
+    case .registry, .mainActor, .defaultIsolation: true
+    case .none, .literal, .firstRead: false
     }
+  }
+
+  /// Whether the generated table needs no code for this declaration, only its record: it sits
+  /// outside `#if`, the table does not evaluate its default and it names no store.
+  package var needsNoEvaluation: Bool {
+    syntax.branch == nil && store == nil && movedFrom == nil && !tableEvaluatesDefault
   }
   package var line: Int { syntax.line }
   package var column: Int { syntax.column }

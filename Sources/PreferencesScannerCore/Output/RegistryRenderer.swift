@@ -342,12 +342,7 @@ package enum RegistryRenderer {
     out += "      return records\n    }"
 
     // Defaults the table evaluates.
-    let evaluated = plans.filter {
-      switch $0.registration {
-      case .registry, .mainActor, .defaultIsolation: true
-      default: false
-      }
-    }
+    let evaluated = plans.filter(\.tableEvaluatesDefault)
     if !evaluated.isEmpty {
       out += ",\n    registration: { index in\n      switch index {\n"
       out += emitter.emit(evaluated.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
