@@ -126,7 +126,7 @@ row("read Int: @Preference", readInt[1], against: readInt[0], target: "≤ 0.5×
 row("read Int: enum-keyed store", readInt[2], against: readInt[0])
 row("read Int: UserDefaults.integer(forKey:)", readInt[3], against: readInt[0])
 row("  @Preference vs UserDefaults", readInt[3], against: readInt[1], target: "≥ 20× faster")
-gate("read Int: @Preference / dict", readInt[1].ratio(to: readInt[0]), atMost: 1)
+gate("read Int: @Preference / dict", readInt[1].ratio(to: readInt[0]), atMost: 0.8)
 gate("read Int: UserDefaults / @Preference", readInt[3].ratio(to: readInt[1]), atLeast: 5)
 
 let readString = harness.compare([
@@ -137,7 +137,7 @@ let readString = harness.compare([
 ])
 row("read String: [String: Any] + as? String", readString[0])
 row("read String: @Preference", readString[1], against: readString[0], target: "≤ 0.5× dict")
-gate("read String: @Preference / dict", readString[1].ratio(to: readString[0]), atMost: 1)
+gate("read String: @Preference / dict", readString[1].ratio(to: readString[0]), atMost: 0.8)
 row("read String: enum-keyed store", readString[2], against: readString[0])
 row("read String: UserDefaults.string(forKey:)", readString[3], against: readString[0])
 
@@ -155,7 +155,7 @@ let readCodable = harness.compare([
 ])
 row("read Codable: [String: Any] + as? Profile", readCodable[0])
 row("read Codable: @Preference (cached)", readCodable[1], against: readCodable[0], target: "≤ 0.5× dict")
-gate("read Codable: @Preference / dict", readCodable[1].ratio(to: readCodable[0]), atMost: 1)
+gate("read Codable: @Preference / dict", readCodable[1].ratio(to: readCodable[0]), atMost: 0.8)
 row("read Codable: enum-keyed store", readCodable[2], against: readCodable[0])
 row("read Codable: UserDefaults data + JSONDecoder", readCodable[3], against: readCodable[0])
 

@@ -375,7 +375,7 @@ public final class PreferenceStore: Sendable {
   /// `box`) after the backend holds the value, so a read never caches an older one. A write of
   /// a synced key records its modification time.
   func write(
-    _ value: PropertyListValue?, forKey key: String, caching box: AnyObject? = nil, modified: Date? = nil
+    _ value: PropertyListValue?, forKey key: String, caching box: CachedBox? = nil, modified: Date? = nil
   ) {
     let (version, started, synced, clock) = state.withLock { state in
       state.writesInFlight += 1
@@ -426,6 +426,3 @@ public final class PreferenceStore: Sendable {
   public func flush() throws { try backend.flush() }
 
 }
-
-/// Marks a key whose stored value does not decode as `Value`, so that it is reported once.
-final class UndecodableBox<Value>: Sendable {}

@@ -194,6 +194,24 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     #expect(fresh.backend.value(forKey: codableKey) == .string("{broken"))
   }
 
+  /// The cache keeps one decoded value per key; a read as another type must not take it for its
+  /// own (the cache tells the types apart by a field of the box, not by a cast).
+  @Test func aValueCachedAsOneTypeIsNeverReadAsAnother() {
+    Diagnostics.start()
+    let store = PreferenceStore.inMemory()
+    let key = "cached-\(UUID().uuidString)"
+    store.set("seven", forKey: key)
+    #expect(store.value(forKey: key, default: "none") == "seven")
+    #expect(store.value(forKey: key, default: 42) == 42)
+    #expect(store.value(forKey: key, default: Optional<String>.none) == "seven")
+    #expect(store.value(forKey: key, default: ["a"]) == ["a"])
+    #expect(store.value(forKey: key, default: "none") == "seven")
+    store.set(7, forKey: key)
+    #expect(store.value(forKey: key, default: 0) == 7)
+    #expect(store.value(forKey: key, default: "none") == "none")
+    #expect(store.value(forKey: key, default: 0) == 7)
+  }
+
   @Test func encodingFailureStoresNothingAndReports() {
     Diagnostics.start()
     let store = PreferenceStore.inMemory()

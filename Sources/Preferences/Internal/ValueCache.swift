@@ -10,7 +10,7 @@
 @usableFromInline
 struct ValueCache {
   /// Decoded values (`ValueBox`, or `UndecodableBox`), or `nil` where the key must be read again.
-  @usableFromInline var boxes: ContiguousArray<AnyObject?> = []
+  @usableFromInline var boxes: ContiguousArray<CachedBox?> = []
   /// The Observation cell of each key read so far.
   @usableFromInline var cells: ContiguousArray<PreferenceCell?> = []
   /// For each cell: the value its readers last saw, what they see when nothing is stored or
@@ -30,7 +30,7 @@ struct ValueCache {
   }
 
   @inlinable @inline(__always)
-  func box(_ number: Int) -> AnyObject? { number < boxes.count ? boxes[number] : nil }
+  func box(_ number: Int) -> CachedBox? { number < boxes.count ? boxes[number] : nil }
 
   @inlinable @inline(__always)
   func cell(_ number: Int) -> PreferenceCell? { number < cells.count ? cells[number] : nil }
@@ -47,7 +47,7 @@ struct ValueCache {
     return (value, Unmanaged.passUnretained(cell))
   }
 
-  mutating func setBox(_ box: AnyObject?, _ number: Int) {
+  mutating func setBox(_ box: CachedBox?, _ number: Int) {
     if number >= boxes.count {
       guard box != nil else { return }
       boxes.append(contentsOf: repeatElement(nil, count: number + 1 - boxes.count))
@@ -85,7 +85,7 @@ struct ValueCache {
   }
 
   /// The box cached for `key`.
-  subscript(key: String) -> AnyObject? {
+  subscript(key: String) -> CachedBox? {
     mutating get { box(number(of: key)) }
     set { setBox(newValue, number(of: key)) }
   }
