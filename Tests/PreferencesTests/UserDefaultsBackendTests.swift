@@ -80,6 +80,34 @@ import Testing
       #expect(UserDefaults(suiteName: suite.name)?.string(forKey: "k") == "new")
     }
 
+    /// Another process's change is shown to this process's UserDefaults after the file is read.
+    /// A write of this process's between the two is newer: UserDefaults must end showing it, not
+    /// the value read before it (it showed that one until the key next changed). A registration
+    /// between the two changes no stored value: UserDefaults must still show the other
+    /// process's. The interleavings are forced here, not waited for.
+    @Test func aChangeBetweenReadingAnotherProcesssChangeAndShowingItLeavesUserDefaultsShowingTheFile() {
+      let suite = TemporarySuite()
+      let domain = CorelibsDefaultsDomain(suiteName: suite.name)
+      let keys: Set<String> = ["written", "registered", "untouched"]
+      for key in keys { domain.setStoredValue(.string("mine"), forKey: key) }
+      // What a reload after another process's writes leaves in the file.
+      for key in keys { domain.file.setValue(.string("theirs"), forKey: key) }
+      CorelibsDefaultsDomain.$afterReadingFileValues.withValue({
+        domain.setStoredValue(.string("newer"), forKey: "written")
+        domain.register(defaults: ["registered": .string("default")])
+      }) {
+        domain.showFileValues(of: keys)
+      }
+      let plain = UserDefaults(suiteName: suite.name)
+      #expect(plain?.string(forKey: "written") == "newer")
+      #expect(plain?.string(forKey: "registered") == "theirs")
+      #expect(plain?.string(forKey: "untouched") == "theirs")
+      #expect(domain.poll(known: keys) == [], "the next poll finds nothing to adopt")
+      #expect(domain.storedValue(forKey: "written") == .string("newer"))
+      #expect(domain.storedValue(forKey: "registered") == .string("theirs"))
+      #expect(domain.storedValue(forKey: "untouched") == .string("theirs"))
+    }
+
     @Test func theDomainFileIsFoundAsCorelibsFindsIt() {
       func path(_ environment: [String: String]) -> String {
         UserDefaultsBackend.domainFileURL(domain: "d", environment: environment).path

@@ -90,6 +90,9 @@
     /// Runs between a write's bookkeeping and UserDefaults showing it, for tests that interleave
     /// a poll there.
     @TaskLocal static var beforeShowing: (@Sendable () -> Void)?
+    /// Runs between ``showFileValues(of:)`` reading the file and showing its values, for tests
+    /// that interleave a write there.
+    @TaskLocal static var afterReadingFileValues: (@Sendable () -> Void)?
 
     init(suiteName: String?) {
       if let suiteName, let suite = UserDefaults(suiteName: suiteName) {
@@ -178,14 +181,43 @@
     func startEvents(_ onChange: @escaping @Sendable (Set<String>?) -> Void) {
       file.startWatching { [weak self] keys in
         guard let self else { return }
-        let values = keys.map { ($0, self.file.value(forKey: $0)) }
-        self.mirror.withLock { mirror in
-          for (key, value) in values { mirror.expect(value ?? mirror.registered[key], forKey: key) }
-        }
-        self.mirror.withLock { mirror in for (key, _) in values { mirror.beginShowing(key) } }
-        for (key, value) in values { self.show(value, forKey: key) }
-        self.mirror.withLock { mirror in for (key, _) in values { mirror.shown(key) } }
+        self.showFileValues(of: keys)
         onChange(keys)
+      }
+    }
+
+    /// Shows the process's UserDefaults the file's values of `keys`, which another process
+    /// changed.
+    ///
+    /// The file is read without the mirror's lock held, so this domain may change a key between
+    /// the read and the showing: a write (whose own showing is of the file's newer value) or a
+    /// registration. Such a key is read again rather than shown the value read before it, which
+    /// would leave UserDefaults behind the file until the key next changed (and a poll would then
+    /// take the difference for another writer's). After a few tries under constant writes a key
+    /// is left to the writes, which show their own values.
+    func showFileValues(of keys: Set<String>) {
+      var pending = keys
+      for attempt in 1...4 where !pending.isEmpty {
+        let version = mirror.withLock { $0.version }
+        let read = pending.map { ($0, file.value(forKey: $0)) }
+        if attempt == 1 { Self.afterReadingFileValues?() }
+        let (values, changed) = mirror.withLock { mirror in
+          var values: [(String, PropertyListValue?)] = []
+          var changed: Set<String> = []
+          for (key, value) in read {
+            guard mirror.mayCompare(key, readAt: version) else {
+              changed.insert(key)
+              continue
+            }
+            mirror.expect(value ?? mirror.registered[key], forKey: key)
+            mirror.beginShowing(key)
+            values.append((key, value))
+          }
+          return (values, changed)
+        }
+        for (key, value) in values { show(value, forKey: key) }
+        mirror.withLock { mirror in for (key, _) in values { mirror.shown(key) } }
+        pending = changed
       }
     }
 
