@@ -191,10 +191,11 @@
     ///
     /// The file is read without the mirror's lock held, so this domain may change a key between
     /// the read and the showing: a write (whose own showing is of the file's newer value) or a
-    /// registration. Such a key is read again rather than shown the value read before it, which
-    /// would leave UserDefaults behind the file until the key next changed (and a poll would then
-    /// take the difference for another writer's). After a few tries under constant writes a key
-    /// is left to the writes, which show their own values.
+    /// registration. Such a key is read again. Showing the value read before the change would
+    /// leave UserDefaults behind the file until the key next changed; skipping the key would
+    /// leave it showing an older value than the mirror expects after a registration, which a
+    /// poll would take for another writer's and store. After a few tries under constant writes
+    /// a key is left to the writes, which show their own values.
     func showFileValues(of keys: Set<String>) {
       var pending = keys
       for attempt in 1...4 where !pending.isEmpty {
