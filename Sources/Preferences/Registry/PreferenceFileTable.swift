@@ -45,9 +45,9 @@ public struct PreferenceFileTable: Sendable {
 
 extension PreferenceFileTable {
   /// The table of one element of a generated `_preferenceFiles()`: a table, or, for a file whose
-  /// declarations need no code (literal defaults outside `#if`, no `store:`), its `#fileID` and
-  /// its records as two static strings, which compile much faster than a table value with
-  /// closures. `nil` for anything else (generated code of another version of the library).
+  /// declarations need no code (literal defaults outside `#if`, no `store:` or `movedFrom:`), its
+  /// `#fileID` and its records as two static strings, which compile much faster than a table
+  /// value with closures. `nil` for anything else (generated code of another version of the library).
   init?(generated: Any) {
     if let table = generated as? PreferenceFileTable {
       self = table
