@@ -229,7 +229,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   }
 
   /// Access to the key, the stored state, observation and reset: `$username.key`,
-  /// `$username.reset()`, `$username.binding` (SwiftUI).
+  /// `$username.removeValue()`, `$username.binding` (SwiftUI).
   public var projectedValue: PreferenceProjection<Value> {
     let (resolution, store) = resolve()
     return PreferenceProjection(key: resolution.key, store: store, defaultValue: defaultValue)
@@ -259,6 +259,51 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
       RegistryCatalog.of(Registry.self).ensureRegistered(in: store)
     }
     return (resolution, store)
+  }
+}
+
+/// A type that declares preferences keeps its synthesized `Equatable` and `Hashable`
+/// conformances.
+///
+/// Every instance's preference of one declaration is the same stored value (one key, one store),
+/// so two wrappers are equal when they come from the same declaration, whatever the value: the
+/// comparison reads no store. `struct Filter: Hashable { var text = ""; @Preference var ascending
+/// = true }` compares and hashes by `text`.
+extension DerivedPreference: Hashable {
+  /// Whether both wrappers come from the same declaration, which is to say they read and write
+  /// the same stored value.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.fileIDAddress == rhs.fileIDAddress && lhs.location == rhs.location
+  }
+
+  /// Hashes the declaration, as `==` compares it.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(fileIDAddress)
+    hasher.combine(location)
+  }
+}
+
+/// What `print` and `dump` of a type that declares preferences show for each: its key and its
+/// current value, `Preference("ContentView.username": "Paul")`, not the wrapper's fields.
+extension DerivedPreference: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  /// The key and the current value, as `"key": value`.
+  public var description: String {
+    let (resolution, store) = resolve()
+    let value = store.value(number: resolution.number, key: resolution.key, default: defaultValue)
+    var text = ""
+    debugPrint(resolution.key, terminator: ": ", to: &text)
+    debugPrint(value, terminator: "", to: &text)
+    return text
+  }
+
+  /// `Preference(` the key and the current value `)`.
+  public var debugDescription: String { "Preference(\(description))" }
+
+  /// The key and the current value, for `dump` and debuggers.
+  public var customMirror: Mirror {
+    let (resolution, store) = resolve()
+    let value = store.value(number: resolution.number, key: resolution.key, default: defaultValue)
+    return Mirror(self, children: ["key": resolution.key, "value": value], displayStyle: .struct)
   }
 }
 
@@ -294,7 +339,8 @@ private enum UnresolvedStore {
   static let shared = PreferenceStore.inMemory()
 }
 
-/// The projected value of `@Preference`: `$name.key`, `$name.isStored`, `$name.reset()`.
+/// The projected value of `@Preference`: `$name.key`, `$name.hasStoredValue`,
+/// `$name.removeValue()`.
 public struct PreferenceProjection<Value: PreferenceValue>: Sendable {
   /// The key the value is stored under.
   public let key: String
