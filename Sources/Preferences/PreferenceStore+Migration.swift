@@ -56,7 +56,7 @@ extension PreferenceStore {
   ///
   /// The value is written here and flushed before it is removed there, so an interruption leaves
   /// it in both stores, never in neither; if this store cannot write it durably, the old copy
-  /// stays. Idempotent, like ``migrate(from:to:)``, and answered the same way.
+  /// stays. Idempotent, like ``migrate(from:to:transform:)-(String,_,_)``, and answered the same way.
   ///
   /// ```swift
   /// PreferenceStore.suite("group.com.example.app").migrate("Settings.theme", from: .standard)
@@ -112,7 +112,8 @@ extension PreferenceStore {
     return nil
   }
 
-  /// The outcome of ``migrate(from:to:)`` and ``migrate(_:from:oldKeys:)``.
+  /// The outcome of ``PreferenceStore/migrate(from:to:transform:)-(String,_,_)`` and
+  /// ``PreferenceStore/migrate(_:from:oldKeys:)``.
   public enum MigrationResult: Equatable, Sendable {
     /// The value was moved from the old key to the new key.
     case moved

@@ -92,7 +92,7 @@ public struct RemoteStoreLimits: Sendable, Equatable {
 /// tests. Each engine is one device; a write is delivered, in order as iCloud does, to every
 /// other device's observer: asynchronously (``Delivery/automatic``, then
 /// ``waitUntilDelivered()``), or one notification at a time when the test says so
-/// (``Delivery/manual``, then ``deliverNext()``), to explore interleavings deterministically.
+/// (``Delivery/manual``, then ``deliverNext(to:)``), to explore interleavings deterministically.
 ///
 /// It also reproduces what iCloud documents beyond plain writes: the first download replacing
 /// values written before it (``simulateInitialSync(_:)``), an account change
@@ -103,7 +103,7 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   public enum Delivery: Sendable {
     /// On a background queue, in order.
     case automatic
-    /// Queued until the test calls ``InMemoryRemoteStore/deliverNext()``.
+    /// Queued until the test calls ``InMemoryRemoteStore/deliverNext(to:)``.
     case manual
   }
 
