@@ -117,3 +117,82 @@ import Testing
     #expect(errors(result).first?.contains("is 65 bytes; iCloud's key-value store allows 64") == true)
   }
 }
+
+/// Dictionaries keyed by anything but strings, and the empty collections defaults name.
+@Suite struct DictionaryKeyTests {
+  @Test func aDictionaryKeyedByAnythingButStringsIsAnErrorThatNamesTheFix() {
+    let result = scan(
+      """
+      struct Tag: Hashable {}
+      enum Side: String { case left }
+      struct F {
+        @Preference var byNumber: [Int: String] = [:]
+        @Preference var byTag = [Tag: Int]()
+        @Preference var bySide: [Side: Bool]? = nil
+        @Preference var nested: [String: [UUID: Int]] = [:]
+        @Preference var spelled = Dictionary<Date, [String]>()
+      }
+      """)
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:4:4: error: @Preference 'byNumber' stores [Int: String], a dictionary keyed by Int, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
+        "Sources/App/File.swift:5:4: error: @Preference 'byTag' stores [Tag: Int], a dictionary keyed by Tag, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
+        "Sources/App/File.swift:6:4: error: @Preference 'bySide' stores [Side: Bool]?, a dictionary keyed by Side, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
+        "Sources/App/File.swift:7:4: error: @Preference 'nested' stores [String: [UUID: Int]], a dictionary keyed by UUID, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
+        "Sources/App/File.swift:8:4: error: @Preference 'spelled' stores Dictionary<Date, [String]>, a dictionary keyed by Date, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
+      ])
+  }
+
+  @Test func stringKeysAndNamesThatMayAliasStringAreAccepted() {
+    let result = scan(
+      """
+      typealias Name = String
+      struct G {
+        @Preference var a: [String: Int] = [:]
+        @Preference var b: [Name: Int] = [:]
+        @Preference var c: [Swift.String: [String: Bool]] = [:]
+        @Preference var d = Dictionary<String, Int>()
+        @Preference var e: [Foreign.Key: Int] = [:]
+        @Preference var f: [[String: Int]] = []
+      }
+      """)
+    #expect(errors(result) == [])
+    #expect(result.plans.count == 6)
+  }
+
+  @Test func anEmptyCollectionOfAWrittenTypeTypesTheDeclaration() {
+    let result = scan(
+      """
+      enum Side: String { case left }
+      struct H {
+        @Preference var names = [String]()
+        @Preference var counts = [String: Int]()
+        @Preference var sides = Set<Side>()
+        @Preference var table = Dictionary<String, [Int]>(), next = 1
+      }
+      """)
+    #expect(result.plan("H.names")?.valueType == "[String]")
+    #expect(result.plan("H.counts")?.valueType == "[String: Int]")
+    #expect(result.plan("H.sides")?.valueType == "Set<Side>")
+    #expect(result.plan("H.table")?.valueType == "Dictionary<String, [Int]>")
+    // The comma inside the generic arguments is not the one between two properties.
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:6:54: error: @Preference applies to one property; declare 'table' and the next property separately"
+      ])
+  }
+
+  @Test func aComparisonIsNotTakenForGenericArguments() {
+    let result = scan(
+      """
+      struct J {
+        static let a = 1, b = 2
+        @Preference var flag = a < b, other = 3
+        @Preference var tight = Self.a<Self.b
+      }
+      """)
+    #expect(errors(result).count == 1)
+    #expect(errors(result).first?.contains("3:31: error: @Preference applies to one property") == true)
+    #expect(result.plan("J.tight")?.syntax.defaultValue?.text == "Self.a<Self.b")
+  }
+}

@@ -165,6 +165,13 @@ package struct Planner: Sendable {
     let store = storeCode(syntax.arguments.store, label: "store")
     let movedFrom = storeCode(syntax.arguments.movedFrom, label: "movedFrom")?.code
 
+    // A dictionary keyed by anything but strings: property lists key dictionaries by string.
+    if let valueType, let key = dictionaryKeyProblem(valueType, context: context) {
+      error(
+        "@Preference '\(syntax.property)' stores \(valueType), a dictionary keyed by \(key), but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)"
+      )
+    }
+
     // A module type it stores that does not conform (decided for the whole module by `plan`).
     let unstorable = valueType.flatMap { valueType in
       storabilityProblem(valueType, context: context).map {
@@ -218,6 +225,21 @@ package struct Planner: Sendable {
     guard let expression, !expression.isEmpty else { return nil }
     if let literal = LiteralType.of(expression) { return literal }
     let tokens = expression.tokens
+    // An empty collection of a written type: [T](), [K: V](), Array<T>(), Set<T>(),
+    // Dictionary<K, V>().
+    if tokens.count >= 4, expression.punct(tokens.count - 2, UInt8(ascii: "(")),
+      expression.punct(tokens.count - 1, UInt8(ascii: ")"))
+    {
+      let typeEnd = tokens.count - 3
+      if expression.punct(0, UInt8(ascii: "[")), expression.matchingClose(0) == typeEnd {
+        return expression.text(0...typeEnd)
+      }
+      if let name = expression.word(0), ["Array", "Set", "Dictionary"].contains(name),
+        expression.isOperator(1, "<"), expression.text(typeEnd).hasSuffix(">")
+      {
+        return expression.text(0...typeEnd)
+      }
+    }
     // T(…) or T(…)!
     if let name = expression.word(0), expression.punct(1, UInt8(ascii: "(")) {
       let closes = expression.matchingClose(1)
@@ -273,6 +295,65 @@ package struct Planner: Sendable {
     default:
       return nil
     }
+  }
+
+  /// Standard types a dictionary may be keyed by that are not `String`.
+  private static let nonStringKeys: Set<String> = [
+    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
+    "Float", "Float16", "CGFloat", "Bool", "Character", "Substring", "Date", "URL", "UUID", "Data",
+    "Decimal", "AnyHashable", "TimeInterval",
+  ]
+
+  /// The key type of a dictionary in `type` (`[K: V]` or `Dictionary<K, V>`, at any depth) that is
+  /// surely not `String`: a standard type, or a struct, enum, class or actor of the module. A
+  /// name that may alias `String` (a type alias, a type from another module) is left to the
+  /// compiler.
+  func dictionaryKeyProblem(_ type: String, context: [ModuleIndex.TypeID]) -> String? {
+    guard type.contains(":") || type.contains("Dictionary") else { return nil }
+    let syntax = ExpressionSyntax(text: type)
+    for index in syntax.tokens.indices {
+      let keyRange: ClosedRange<Int>
+      if syntax.punct(index, UInt8(ascii: "[")) {
+        // The `:` at this bracket's depth, if any, ends the key.
+        let close = syntax.matchingClose(index)
+        var position = index + 1
+        var colon: Int?
+        while position < close {
+          if syntax.opens(position) {
+            position = syntax.matchingClose(position) + 1
+            continue
+          }
+          if syntax.punct(position, UInt8(ascii: ":")) {
+            colon = position
+            break
+          }
+          position += 1
+        }
+        guard let colon, colon > index + 1 else { continue }
+        keyRange = (index + 1)...(colon - 1)
+      } else if syntax.word(index) == "Dictionary", syntax.isOperator(index + 1, "<"),
+        let comma = syntax.tokens.indices.dropFirst(index + 2).first(where: {
+          syntax.punct($0, UInt8(ascii: ","))
+        }), comma > index + 2
+      {
+        keyRange = (index + 2)...(comma - 1)
+      } else {
+        continue
+      }
+      let key = syntax.text(keyRange)
+      let names = key.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+      if names == ["Swift", "String"] || names == ["String"] { continue }
+      if keyRange.count == 1, Self.nonStringKeys.contains(key) { return key }
+      if names.allSatisfy({
+        !$0.isEmpty && !$0.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") })
+      }),
+        let id = self.index.typeID(of: names, in: context), let kind = self.index[id].kind, kind != .protocol,
+        kind != .extension
+      {
+        return key
+      }
+    }
+    return nil
   }
 
   /// The module type in `type` (or in its optional, array, set or dictionary values) that does not

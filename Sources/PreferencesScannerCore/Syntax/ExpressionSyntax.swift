@@ -37,6 +37,12 @@ package struct ExpressionSyntax: Sendable, Equatable {
     String(decoding: bytes[Int(tokens[index].start)..<Int(tokens[index].end)], as: UTF8.self)
   }
 
+  /// The source text from the first token of `range` to its last, as written.
+  package func text(_ range: ClosedRange<Int>) -> String {
+    String(
+      decoding: bytes[Int(tokens[range.lowerBound].start)..<Int(tokens[range.upperBound].end)], as: UTF8.self)
+  }
+
   /// The first byte of the token at `index`.
   package func firstByte(_ index: Int) -> UInt8 { bytes[Int(tokens[index].start)] }
 

@@ -76,10 +76,75 @@ extension FileParser {
         default:
           break
         }
+      } else if token.kind == .operator, let end = genericArgumentsEnd(from: index) {
+        // `Dictionary<Int, String>()`: the commas are the generic arguments', not the end.
+        index = end
+        continue
       }
       index += 1
     }
     return min(index, source.count)
+  }
+
+  /// The index just past the generic argument list that the `<` at `open` begins, if it begins
+  /// one (as Swift decides: a `<` right after a name, closed by a `>` with only type syntax
+  /// between, and followed by a token that can follow a type): `nil` for a comparison.
+  mutating func genericArgumentsEnd(from open: Int) -> Int? {
+    guard open > 0, source[open].kind == .operator, source.text(open) == "<", source.isIdentifier(open - 1),
+      source[open - 1].end == source[open].start
+    else { return nil }
+    var depth = 0
+    var index = open
+    while index < source.count {
+      let token = source[index]
+      switch token.kind {
+      case .identifier:
+        break
+      case .punctuation:
+        let byte = source.bytes[Int(token.start)]
+        if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") {
+          index = source.matchingClose(index) + 1
+          continue
+        }
+        guard byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":") else {
+          return nil
+        }
+      case .operator:
+        // Only the operator characters a type can hold: `<`, `>`, `?`, `!`, `&`, `->`, `...`.
+        for offset in Int(token.start)..<Int(token.end) {
+          switch source.bytes[offset] {
+          case UInt8(ascii: "<"): depth += 1
+          case UInt8(ascii: ">")
+          where !(offset > Int(token.start) && source.bytes[offset - 1] == UInt8(ascii: "-")):
+            depth -= 1
+            if depth < 0 { return nil }
+          case UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "&"), UInt8(ascii: "-"),
+            UInt8(ascii: "."):
+            break
+          default: return nil
+          }
+        }
+        if depth == 0 {
+          // What may follow a type: a call, a member, a closing bracket, a separator, the end.
+          let next = index + 1
+          guard next < source.count else { return next }
+          if source[next].kind == .directive || source[next].followsNewline { return next }
+          for byte in [
+            UInt8(ascii: "("), UInt8(ascii: "."), UInt8(ascii: ")"), UInt8(ascii: "]"),
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "}"), UInt8(ascii: "{"),
+          ]
+          where source.isPunct(next, byte) {
+            return next
+          }
+          return nil
+        }
+      default:
+        return nil
+      }
+      if index > open && token.followsNewline && token.kind != .identifier { return nil }
+      index += 1
+    }
+    return nil
   }
 
   /// Whether the token at `index`, which starts a line, continues the expression before it.
