@@ -234,6 +234,28 @@ import Testing
     #expect(messages[5].contains("declared in a protocol"))
   }
 
+  /// Another property wrapper on the same property, before or after `@Preference`, is an error
+  /// that names what to remove; attributes and macros that are not wrappers are not.
+  @Test func anotherPropertyWrapperOnThePropertyIsAnErrorThatNamesTheFix() {
+    let result = scan(
+      """
+      final class Model: ObservableObject {
+        @Published @Preference var count = 1
+        @Preference @AppStorage("legacy") var legacy = 2
+        @MainActor @ObservationIgnored @Preference(key: "k") @available(*, deprecated) var fine = 3
+        @State
+        @Preference var split = 4
+      }
+      """)
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:2:15: error: @Preference cannot be combined with the property wrapper @Published: the property would be kept in two places; remove @Published (SwiftUI views and @Observable models that read a preference already update when it changes)",
+        #"Sources/App/File.swift:3:16: error: @Preference cannot be combined with the property wrapper @AppStorage: the property would be kept in two places; remove @AppStorage (to keep reading the values it stored, give @Preference that key: @Preference(key: "…"))"#,
+        "Sources/App/File.swift:6:4: error: @Preference cannot be combined with the property wrapper @State: the property would be kept in two places; remove @State (SwiftUI views and @Observable models that read a preference already update when it changes)",
+      ])
+    #expect(result.plans.map(\.key) == ["Model.count", "Model.legacy", "k", "Model.split"])
+  }
+
   /// A declared type ends at the line's end after `?`, `!` or `>`; `&` and `->` continue it.
   @Test func declaredTypesEndWhereTheLineEnds() {
     let result = scan(

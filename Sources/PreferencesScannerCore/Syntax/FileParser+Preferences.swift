@@ -24,6 +24,8 @@ extension FileParser {
       if source.isPunct(cursor, UInt8(ascii: "@")) {
         if isAttribute(cursor + 1, Self.attributeName) {
           error("@Preference is applied twice; remove one", at: cursor + 1)
+        } else if source.isIdentifier(cursor + 1) {
+          composedWrapper(source.text(cursor + 1), at: cursor + 1)
         }
         cursor += 2
         if source.isPunct(cursor, UInt8(ascii: "(")) && source.touch(cursor - 1, cursor) {
@@ -50,6 +52,7 @@ extension FileParser {
     }
     // Modifiers written before the attribute count too (`public @Preference var` is unusual but legal).
     let (before, start) = modifiers(before: atIndex)
+    for name in before.attributeNames { composedWrapper(name, at: nameIndex) }
     if before.isStatic { isStatic = true }
     access = access ?? before.access
     guard let bindingIndex else {
@@ -139,6 +142,38 @@ extension FileParser {
         reportedLine: Int(reported.line) + (presumed?.lineOffset ?? 0),
         documentation: documentation, branch: currentBranch))
     return cursor
+  }
+
+  /// Property wrappers of Apple's frameworks and of the preference libraries people move from,
+  /// each with what to do instead of combining it with `@Preference`.
+  static let knownWrappers: [String: String] = {
+    let observed =
+      "SwiftUI views and @Observable models that read a preference already update when it changes"
+    var wrappers: [String: String] = [:]
+    for name in [
+      "State", "Binding", "Published", "ObservedObject", "StateObject", "EnvironmentObject", "Environment",
+      "Bindable", "FocusState", "FocusedValue", "FocusedBinding", "FocusedObject", "GestureState",
+      "AccessibilityFocusState", "ScaledMetric", "Namespace",
+    ] {
+      wrappers[name] = observed
+    }
+    for name in ["AppStorage", "SceneStorage", "Default", "Shared", "SharedReader"] {
+      wrappers[name] =
+        "to keep reading the values it stored, give @Preference that key: @Preference(key: \"…\")"
+    }
+    for name in ["Query", "FetchRequest", "SectionedFetchRequest", "Dependency"] {
+      wrappers[name] = "a preference is its own storage"
+    }
+    return wrappers
+  }()
+
+  /// Reports `@Preference` combined with another known property wrapper: the compiler would
+  /// nest one in the other and report a type mismatch that does not say what to do.
+  mutating func composedWrapper(_ name: String, at index: Int) {
+    guard let instead = Self.knownWrappers[name] else { return }
+    error(
+      "@Preference cannot be combined with the property wrapper @\(name): the property would be kept in two places; remove @\(name) (\(instead))",
+      at: index)
   }
 
   // MARK: Attribute arguments
