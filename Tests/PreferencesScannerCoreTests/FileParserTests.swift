@@ -249,9 +249,9 @@ import Testing
       """)
     #expect(
       errors(result) == [
-        "Sources/App/File.swift:2:15: error: @Preference cannot be combined with the property wrapper @Published: the property would be kept in two places; remove @Published (SwiftUI views and @Observable models that read a preference already update when it changes)",
-        #"Sources/App/File.swift:3:16: error: @Preference cannot be combined with the property wrapper @AppStorage: the property would be kept in two places; remove @AppStorage (to keep reading the values it stored, give @Preference that key: @Preference(key: "…"))"#,
-        "Sources/App/File.swift:6:4: error: @Preference cannot be combined with the property wrapper @State: the property would be kept in two places; remove @State (SwiftUI views and @Observable models that read a preference already update when it changes)",
+        "Sources/App/File.swift:2:15: error: @Preference is the property's storage and cannot be combined with the property wrapper @Published, which would never see its writes; remove @Published (SwiftUI views and @Observable models that read a preference already update when it changes)",
+        #"Sources/App/File.swift:3:16: error: @Preference is the property's storage and cannot be combined with the property wrapper @AppStorage, which would never see its writes; remove @AppStorage (to keep reading the values it stored, give @Preference that key: @Preference(key: "…"))"#,
+        "Sources/App/File.swift:6:4: error: @Preference is the property's storage and cannot be combined with the property wrapper @State, which would never see its writes; remove @State (SwiftUI views and @Observable models that read a preference already update when it changes)",
       ])
     #expect(result.plans.map(\.key) == ["Model.count", "Model.legacy", "k", "Model.split"])
   }

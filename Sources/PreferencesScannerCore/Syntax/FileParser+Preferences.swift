@@ -167,12 +167,14 @@ extension FileParser {
     return wrappers
   }()
 
-  /// Reports `@Preference` combined with another known property wrapper: the compiler would
-  /// nest one in the other and report a type mismatch that does not say what to do.
+  /// Reports `@Preference` combined with another known property wrapper. Inside `@Preference`
+  /// the other wrapper does not compile (the compiler reports a type mismatch that does not say
+  /// what to do); around it, a generic one (`@State`, `@Published`) compiles but holds the
+  /// preference's wrapper and is never written to, since a preference's setter is nonmutating.
   mutating func composedWrapper(_ name: String, at index: Int) {
     guard let instead = Self.knownWrappers[name] else { return }
     error(
-      "@Preference cannot be combined with the property wrapper @\(name): the property would be kept in two places; remove @\(name) (\(instead))",
+      "@Preference is the property's storage and cannot be combined with the property wrapper @\(name), which would never see its writes; remove @\(name) (\(instead))",
       at: index)
   }
 
