@@ -182,6 +182,21 @@ import Testing
       ])
   }
 
+  @Test func anArgumentThatNamesAGenericTypeIsOneArgument() {
+    let result = scan(
+      """
+      enum Box<A, B> { static let store = PreferenceStore.standard }
+      struct K {
+        @Preference(store: Box<Int, Int>.store) var x = 1
+        @Preference(store: Box<Int, [String: Int]>.store, sync: true) var y = 2
+      }
+      """)
+    #expect(errors(result) == [])
+    #expect(result.plan("K.x")?.syntax.arguments.store?.text == "Box<Int, Int>.store")
+    #expect(result.plan("K.y")?.syntax.arguments.store?.text == "Box<Int, [String: Int]>.store")
+    #expect(result.plan("K.y")?.syntax.arguments.syncs == true)
+  }
+
   @Test func aComparisonIsNotTakenForGenericArguments() {
     let result = scan(
       """

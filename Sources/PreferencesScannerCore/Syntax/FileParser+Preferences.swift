@@ -266,6 +266,10 @@ extension FileParser {
         default:
           break
         }
+      } else if source[index].kind == .operator, let after = genericArgumentsEnd(from: index), after <= end {
+        // `store: Stores<Int, String>.shared`: the commas are the generic arguments'.
+        index = after
+        continue
       }
       index += 1
     }
