@@ -81,6 +81,21 @@ import Testing
       planned.plans.first?.key == Array(repeating: "N", count: shallow).joined(separator: ".") + ".deep")
   }
 
+  /// Each `<` after a name is looked at as the start of generic arguments; `a<a<a<…` must not
+  /// make every one of them read to the end (quadratic: 165 s for 40,000 of them before the
+  /// look was bounded, under a second after).
+  @Test(.timeLimit(.minutes(1))) func aLongChainOfAngleBracketsIsReadInLinearTime() {
+    let chain = String(repeating: "a<", count: 100_000) + "b"
+    let inputs = [
+      "struct S { @Preference var x = \(chain) }",
+      "struct S { @Preference(store: \(chain)) var x = 1 }",
+    ]
+    for input in inputs {
+      let result = PreferenceScanner(module: "M").scan(files: [("chain.swift", Array(input.utf8))])
+      #expect(result.plans.map(\.key) == ["S.x"])
+    }
+  }
+
   @Test func aTenMegabyteInputFinishes() {
     var source: [UInt8] = []
     let pieces = Self.corpus.map(\.source)

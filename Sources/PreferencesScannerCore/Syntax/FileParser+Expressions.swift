@@ -86,16 +86,21 @@ extension FileParser {
     return min(index, source.count)
   }
 
+  /// The most tokens a generic argument list is looked for in: far more than real code writes, and
+  /// what keeps `a<a<a<…` linear (each `<` looks this far at most).
+  static let genericArgumentsLimit = 64
+
   /// The index just past the generic argument list that the `<` at `open` begins, if it begins
   /// one (as Swift decides: a `<` right after a name, closed by a `>` with only type syntax
-  /// between, and followed by a token that can follow a type): `nil` for a comparison.
+  /// between, and followed by a token that can follow a type): `nil` for a comparison, and for a
+  /// list longer than ``genericArgumentsLimit`` tokens.
   mutating func genericArgumentsEnd(from open: Int) -> Int? {
     guard open > 0, source[open].kind == .operator, source.text(open) == "<", source.isIdentifier(open - 1),
       source[open - 1].end == source[open].start
     else { return nil }
     var depth = 0
     var index = open
-    while index < source.count {
+    while index < min(source.count, open + Self.genericArgumentsLimit) {
       let token = source[index]
       switch token.kind {
       case .identifier:
