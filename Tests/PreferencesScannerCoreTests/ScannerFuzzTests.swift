@@ -83,12 +83,18 @@ import Testing
 
   /// Each `<` after a name is looked at as the start of generic arguments; `a<a<a<…` must not
   /// make every one of them read to the end (quadratic: 165 s for 40,000 of them before the
-  /// look was bounded, under a second after).
+  /// look was bounded, under a second after). Likewise a declared type nested 40,000 deep.
   @Test(.timeLimit(.minutes(1))) func aLongChainOfAngleBracketsIsReadInLinearTime() {
     let chain = String(repeating: "a<", count: 100_000) + "b"
+    // And the dictionary-key check on a declared type nested as deep.
+    let brackets = String(repeating: "[", count: 40_000) + "Int: Int" + String(repeating: "]", count: 40_000)
+    let generics =
+      String(repeating: "Dictionary<", count: 40_000) + "Int" + String(repeating: ">", count: 40_000)
     let inputs = [
       "struct S { @Preference var x = \(chain) }",
       "struct S { @Preference(store: \(chain)) var x = 1 }",
+      "struct S { @Preference var x: \(brackets) = [:] }",
+      "struct S { @Preference var x: \(generics) = [:] }",
     ]
     for input in inputs {
       let result = PreferenceScanner(module: "M").scan(files: [("chain.swift", Array(input.utf8))])

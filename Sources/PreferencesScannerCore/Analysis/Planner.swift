@@ -307,10 +307,11 @@ package struct Planner: Sendable {
   /// The key type of a dictionary in `type` (`[K: V]` or `Dictionary<K, V>`, at any depth) that is
   /// surely not `String`: a standard type, or a struct, enum, class or actor of the module. A
   /// name that may alias `String` (a type alias, a type from another module) is left to the
-  /// compiler.
+  /// compiler, and so is a type longer than any real one (256 tokens: bounded work).
   func dictionaryKeyProblem(_ type: String, context: [ModuleIndex.TypeID]) -> String? {
     guard type.contains(":") || type.contains("Dictionary") else { return nil }
     let syntax = ExpressionSyntax(text: type)
+    guard syntax.tokens.count <= 256 else { return nil }
     for index in syntax.tokens.indices {
       let keyRange: ClosedRange<Int>
       if syntax.punct(index, UInt8(ascii: "[")) {
