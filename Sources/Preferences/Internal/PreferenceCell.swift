@@ -23,18 +23,15 @@ final class PreferenceCell: Sendable {
   /// A stand-in for the value, for key paths.
   @usableFromInline var value: Void { () }
 
-  /// The key path every access and mutation names: formed once, because forming a key path
-  /// literal on each read costs more than the rest of a cached read.
+  /// The key path every access and mutation names, kept by each cell: a read loads it from the
+  /// cell it already holds. Forming the literal on each read costs more than the rest of a
+  /// cached read, and a shared `static let` costs a lazy-initialization check (`swift_once`) on
+  /// every read, about 16 of a cached read's 390 instructions.
   ///
   /// `nonisolated(unsafe)` is safe: a key path is an immutable object once formed (the standard
   /// library does not mark `KeyPath` `Sendable`, only key path literals it can prove are), and
   /// this `let` is never reassigned.
-  nonisolated(unsafe) static let valuePath: KeyPath<PreferenceCell, Void> = \.value
-
-  /// ``valuePath``, kept by each cell: a read loads it from the cell it already holds, where the
-  /// static would cost a lazy-initialization check (`swift_once`) on every read, about 16 of a
-  /// cached read's 390 instructions. Safe for the same reason as ``valuePath``.
-  @usableFromInline nonisolated(unsafe) let keyPath: KeyPath<PreferenceCell, Void> = PreferenceCell.valuePath
+  @usableFromInline nonisolated(unsafe) let keyPath: KeyPath<PreferenceCell, Void> = \.value
 
   /// Registers an access with the Observation framework, if a tracking scope is active.
   @inlinable @inline(__always)

@@ -288,10 +288,9 @@ extension DerivedPreference: Hashable {
 extension DerivedPreference: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
   /// The key and the current value, as `"key": value`.
   public var description: String {
-    let (resolution, store) = resolve()
-    let value = store.value(number: resolution.number, key: resolution.key, default: defaultValue)
+    let (key, value) = keyAndValue()
     var text = ""
-    debugPrint(resolution.key, terminator: ": ", to: &text)
+    debugPrint(key, terminator: ": ", to: &text)
     debugPrint(value, terminator: "", to: &text)
     return text
   }
@@ -301,9 +300,16 @@ extension DerivedPreference: CustomStringConvertible, CustomDebugStringConvertib
 
   /// The key and the current value, for `dump` and debuggers.
   public var customMirror: Mirror {
+    let (key, value) = keyAndValue()
+    return Mirror(self, children: ["key": key, "value": value], displayStyle: .struct)
+  }
+
+  /// The key, and the value a read returns.
+  private func keyAndValue() -> (key: String, value: Value) {
     let (resolution, store) = resolve()
-    let value = store.value(number: resolution.number, key: resolution.key, default: defaultValue)
-    return Mirror(self, children: ["key": resolution.key, "value": value], displayStyle: .struct)
+    return (
+      resolution.key, store.value(number: resolution.number, key: resolution.key, default: defaultValue)
+    )
   }
 }
 
