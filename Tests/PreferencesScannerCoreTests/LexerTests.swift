@@ -27,6 +27,23 @@ import Testing
     for source in sources { #expect(kinds(source) == [.string], "\(source)") }
   }
 
+  /// A raw string whose closing delimiter is on its opening line is one line long, even when it
+  /// opens with `"""` (`#"""#` is a quote, as in CodeEdit's `replacingOccurrences(of: #"""#, …)`).
+  @Test(arguments: [
+    (##"f(#"""#, x)"##, ["f", "(", ##"#"""#"##, ",", "x", ")"]),
+    (###"a(##"""##) { }"###, ["a", "(", ###"##"""##"###, ")", "{", "}"]),
+    (##"let s = #"""abc"""#; }"##, ["let", "s", "=", ##"#"""abc"""#"##, ";", "}"]),
+    (##"let q = #""" "# + "}""##, ["let", "q", "=", ##"#""" "#"##, "+", #""}""#]),
+    (
+      "let m = #\"\"\"\n  a \"# b\n  \"\"\"#\n}",
+      ["let", "m", "=", "#\"\"\"\n  a \"# b\n  \"\"\"#", "}"]
+    ),
+  ])
+  func rawStringsThatLookMultiline(source: String, expected: [String]) {
+    #expect(texts(source) == expected)
+    #expect(Lexer.tokenize(Array(source.utf8)).problems.isEmpty)
+  }
+
   @Test func extendedRegexLiteralsAreSingleTokens() {
     #expect(kinds(##"#/a{2}"}/#"##) == [.regex])
     #expect(kinds("#/\n  a { b\n/#") == [.regex])
@@ -106,6 +123,7 @@ import Testing
   @Test(arguments: [
     "", "plain", #"{"key":"a"}"#, #"\"#, #"a\"#, #"a""#, ##""#""##, ##"\#"##, ###""##"###, ###"x\##y"###,
     ##"{"k":"#tag","v":"\"quoted\""}"##, "tab\there", "line\nbreak", "é \u{2028}",
+    #"""#, #"""abc""#, #""""#,
   ])
   func rawQuotedTextReadsBackExactly(_ text: String) {
     let literal = StringLiteral.rawQuote(text)

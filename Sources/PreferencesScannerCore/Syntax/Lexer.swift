@@ -230,7 +230,12 @@ struct Lexer {
   /// Skips a string literal starting at the opening quote (after `hashes` `#` characters).
   private mutating func string(hashes: Int) {
     let (startLine, startColumn) = (line, column)
-    let multiline = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"")
+    // `#"""#` is a one-line raw string holding a quote, as is any raw string whose closing
+    // delimiter follows on the opening line: the language's lexer checks the rest of the line
+    // before it takes `"""` after `#` for a multi-line opening.
+    let multiline =
+      peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"")
+      && !(hashes > 0 && closesOnItsLine(from: position + 2, hashes))
     position += multiline ? 3 : 1
     stringDepth += 1
     defer { stringDepth -= 1 }
@@ -288,6 +293,21 @@ struct Lexer {
     }
     // Strings around one nested too deep end with the file too: that one was reported.
     if !gaveUp { problem("unterminated string literal", line: startLine, column: startColumn) }
+  }
+
+  /// Whether a quote followed by `hashes` `#` comes before the end of the line, from `start`.
+  private func closesOnItsLine(from start: Int, _ hashes: Int) -> Bool {
+    var index = start
+    while index < bytes.count, bytes[index] != UInt8(ascii: "\n"), bytes[index] != UInt8(ascii: "\r") {
+      index += 1
+      guard bytes[index - 1] == UInt8(ascii: "\"") else { continue }
+      var count = 0
+      while count < hashes, index + count < bytes.count, bytes[index + count] == UInt8(ascii: "#") {
+        count += 1
+      }
+      if count == hashes { return true }
+    }
+    return false
   }
 
   private mutating func closingHashes(after offset: Int, _ hashes: Int) -> Bool {

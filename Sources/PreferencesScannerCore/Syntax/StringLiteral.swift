@@ -10,7 +10,9 @@ enum StringLiteral {
       body = body.dropFirst().dropLast()
       hashes += 1
     }
-    guard body.count >= 2, body.first == "\"", body.last == "\"", !body.hasPrefix("\"\"\"") else {
+    // A raw literal opening with `"""` on one line (`#"""#`, a quote) is a one-line literal.
+    let multiline = body.hasPrefix("\"\"\"") && (hashes == 0 || body.contains("\n"))
+    guard body.count >= 2, body.first == "\"", body.last == "\"", !multiline else {
       return nil
     }
     body = body.dropFirst().dropLast()
