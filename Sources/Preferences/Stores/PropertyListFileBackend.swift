@@ -82,11 +82,6 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   /// Where the values live, for diagnostics.
   public var location: String { url.path }
 
-  /// A backend released with unsaved changes writes them first.
-  deinit {
-    do { try flush() } catch let error as PreferenceError { PreferenceDiagnostics.report(error) } catch {}
-  }
-
   // MARK: Reading
 
   /// The value stored under `key`, if any.
