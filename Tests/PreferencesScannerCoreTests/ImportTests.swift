@@ -65,6 +65,55 @@ import Testing
         """)
   }
 
+  /// Table files declare nothing public: a module imported `public` or `package` is imported
+  /// `internal` there (a public import unused by public declarations is a compiler warning, as
+  /// swift-syntax's `public import SwiftSyntax` showed), one line per module whatever levels
+  /// the files chose; implicit imports stay implicit.
+  @Test func aTableImportsExplicitlyImportedModulesInternally() {
+    let result = PreferenceScanner(module: "M").scan(files: [
+      (
+        "A.swift",
+        Array(
+          """
+          public import SwiftSyntax
+          package import Kit
+          import Foundation
+          struct A { @Preference var a = 1 }
+          """.utf8)
+      ),
+      (
+        "B.swift",
+        Array(
+          """
+          internal import SwiftSyntax
+          private import Kit
+          @preconcurrency public import Legacy
+          struct B { @Preference var b = 1 }
+          """.utf8)
+      ),
+    ])
+    let preferences = "@_spi(Generated) import Preferences"
+    #expect(
+      RegistryRenderer.importLines(result.files, preferences: preferences, internalOnly: true) == """
+        @_spi(Generated) import Preferences
+        internal import SwiftSyntax
+        internal import Kit
+        import Foundation
+        @preconcurrency internal import Legacy
+
+        """)
+    #expect(
+      RegistryRenderer.importLines(result.files, preferences: preferences).contains(
+        "public import SwiftSyntax"),
+      "the single file, whose typed keys may be public, keeps the levels")
+    var tables = ""
+    _ = RegistryRenderer.files(result, module: "M", tableFiles: ["T.swift"], plannedName: { _ in "T.swift" })
+    {
+      tables += $1
+    }
+    #expect(tables.contains("internal import SwiftSyntax") && !tables.contains("public import SwiftSyntax"))
+  }
+
   /// Swift 6 rejects a module imported implicitly in one file and with an explicit level in
   /// another; `public` preferences need a public import for the `@usableFromInline` alias.
   @Test(

@@ -58,7 +58,8 @@ package enum RegistryRenderer {
         access: IndexAccess(result.plans, preferencesImport: preferencesImport))
       + conformances(result.conformances) + typedKeys(result.typedKeys)
     func tables(_ files: [Int]) -> String {
-      importLines(files.map { result.files[$0] }, preferences: preferencesImport.table) + "\n"
+      importLines(files.map { result.files[$0] }, preferences: preferencesImport.table, internalOnly: true)
+        + "\n"
         + files.map { fileTable(for: result.files[$0], plans: byFile[$0] ?? [], locks: result.lockedTypes) }
         .joined(separator: "\n")
     }
@@ -481,7 +482,16 @@ package enum RegistryRenderer {
   /// The import lines of a generated file holding the tables of `files`: `Preferences` as
   /// `preferencesImport` says, then every other module the files import, with their conditions
   /// and attributes (`@_exported` dropped), merged per module and path.
-  package static func importLines(_ files: [FileSyntax], preferences: String) -> String {
+  ///
+  /// With `internalOnly` (table files, which declare nothing public) an explicit access level
+  /// is written `internal`: a `public import X` copied there would draw the compiler's warning
+  /// that the public import is not used in public declarations, in a file the user cannot
+  /// edit, and two levels of one module in one file another. An implicit import stays
+  /// implicit, as Swift rejects one module imported implicitly in one file and explicitly in
+  /// another.
+  package static func importLines(_ files: [FileSyntax], preferences: String, internalOnly: Bool = false)
+    -> String
+  {
     var out = preferences + "\n"
     struct Line: Hashable {
       var path: String
@@ -496,7 +506,7 @@ package enum RegistryRenderer {
         let line = Line(
           path: scanned.path, kind: scanned.kind,
           attributes: scanned.attributes.filter { $0 != "@_exported" },
-          accessLevel: scanned.accessLevel)
+          accessLevel: internalOnly ? scanned.accessLevel.map { _ in "internal" } : scanned.accessLevel)
         if wanted[line] == nil { order.append(line) }
         wanted[line, default: []].append(scanned.condition)
       }
