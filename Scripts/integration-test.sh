@@ -11,7 +11,13 @@ export XDG_CONFIG_HOME="$work/config"
 build() { swift build --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" "$@"; }
 
 echo "== integration package: build, then each program writes and a new process verifies"
-build 2>&1 | tail -n 3
+build >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+tail -n 3 "$work/build.log"
+# Generated code must compile without a warning in every setting (a user cannot edit it, and
+# some build with warnings as errors).
+if grep -E "\.generated\.swift:[0-9]+:[0-9]+: warning" "$work/build.log"; then
+  echo "error: the generated registry drew compiler warnings"; exit 1
+fi
 bin=$(build --show-bin-path)
 "$bin/IntegrationApp" "$work/prefs.plist" write
 "$bin/IntegrationApp" "$work/prefs.plist" verify

@@ -1,10 +1,11 @@
 // A settings model ported from @AppStorage, as an app with a settings package has it: a
 // main-actor @Observable class of public preferences under the snake_case keys the previous
-// version stored, read by the app's other modules.
-import Foundation
-import Models
-import Observation
-import Preferences
+// version stored, read by the app's other modules. Its imports carry access levels, as in a
+// library that adopted them (SE-0409): the generated tables must not warn about them.
+public import Foundation
+public import Models
+public import Observation
+public import Preferences
 
 /// Stored as its raw value, as @AppStorage stores String enums.
 public enum StatusAction: String, PreferenceValue, CaseIterable {
