@@ -103,15 +103,18 @@ grep -E "error: duplicate preference key 'ContentView.username'" "$work/dup.log"
 
 echo "== an enum-keyed store's keys carry their types: a value of another type does not compile"
 make_copy
+# (A key of a Foundation type, in a file with no preference: the generated keys repeat its import.)
 cat >"$work/copy/Sources/IntegrationApp/Keys.swift" <<'SWIFT'
+import Foundation
 import Preferences
 
 enum AppKeys: String, PreferenceKeys {
-  case name, overscrollRate
+  case name, overscrollRate, lastOpened
   var defaultValue: any PreferenceValue {
     switch self {
     case .name: "Anonymous"
     case .overscrollRate: 0.25
+    case .lastOpened: Date(timeIntervalSince1970: 0)
     }
   }
 }
@@ -119,12 +122,13 @@ enum AppKeys: String, PreferenceKeys {
 func typedKeys(_ store: KeyedPreferences<AppKeys>) {
   let rate = store[.overscrollRate]  // a Double, no annotation
   store.set(rate * 2, for: .overscrollRate)
+  store.set(store[.lastOpened].addingTimeInterval(60), for: .lastOpened)
   store.set(42, for: .name)
 }
 SWIFT
-must_fail typedkeys "Keys.swift:16:13: error: cannot convert value of type 'Int' to expected argument type 'String'"
+must_fail typedkeys "Keys.swift:19:13: error: cannot convert value of type 'Int' to expected argument type 'String'"
 sed -i.bak 's/store.set(42, for: .name)/let name: Int = store.value(for: .name)/' "$work/copy/Sources/IntegrationApp/Keys.swift"
-must_fail typedkeys-read "Keys.swift:16:.*error: cannot convert value of type 'String' to specified type 'Int'"
+must_fail typedkeys-read "Keys.swift:19:.*error: cannot convert value of type 'String' to specified type 'Int'"
 sed -i.bak 's/let name: Int = store.value(for: .name)/_ = store.string(for: .name)/' "$work/copy/Sources/IntegrationApp/Keys.swift"
 must_build typedkeys-ok
 

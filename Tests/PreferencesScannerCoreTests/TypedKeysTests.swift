@@ -133,4 +133,54 @@ import Testing
       errors(result).first?.contains("typed keys for 'Hidden': 'Hidden' is private to its file") == true)
     #expect(keys(result, "AppKeys") == ["name": "String"])
   }
+
+  /// The generated index names each key's value type, so it repeats the imports of a keys file
+  /// whose types come from another module (`Date` from Foundation), even a file without a
+  /// preference; keys of standard and the module's own types need none. Levels follow
+  /// `importLines`: kept for public keys, `internal` otherwise.
+  @Test(arguments: [
+    ("import Foundation", "", "Date(timeIntervalSince1970: 0)", ["import Foundation"]),
+    ("import Foundation", "", "0.5", []),
+    ("import Foundation", "", "Theme.dark", []),
+    ("import Foundation", "", "[String: Date]()", ["import Foundation"]),
+    (
+      "public import Foundation", "public ", "URL(string: \"https://swift.org\")!",
+      ["public import Foundation"]
+    ),
+    ("public import Foundation", "", "Data()", ["internal import Foundation"]),
+  ])
+  func theIndexRepeatsTheImportsOfKeysOfImportedTypes(
+    importLine: String, access: String, value: String, expected: [String]
+  ) {
+    let result = scan([
+      (
+        "Sources/App/Keys.swift",
+        """
+        \(importLine)
+        \(access)enum Theme: String { case light, dark }
+        \(access)enum AppKeys: String, PreferenceKeys {
+          case name, value
+          \(access)var defaultValue: any PreferenceValue {
+            switch self {
+            case .name: "Anonymous"
+            case .value: \(value)
+            }
+          }
+        }
+        """
+      ),
+      ("Sources/App/Screen.swift", "import Kit\nstruct Screen { @Preference var shown = true }"),
+    ])
+    let index = RegistryRenderer.files(result, module: "App", tableFiles: [], plannedName: { _ in nil }) {
+      _, _ in
+    }
+    .index
+    let imports = index.split(separator: "\n").filter {
+      $0.contains("import ") && !$0.contains("Preferences")
+    }
+    #expect(imports.map(String.init) == expected, "\(index)")
+    // The single file (tools, fixtures) repeats the keys file's imports too, at their levels.
+    let single = RegistryRenderer.singleFile(result, module: "App")
+    #expect(single.contains("import Foundation") == !expected.isEmpty, "\(single)")
+  }
 }

@@ -98,7 +98,9 @@ struct TypedKeys {
             keysType: name, access: access, condition: condition,
             keys: typed.map { (caseName: $0.key, valueType: $0.value.type) }.sorted {
               ($0.valueType, $0.caseName) < ($1.valueType, $1.caseName)
-            }))
+            },
+            fileIndex: fileIndex,
+            namesImportedTypes: typed.values.contains { namesImportedType($0.type) }))
       }
     }
     return (groups.sorted { $0.keysType < $1.keysType }, diagnostics)
@@ -154,6 +156,35 @@ struct TypedKeys {
     return planner.inferType(expression, context: context, declaringType: declaringType)
   }
 
+  /// Whether a value type as generated code writes it names a type that is neither the standard
+  /// library's nor the module's own (`Date`, `URL`, `Kit.Theme`), so that the file declaring it
+  /// must repeat the imports of the file declaring the keys.
+  func namesImportedType(_ type: String) -> Bool {
+    var name = ""
+    var afterDot = false
+    for character in type + " " {
+      if character.isLetter || character.isNumber || character == "_" {
+        name.append(character)
+        continue
+      }
+      if !name.isEmpty, !afterDot, !Self.standardLibraryTypes.contains(name),
+        index.child(name, of: nil) == nil
+      {
+        return true
+      }
+      if !name.isEmpty || character != " " { afterDot = character == "." }
+      name = ""
+    }
+    return false
+  }
+
+  /// Standard library types a value type may name, which every file sees without an import.
+  static let standardLibraryTypes: Set<String> = [
+    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
+    "Float", "Float16", "Bool", "String", "Character", "Substring", "Array", "Dictionary", "Set",
+    "Optional", "Swift",
+  ]
+
   /// Standard types whose initializer called with one value is a conversion that cannot fail.
   static let conversionTypes: Set<String> = [
     "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
@@ -173,10 +204,16 @@ package struct TypedKeyGroup: Sendable, Equatable {
   package let condition: String?
   /// Each case and its value type (as generated code writes it), sorted by type, then case.
   package let keys: [(caseName: String, valueType: String)]
+  /// The scanned file that declares the enum.
+  package var fileIndex = 0
+  /// Whether a value type names a type from another module (`Date`, `URL`): the generated file
+  /// then repeats the imports of the enum's file.
+  package var namesImportedTypes = false
 
   package static func == (a: Self, b: Self) -> Bool {
     a.keysType == b.keysType && a.access == b.access && a.condition == b.condition
       && a.keys.map(\.caseName) == b.keys.map(\.caseName)
-      && a.keys.map(\.valueType) == b.keys.map(\.valueType)
+      && a.keys.map(\.valueType) == b.keys.map(\.valueType) && a.fileIndex == b.fileIndex
+      && a.namesImportedTypes == b.namesImportedTypes
   }
 }
