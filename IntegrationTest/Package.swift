@@ -56,8 +56,13 @@ let package = Package(
     // A settings library with public preferences, used by another module; ported from
     // @AppStorage, so it reads the data the previous version stored.
     .target(name: "Models"),
+    // It also builds with the upcoming features libraries adopt ahead of Swift 7.
     .target(
       name: "SettingsKit", dependencies: ["Models", preferences], exclude: ["preferences-config.json"],
+      swiftSettings: [
+        .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+      ],
       plugins: [plugin]),
     .executableTarget(name: "SettingsClient", dependencies: [support, "SettingsKit", preferences]),
     // Valid Swift that stresses the scanner: every declaration must persist under its key.
