@@ -141,6 +141,8 @@ struct Window: Codable { var width = 800 }
 struct WindowSettings { @Preference var window = Window() }
 SWIFT
 must_fail isolated "Isolated.swift:1:[0-9]+: error: type 'Window' does not conform to protocol 'PreferenceValue'"
+# The line the compiler quotes under the error names the fix.
+grep -q "declare the type nonisolated" "$work/isolated.log" || { echo "error: the fix is not shown"; exit 1; }
 # Declared nonisolated, as the docs say, it builds.
 sed -i.bak 's/^struct Window:/nonisolated struct Window:/' "$work/copy/Sources/IntegrationApp/Isolated.swift"
 must_build isolated-fixed

@@ -287,8 +287,14 @@ package enum RegistryRenderer {
           ? "// Sendable: a raw-value enum has no payloads; each value is one of its cases.\n"
           : "// Sendable: every stored property is of a standard value type or a type proven Sendable.\n"
       }
+      // The comment is what the compiler prints under a rejected conformance: for a Codable
+      // type, it names the fix for the one way this line fails.
+      let comment =
+        conformance.storage == .rawValue
+        ? "stored as its raw value"
+        : "stored as JSON text. Not conforming? Where the default isolation is MainActor, declare the type nonisolated (nonisolated struct …)"
       let line =
-        "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")PreferenceValue {}  // stored as \(conformance.storage == .rawValue ? "its raw value" : "JSON text")\n"
+        "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")PreferenceValue {}  // \(comment)\n"
       if conformance.storage == .json, let site = conformance.site {
         // Where the default isolation is MainActor, a Codable type's conformance is main-actor
         // isolated unless the type is `nonisolated`, and this line cannot compile: the compiler
