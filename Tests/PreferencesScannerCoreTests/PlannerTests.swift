@@ -230,9 +230,17 @@ import Testing
         @Preference var f = URL(string: "x")
         @Preference var g = Layout()
         @Preference var h = makeSomething()
+        @Preference var i = URL(fileURLWithPath: "/tmp")
+        @Preference var j = URL(filePath: "/tmp")
+        @Preference var k = UUID()
+        @Preference var l = UUID(uuidString: "x")
+        @Preference var m = URL(fileURLWithPath: "/tmp", isDirectory: true)
       }
       """)
-    #expect(result.plans.map(\.valueType) == ["StatusAction", "Int", "String", "Date", "URL", nil, nil, nil])
+    #expect(
+      result.plans.map(\.valueType) == [
+        "StatusAction", "Int", "String", "Date", "URL", nil, nil, nil, "URL", "URL", "UUID", nil, "URL",
+      ])
   }
 
   @Test func typesNestedInAGenericTypeDeclaredInAnotherFileAreRegisteredAtFirstRead() {

@@ -246,8 +246,14 @@ package struct Planner: Sendable {
       let isForced = closes + 1 == tokens.count - 1 && expression.isOperator(closes + 1, "!")
       if closes == tokens.count - 1 || isForced {
         if ExpressionAnalyzer.standardTypes.contains(name) {
-          if isForced { return name }
-          return ExpressionAnalyzer.failableInitializers.contains(name) ? nil : name
+          if isForced || !ExpressionAnalyzer.failableInitializers.contains(name) { return name }
+          // A type with failable initializers, called through one that cannot fail:
+          // `URL(fileURLWithPath:)`, `URL(filePath:)`, `UUID()`.
+          let label = closes > 3 && expression.punct(3, UInt8(ascii: ":")) ? expression.word(2) : nil
+          let total =
+            (name == "UUID" && closes == 2)
+            || (name == "URL" && ["fileURLWithPath", "filePath"].contains(label))
+          return total ? name : nil
         }
         if let type = index.typeID(of: [name], in: context), case let info = index[type], info.kind != nil {
           let failable = info.members["init"]?.contains { $0.syntax.isFailable } ?? false
