@@ -94,7 +94,7 @@ import Testing
     ])
     let preferences = "@_spi(Generated) import Preferences"
     #expect(
-      RegistryRenderer.importLines(result.files, preferences: preferences, internalOnly: true) == """
+      RegistryRenderer.importLines(result.files, preferences: preferences) { _ in true } == """
         @_spi(Generated) import Preferences
         internal import SwiftSyntax
         internal import Kit

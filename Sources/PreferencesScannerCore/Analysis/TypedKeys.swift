@@ -160,22 +160,14 @@ struct TypedKeys {
   /// library's nor the module's own (`Date`, `URL`, `Kit.Theme`), so that the file declaring it
   /// must repeat the imports of the file declaring the keys.
   func namesImportedType(_ type: String) -> Bool {
-    var name = ""
-    var afterDot = false
-    for character in type + " " {
-      if character.isLetter || character.isNumber || character == "_" {
-        name.append(character)
-        continue
+    let syntax = ExpressionSyntax(text: type)
+    return syntax.tokens.indices.contains { position in
+      // The first name of each path (`Kit` in `Kit.Theme`); the names after a dot are members.
+      guard let name = syntax.word(position), !syntax.punct(position - 1, UInt8(ascii: ".")) else {
+        return false
       }
-      if !name.isEmpty, !afterDot, !Self.standardLibraryTypes.contains(name),
-        index.child(name, of: nil) == nil
-      {
-        return true
-      }
-      if !name.isEmpty || character != " " { afterDot = character == "." }
-      name = ""
+      return !Self.standardLibraryTypes.contains(name) && index.child(name, of: nil) == nil
     }
-    return false
   }
 
   /// Standard library types a value type may name, which every file sees without an import.

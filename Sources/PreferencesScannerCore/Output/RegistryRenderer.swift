@@ -59,7 +59,7 @@ package enum RegistryRenderer {
         access: IndexAccess(result.plans, preferencesImport: preferencesImport))
       + conformances(result.conformances) + typedKeys(result.typedKeys)
     func tables(_ files: [Int]) -> String {
-      importLines(files.map { result.files[$0] }, preferences: preferencesImport.table, internalOnly: true)
+      importLines(files.map { result.files[$0] }, preferences: preferencesImport.table) { _ in true }
         + "\n"
         + files.map { fileTable(for: result.files[$0], plans: byFile[$0] ?? [], locks: result.lockedTypes) }
         .joined(separator: "\n")
@@ -181,11 +181,12 @@ package enum RegistryRenderer {
   /// and written `internal` otherwise, for the reason ``importLines(_:preferences:internalOnly:)``
   /// gives.
   static func keyFileImports(_ result: PreferenceScanner.Result, preferences: String) -> String {
-    let files = keyFiles(result)
-    let publicFiles = Set(
-      result.typedKeys.filter { $0.namesImportedTypes && $0.access == "public " }.map(\.fileIndex))
-    return importLines(files.map { result.files[$0] }, preferences: preferences) {
-      file in !publicFiles.contains { result.files[$0].path == file.path }
+    let publicPaths = Set(
+      result.typedKeys.filter { $0.namesImportedTypes && $0.access == "public " }.map {
+        result.files[$0.fileIndex].path
+      })
+    return importLines(keyFiles(result).map { result.files[$0] }, preferences: preferences) {
+      !publicPaths.contains($0.path)
     }
   }
 
@@ -515,23 +516,16 @@ package enum RegistryRenderer {
   /// `preferencesImport` says, then every other module the files import, with their conditions
   /// and attributes (`@_exported` dropped), merged per module and path.
   ///
-  /// With `internalOnly` (table files, which declare nothing public) an explicit access level
-  /// is written `internal`: a `public import X` copied there would draw the compiler's warning
-  /// that the public import is not used in public declarations, in a file the user cannot
-  /// edit, and two levels of one module in one file another. An implicit import stays
-  /// implicit, as Swift rejects one module imported implicitly in one file and explicitly in
-  /// another.
-  package static func importLines(_ files: [FileSyntax], preferences: String, internalOnly: Bool = false)
-    -> String
-  {
-    importLines(files, preferences: preferences) { _ in internalOnly }
-  }
-
-  /// The same, with `internalOnly` decided for each file; a module that one file imports with a
-  /// wider level and another `internal` is imported once, at the wider level.
-  static func importLines(_ files: [FileSyntax], preferences: String, internalOnly: (FileSyntax) -> Bool)
-    -> String
-  {
+  /// The imports of a file for which `internalOnly` holds (all of a table file's, which declares
+  /// nothing public) are written `internal` where they give a level: a `public import X` copied
+  /// there would draw the compiler's warning that the public import is not used in public
+  /// declarations, in a file the user cannot edit, and two levels of one module in one file
+  /// another. An implicit import stays implicit, as Swift rejects one module imported implicitly
+  /// in one file and explicitly in another. A module that one file imports with a wider level
+  /// and another `internal` is imported once, at the wider level.
+  package static func importLines(
+    _ files: [FileSyntax], preferences: String, internalOnly: (FileSyntax) -> Bool = { _ in false }
+  ) -> String {
     var out = preferences + "\n"
     struct Line: Hashable {
       var path: String
