@@ -112,6 +112,7 @@ public struct ScannerFuzzer: Sendable {
     ("struct R {\n#if os(Linux) ||\n  os(macOS)\n @Preference var found = 1\n#endif\n}", "R.found"),
     ("struct R { let x = 1 / 2 / 3\n @Preference var found = 1 }", "R.found"),
     ("struct R { let q = #\"\"\"#\n @Preference var found = 1 }", "R.found"),
+    ("struct R { @Preference var found: @Sendable () async -> Int = { 1 } }", "R.found"),
     (
       "struct R { let t = Task<Void, Never> {}\n @Preference var found = Dictionary<String, Int>() }",
       "R.found"

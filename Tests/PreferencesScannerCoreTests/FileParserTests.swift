@@ -285,6 +285,37 @@ import Testing
       ])
   }
 
+  /// A type's own attributes are part of it (found in the Composable Architecture's examples:
+  /// `var requestAuthorization: @Sendable () async -> Status = { .notDetermined }` was read as
+  /// having no type and no default); the next declaration's attribute is not.
+  @Test func attributedTypesAreReadWhole() {
+    let result = scan(
+      """
+      struct Client {
+        @Preference var a: @Sendable () async -> Int = { 1 }
+        @Preference var b: @MainActor (Int) -> Int = f
+        @Preference var c: () -> @Sendable () -> Void = g
+        @Preference var d: @convention(c) (Int32) -> Int32 = h
+        @Preference var e: any P & Sendable = Impl()
+        @Preference var f: sending @Sendable () -> Void = {}
+        @Preference var g: Int? @Preference var h = 1
+        @Preference var i: (Int) ->
+          @Sendable (Int) -> Int = j
+      }
+      """)
+    #expect(
+      result.plans.map { "\($0.property): \($0.syntax.declaredType ?? "-") = \($0.defaultText ?? "-")" } == [
+        "a: @Sendable () async -> Int = { 1 }", "b: @MainActor (Int) -> Int = f",
+        "c: () -> @Sendable () -> Void = g", "d: @convention(c) (Int32) -> Int32 = h",
+        "e: any P & Sendable = Impl()",
+        "f: sending @Sendable () -> Void = {}", "g: Int? = nil", "h: - = 1",
+        "i: (Int) -> @Sendable (Int) -> Int = j",
+      ])
+    // `h` is read as its own declaration, and is on `g`'s line.
+    #expect(errors(result).count == 1)
+    #expect(errors(result).first?.contains("'h' is on the same line as 'g'") == true, "\(errors(result))")
+  }
+
   @Test func optionalsWithoutADefaultDefaultToNilAtTheCompilersLocation() {
     let result = scan(
       """

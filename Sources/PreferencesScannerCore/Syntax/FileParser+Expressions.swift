@@ -11,6 +11,17 @@ extension FileParser {
       if token.kind == .directive { break }
       if token.kind == .punctuation {
         let byte = source.bytes[Int(token.start)]
+        // A type's own attributes: `@Sendable () -> Void`, `@MainActor (Int) -> Int`,
+        // `() -> @Sendable () -> Void`, `@convention(c) (Int32) -> Int32`.
+        if byte == UInt8(ascii: "@"), source.isIdentifier(index + 1),
+          startsTypeAttribute(at: index, first: first)
+        {
+          index += 2
+          if source.isPunct(index, UInt8(ascii: "(")) && source.touch(index - 1, index) {
+            index = source.matchingClose(index) + 1
+          }
+          continue
+        }
         if angle == 0
           && (byte == UInt8(ascii: "=") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: ";")
             || byte == UInt8(ascii: "}") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "@")
@@ -47,6 +58,26 @@ extension FileParser {
       index += 1
     }
     return index
+  }
+
+  /// Words after which a type continues with the type they qualify (`any`, `some`, `sending`,
+  /// ownership specifiers).
+  static let typeSpecifiers: Set<String> = [
+    "any", "some", "sending", "inout", "borrowing", "consuming", "isolated", "__owned", "__shared", "each",
+    "repeat",
+  ]
+
+  /// Whether the `@` at `index` is an attribute of the type that starts at `first` (not the next
+  /// declaration's attribute): it begins the type, or follows `->`, `&` or a type specifier, on
+  /// the same line unless the type is still open there.
+  private func startsTypeAttribute(at index: Int, first: Int) -> Bool {
+    if index == first { return true }
+    let previous = index - 1
+    if source[previous].kind == .operator {
+      let text = source.text(previous)
+      return text == "->" || text == "&"
+    }
+    return source.isWord(previous, in: Self.typeSpecifiers) && !source[index].followsNewline
   }
 
   static let accessorWords: Set<String> = ["didSet", "willSet", "get", "set", "_modify", "_read"]
