@@ -414,6 +414,24 @@ package struct Planner: Sendable {
   /// Whether `type` conforms to `PreferenceValue` as far as the module shows: it, or a protocol
   /// or superclass of it the module declares, lists it; a type from another module, or a class
   /// whose superclass is, is left to the compiler. Each type is visited once.
+  /// Protocols of the standard library and Apple's frameworks that classes often list first,
+  /// where a superclass would be: listed first, they are still not a superclass that might
+  /// conform (Yams' `final class Anchor: RawRepresentable, …, Codable` was left to the compiler,
+  /// whose error names no fix).
+  static let wellKnownProtocols: Set<String> = [
+    "Codable", "Encodable", "Decodable", "Sendable", "Hashable", "Equatable", "Comparable", "Identifiable",
+    "RawRepresentable", "CaseIterable", "Error", "LocalizedError", "CustomStringConvertible",
+    "CustomDebugStringConvertible", "CustomReflectable", "LosslessStringConvertible",
+    "ExpressibleByStringLiteral",
+    "ExpressibleByIntegerLiteral", "ExpressibleByFloatLiteral", "ExpressibleByBooleanLiteral",
+    "ExpressibleByArrayLiteral", "ExpressibleByDictionaryLiteral", "ExpressibleByNilLiteral",
+    "ExpressibleByStringInterpolation", "ExpressibleByUnicodeScalarLiteral",
+    "ExpressibleByExtendedGraphemeClusterLiteral", "Sequence", "Collection", "BidirectionalCollection",
+    "RandomAccessCollection", "MutableCollection", "RangeReplaceableCollection", "IteratorProtocol",
+    "SetAlgebra", "OptionSet", "AnyObject", "ObservableObject", "Observable", "NSCopying", "NSCoding",
+    "NSSecureCoding",
+  ]
+
   private func conformsToPreferenceValue(_ type: ModuleIndex.TypeID) -> Bool {
     if index[type].kind == nil { return true }
     var visited: Set<ModuleIndex.TypeID> = []
@@ -428,8 +446,7 @@ package struct Planner: Sendable {
         if let base, let kind = index[base].kind {
           if kind == .protocol || kind == .class { pending.append(base) }
         } else if info.kind == .class, conformance == info.firstInherited,
-          conformance.first?.isUppercase == true,
-          !["Codable", "Sendable", "Hashable", "Equatable"].contains(name)
+          conformance.first?.isUppercase == true, !Self.wellKnownProtocols.contains(name)
         {
           // A superclass from another module may conform; the compiler decides.
           return true
