@@ -235,11 +235,27 @@ import Testing
         @Preference var k = UUID()
         @Preference var l = UUID(uuidString: "x")
         @Preference var m = URL(fileURLWithPath: "/tmp", isDirectory: true)
+        @Preference var n = StatusAction(rawValue: "boost")
+        @Preference var o = StatusAction(rawValue: "boost")!
+        @Preference var p = Outer.Inner()
+        @Preference var q = Outer.Mode(rawValue: "x")
+        @Preference var r = Outer.Mode(rawValue: "x")!
+        @Preference var s = Outer.Inner.init()
+        @Preference var t = Outer.make()!
+      }
+      struct Outer {
+        struct Inner: Codable {}
+        enum Mode: String { case x }
+        static func make() -> Inner? { nil }
       }
       """)
+    // An enum's `init(rawValue:)` is failable, so its value is an optional. `Layout()` calls its
+    // type's non-failable initializer, but which one a call picks is the compiler's to say: where
+    // a type declares a failable one, the type is left unknown.
     #expect(
       result.plans.map(\.valueType) == [
         "StatusAction", "Int", "String", "Date", "URL", nil, nil, nil, "URL", "URL", "UUID", nil, "URL",
+        "StatusAction?", "StatusAction", "Outer.Inner", "Outer.Mode?", "Outer.Mode", nil, nil,
       ])
   }
 

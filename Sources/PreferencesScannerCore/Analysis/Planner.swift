@@ -256,8 +256,7 @@ package struct Planner: Sendable {
           return total ? name : nil
         }
         if let type = index.typeID(of: [name], in: context), case let info = index[type], info.kind != nil {
-          let failable = info.members["init"]?.contains { $0.syntax.isFailable } ?? false
-          return failable && !isForced ? nil : name
+          return initializerType(name, info, expression, open: 1, isForced: isForced)
         }
       }
       return nil
@@ -267,13 +266,17 @@ package struct Planner: Sendable {
     var names: [String] = []
     var position = 0
     var isCall = false
+    var callOpen = 0
+    // `A.B(…)!`: forced, which only an initializer call is read with.
+    let isForced = expression.isOperator(tokens.count - 1, "!")
     while let word = expression.word(position) {
       names.append(word)
       if position + 1 == tokens.count { break }
       if expression.punct(position + 1, UInt8(ascii: "(")),
-        expression.matchingClose(position + 1) == tokens.count - 1
+        expression.matchingClose(position + 1) == tokens.count - (isForced ? 2 : 1)
       {
         isCall = true
+        callOpen = position + 1
         position = tokens.count - 1
         break
       }
@@ -281,6 +284,14 @@ package struct Planner: Sendable {
       position += 2
     }
     guard position + 1 == tokens.count, names.count >= 2 else { return nil }
+    // A.B(…): an initializer of a nested type of the module, as T(…) above.
+    if isCall, let type = index.typeID(of: names, in: context), case let info = index[type],
+      info.kind != nil, info.kind != .protocol
+    {
+      return initializerType(
+        names.joined(separator: "."), info, expression, open: callOpen, isForced: isForced)
+    }
+    if isForced { return nil }
     let typeNames = Array(names.dropLast())
     let owner = typeNames == ["Self"] ? declaringType : index.typeID(of: typeNames, in: context)
     guard let owner, let overloads = index[owner].members[names.last!], let member = overloads.first else {
@@ -301,6 +312,22 @@ package struct Planner: Sendable {
     default:
       return nil
     }
+  }
+
+  /// The type of a call of an initializer of the module's type `name`, whose `(` is at `open`:
+  /// the type; an optional for a raw-value enum's `init(rawValue:)`, which the compiler
+  /// synthesizes failable (`Tint(rawValue: "red")` is a `Tint?`); unknown where the type declares
+  /// a failable initializer, since which one the call picks is the compiler's to say.
+  private func initializerType(
+    _ name: String, _ info: ModuleIndex.TypeInfo, _ expression: ExpressionSyntax, open: Int, isForced: Bool
+  ) -> String? {
+    if isForced { return name }
+    if info.kind == .enum, expression.word(open + 1) == "rawValue",
+      expression.punct(open + 2, UInt8(ascii: ":"))
+    {
+      return name + "?"
+    }
+    return info.members["init"]?.contains(where: { $0.syntax.isFailable }) == true ? nil : name
   }
 
   /// Standard types a dictionary may be keyed by that are not `String`.
