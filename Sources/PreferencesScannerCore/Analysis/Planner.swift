@@ -438,9 +438,6 @@ package struct Planner: Sendable {
     return conformsToPreferenceValue(type) && !conditional ? nil : (text, type)
   }
 
-  /// Whether `type` conforms to `PreferenceValue` as far as the module shows: it, or a protocol
-  /// or superclass of it the module declares, lists it; a type from another module, or a class
-  /// whose superclass is, is left to the compiler. Each type is visited once.
   /// Protocols of the standard library and Apple's frameworks that classes often list first,
   /// where a superclass would be: listed first, they are still not a superclass that might
   /// conform (Yams' `final class Anchor: RawRepresentable, …, Codable` was left to the compiler,
@@ -459,6 +456,9 @@ package struct Planner: Sendable {
     "NSSecureCoding",
   ]
 
+  /// Whether `type` conforms to `PreferenceValue` as far as the module shows: it, or a protocol
+  /// or superclass of it the module declares, lists it; a type from another module, or a class
+  /// whose superclass is, is left to the compiler. Each type is visited once.
   private func conformsToPreferenceValue(_ type: ModuleIndex.TypeID) -> Bool {
     if index[type].kind == nil { return true }
     var visited: Set<ModuleIndex.TypeID> = []

@@ -67,9 +67,9 @@ extension FileParser {
     "repeat",
   ]
 
-  /// Whether the `@` at `index` is an attribute of the type that starts at `first` (not the next
-  /// declaration's attribute): it begins the type, or follows `->`, `&` or a type specifier, on
-  /// the same line unless the type is still open there.
+  /// Whether the `@` at `index` is an attribute of the type that starts at `first`, not the next
+  /// declaration's: it begins the type, or follows `->` or `&` (after which the type goes on,
+  /// on this line or the next), or a type specifier on its line (`sending @Sendable () -> Void`).
   private func startsTypeAttribute(at index: Int, first: Int) -> Bool {
     if index == first { return true }
     let previous = index - 1
