@@ -146,6 +146,31 @@ grep -q "declare the type nonisolated" "$work/isolated.log" || { echo "error: th
 # Declared nonisolated, as the docs say, it builds.
 sed -i.bak 's/^struct Window:/nonisolated struct Window:/' "$work/copy/Sources/IntegrationApp/Isolated.swift"
 must_build isolated-fixed
+# Where the docs send background reads: a nonisolated class builds, and a nonisolated struct
+# does not (Swift rejects any property wrapper there; the README says so, and this notices
+# when a compiler stops rejecting it).
+cat >"$work/copy/Sources/IntegrationApp/Background.swift" <<'SWIFT'
+nonisolated final class SyncSettings { @Preference var batchSize = 100 }
+@concurrent func batchSize() async -> Int { SyncSettings().batchSize }
+SWIFT
+must_build background-class
+cat >>"$work/copy/Sources/IntegrationApp/Background.swift" <<'SWIFT'
+nonisolated struct SyncState {
+  @Preference var cursor = 0
+}
+SWIFT
+must_fail background-struct "Background.swift:4:[0-9]+: error: 'nonisolated' cannot be applied to mutable stored properties"
+
+echo "== a Sendable class that no actor isolates holds preferences as @unchecked Sendable"
+make_copy
+cat >"$work/copy/Sources/IntegrationApp/Shared.swift" <<'SWIFT'
+final class SharedOptions: Sendable {
+  @Preference var retries = 3
+}
+SWIFT
+must_fail sendable-class "Shared.swift:2:[0-9]+: error: stored property '_retries' of 'Sendable'-conforming class 'SharedOptions' is mutable"
+sed -i.bak 's/: Sendable {/: @unchecked Sendable {/' "$work/copy/Sources/IntegrationApp/Shared.swift"
+must_build sendable-class-fixed
 
 echo "== without the plugin, @Preference is a compile error that names the fix"
 make_copy

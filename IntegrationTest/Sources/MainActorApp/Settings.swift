@@ -70,6 +70,13 @@ struct SharedSettings {
   @Preference var volumeFromStatic = ContentView.defaultVolume
 }
 
+/// Preferences that background work reads, where the main actor is the default isolation: a
+/// `nonisolated` class (Swift rejects a property wrapper in a `nonisolated` struct or `Sendable`
+/// class), created where it is read.
+nonisolated final class SyncSettings {
+  @Preference var batchSize = 100
+}
+
 final class SettingsModel {
   @Preference var fontSize = 12.0
 }

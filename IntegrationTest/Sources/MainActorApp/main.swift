@@ -48,6 +48,13 @@ case .write:
   Player.Queue().length = 25
   Flags.beta = true
   SettingsModel().fontSize = 18
+  let batch = await Task.detached { () -> Int in
+    let settings = SyncSettings()
+    let before = settings.batchSize
+    settings.batchSize = 250
+    return before
+  }.value
+  check(batch == 100, "a nonisolated class's default, read off the main actor")
   SharedSettings().$sharedCount.removeValue()  // the three programs share the suite
   check(
     SharedSettings().sharedCount == 3
@@ -74,6 +81,8 @@ case .verify:
   check(Player.Queue().length == 25, "short-name default's preference persisted")
   check(Flags.beta, "static persisted")
   check(SettingsModel().fontSize == 18, "class preference persisted")
+  let batch = await Task.detached { SyncSettings().batchSize }.value
+  check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")
   check(
     UserDefaults(suiteName: "integration-shared-suite")?.integer(forKey: "SharedSettings.sharedCount") == 9,

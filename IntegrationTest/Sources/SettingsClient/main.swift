@@ -73,4 +73,19 @@ if CommandLine.arguments.dropFirst().first == "previous-version" {
   }
 }
 
-MainActor.assumeIsolated { run() }
+await run()
+
+// One `Sendable` settings object, shared with a task off the main actor.
+let options = SyncOptions()
+switch Mode.current {
+case .write:
+  let before = await Task.detached { [options] in
+    let before = options.batchSize
+    options.batchSize = 250
+    return before
+  }.value
+  check(before == 100, "a shared object's default, read off the main actor")
+case .verify:
+  let batchSize = await Task.detached { [options] in options.batchSize }.value
+  check(batchSize == 250, "a value written off the main actor persisted")
+}

@@ -56,3 +56,13 @@ open class ThemeSettings {
 
   @inlinable public func doubledCount() -> Int { inlinableCount * 2 }
 }
+
+/// Settings a background sync shares across tasks: `Sendable`, isolated to no actor. Swift rejects
+/// a property wrapper in a `Sendable` class ("stored property '_batchSize' of
+/// 'Sendable'-conforming class is mutable"), so it is `@unchecked Sendable`, which is safe: a
+/// preference's storage is assigned only when the object is created, and reads and writes go to
+/// the store, which is thread-safe.
+public final class SyncOptions: @unchecked Sendable {
+  public init() {}
+  @Preference public var batchSize = 100
+}
