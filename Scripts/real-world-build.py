@@ -92,7 +92,7 @@ def main():
     package = work / source.name
     if package.exists():
         shutil.rmtree(package)
-    shutil.copytree(source, package, ignore=shutil.ignore_patterns(".build", ".git"))
+    shutil.copytree(source, package, symlinks=True, ignore=shutil.ignore_patterns(".build", ".git"))
     patch_manifest(package, targets)
     originals = {
         path: path.read_bytes() for target in targets for path in sorted((package / directories[target]).rglob("*.swift"))
