@@ -20,10 +20,15 @@ import Testing
       enum Size: Int { case small = 12 }
       struct Layout: Codable { var columns = 2; var name: String; let tags: [String: [Int]]; var created = Date() }
       struct Account: Codable, Hashable { let id: UUID; var handle: String?; var size: Size; var computed: Int { 1 }; var tags = [String](); var scores = [String: Double]() }
-      enum Outer { enum Density: Double { case compact = 0.5 }; struct Grid: Codable { var rows = 1 } }
+      enum Outer {
+        enum Density: Double { case compact = 0.5 }
+        struct Grid: Codable { var rows = 1 }
+        struct Card: Codable { var width = 1; static let standard = Card() }
+      }
       enum Sort: Codable { case name(ascending: Bool), date(Date, [String: Int]), none }
       struct S {
         @Preference var grid = Outer.Grid()
+        @Preference var card = Outer.Card.standard
         @Preference var theme = Theme.dark
         @Preference var size: Size = .small
         @Preference var layout: Layout? = nil
@@ -35,10 +40,12 @@ import Testing
     #expect(errors(result).isEmpty, "\(errors(result))")
     #expect(
       result.conformances.map(\.typeName) == [
-        "Account", "Layout", "Outer.Density", "Outer.Grid", "Size", "Sort", "Theme",
+        "Account", "Layout", "Outer.Card", "Outer.Density", "Outer.Grid", "Size", "Sort", "Theme",
       ])
     #expect(
-      result.conformances.map(\.storage) == [.json, .json, .rawValue, .json, .rawValue, .json, .rawValue])
+      result.conformances.map(\.storage) == [
+        .json, .json, .json, .rawValue, .json, .rawValue, .json, .rawValue,
+      ])
     #expect(result.conformances.allSatisfy { $0.statesSendable && $0.condition == nil })
     let text = generated(result)
     #expect(

@@ -242,10 +242,25 @@ import Testing
         @Preference var r = Outer.Mode(rawValue: "x")!
         @Preference var s = Outer.Inner.init()
         @Preference var t = Outer.make()!
+        @Preference var u = Outer.Inner.standard
+        @Preference var v = Outer.Inner.written
+        @Preference var w = Outer.Mode.fallback
+        @Preference var x = Outer.Mode.again
+        @Preference var y = Outer.Mode.parsed
+        @Preference var z = Outer.Inner.loop
       }
       struct Outer {
-        struct Inner: Codable {}
-        enum Mode: String { case x }
+        struct Inner: Codable {
+          static let standard = Inner()
+          static let written: Inner = .init()
+          static let loop = Inner.loop
+        }
+        enum Mode: String {
+          case x
+          static let fallback = Mode.x
+          static let again = Self.fallback
+          static let parsed = Mode(rawValue: "x")
+        }
         static func make() -> Inner? { nil }
       }
       """)
@@ -256,6 +271,10 @@ import Testing
       result.plans.map(\.valueType) == [
         "StatusAction", "Int", "String", "Date", "URL", nil, nil, nil, "URL", "URL", "UUID", nil, "URL",
         "StatusAction?", "StatusAction", "Outer.Inner", "Outer.Mode?", "Outer.Mode", nil, nil,
+        // Static properties: written or inferred from their initial value where they are declared,
+        // and named as the module names them (`Inner` inside `Outer` is `Outer.Inner`); a
+        // property defined by itself stays unknown.
+        "Outer.Inner", "Outer.Inner", "Outer.Mode", "Outer.Mode", "Outer.Mode?", nil,
       ])
   }
 

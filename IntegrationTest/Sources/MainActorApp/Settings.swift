@@ -77,6 +77,19 @@ nonisolated final class SyncSettings {
   @Preference var batchSize = 100
 }
 
+/// A nested `Codable` type whose default is one of its static lets: the registry infers the
+/// static's type from its initial value and writes the conformance.
+enum Cards {
+  nonisolated struct Card: Codable, Equatable {
+    var width: Int
+    static let standard = Card(width: 3)
+  }
+}
+
+struct CardSettings {
+  @Preference var card = Cards.Card.standard
+}
+
 final class SettingsModel {
   @Preference var fontSize = 12.0
 }

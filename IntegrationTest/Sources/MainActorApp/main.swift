@@ -48,6 +48,8 @@ case .write:
   Player.Queue().length = 25
   Flags.beta = true
   SettingsModel().fontSize = 18
+  check(CardSettings().card == Cards.Card(width: 3), "a static let's default")
+  CardSettings().card = Cards.Card(width: 5)
   let batch = await Task.detached { () -> Int in
     let settings = SyncSettings()
     let before = settings.batchSize
@@ -81,6 +83,7 @@ case .verify:
   check(Player.Queue().length == 25, "short-name default's preference persisted")
   check(Flags.beta, "static persisted")
   check(SettingsModel().fontSize == 18, "class preference persisted")
+  check(CardSettings().card == Cards.Card(width: 5), "a nested Codable type's value persisted")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

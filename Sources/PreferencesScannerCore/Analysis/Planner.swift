@@ -220,7 +220,8 @@ package struct Planner: Sendable {
   /// case `T.case`, an initializer `T(…)` of a module type or standard type, or a static member
   /// whose type is known.
   func inferType(
-    _ expression: ExpressionSyntax?, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID
+    _ expression: ExpressionSyntax?, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
+    depth: Int = 0
   ) -> String? {
     guard let expression, !expression.isEmpty else { return nil }
     if let literal = LiteralType.of(expression) { return literal }
@@ -308,10 +309,48 @@ package struct Planner: Sendable {
     case .enumCase where !member.syntax.hasPayload:
       return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
     case .property:
-      return member.syntax.type
+      return propertyType(member, of: owner, depth: depth)
     default:
       return nil
     }
+  }
+
+  /// The type of the static property `member` of `owner`: written, or inferred from its initial
+  /// value (`static let standard = Layout()`, `static let fallback = Theme.dark`) where that
+  /// names the module's types as defaults do. A module type is named by its qualified name, so
+  /// that it names the same type where the default is (`Grid`, written inside `Outer`, is
+  /// `Outer.Grid`); a type of another form that names the module's types is left unknown.
+  private func propertyType(_ member: ModuleIndex.Member, of owner: ModuleIndex.TypeID, depth: Int) -> String?
+  {
+    var context: [ModuleIndex.TypeID] = []
+    var current: ModuleIndex.TypeID? = owner
+    while let type = current, context.count < 64 {
+      context.append(type)
+      current = index[type].parent
+    }
+    let type: String?
+    if let written = member.syntax.type {
+      type = written
+    } else if let value = member.syntax.initialValue, depth < 8 {
+      type = inferType(
+        ExpressionSyntax(text: value), context: context, declaringType: owner, depth: depth + 1)
+    } else {
+      type = nil
+    }
+    guard var base = type?.removing(" ") else { return nil }
+    var optionals = ""
+    while base.hasSuffix("?") || base.hasSuffix("!") { optionals = String(base.removeLast()) + optionals }
+    let names = base.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    let isPath = names.allSatisfy { name in
+      !name.isEmpty && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+    }
+    if isPath, let id = index.typeID(of: names, in: context), index[id].kind != nil {
+      return index.qualifiedName(id) + optionals
+    }
+    // Another module's type (`Date`, `[String]`), written the same from anywhere.
+    let namesModuleType = base.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+      .contains { index.typeNames.contains(String($0)) }
+    return namesModuleType ? nil : type
   }
 
   /// The type of a call of an initializer of the module's type `name`, whose `(` is at `open`:

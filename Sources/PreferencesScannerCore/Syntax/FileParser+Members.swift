@@ -15,14 +15,14 @@ extension FileParser {
 
   mutating func member(
     _ kind: MemberSyntax.Kind, name: String, introducer: Int, nameIndex: Int, type: String? = nil,
-    reference: [String]? = nil, isStatic: Bool? = nil
+    initialValue: String? = nil, isStatic: Bool? = nil
   ) {
     let (modifiers, _) = self.modifiers(before: introducer)
     members.append(
       MemberSyntax(
         owner: innermostScope, name: name, kind: kind, isStatic: isStatic ?? modifiers.isStatic,
         access: effectiveAccess(modifiers.access), isNonisolated: modifiers.isNonisolated,
-        attributeNames: modifiers.attributeNames, type: type, initialReference: reference,
+        attributeNames: modifiers.attributeNames, type: type, initialValue: initialValue,
         isFailable: kind == .initializer && source.isOperator(nameIndex + 1, startingWith: UInt8(ascii: "?")),
         hasPayload: false, branch: currentBranch))
   }
@@ -38,15 +38,20 @@ extension FileParser {
     if source.isPunct(index - 1, UInt8(ascii: "@")) { return }
     let name = source.text(index + 1)
     var (type, cursor) = annotation(after: index + 1)
-    var reference: [String]?
+    var initialValue: String?
     if type == nil, source.isPunct(cursor, UInt8(ascii: "=")) {
       let end = expressionEnd(from: cursor + 1)
       if end > cursor + 1 {
         type = literalType(cursor + 1, end - 1)
-        reference = dottedReference(cursor + 1, end - 1)
+        if type == nil,
+          Int(source[end - 1].end) - Int(source[cursor + 1].start) <= MemberSyntax.initialValueLimit
+        {
+          initialValue = source.normalizedText(from: cursor + 1, through: end - 1)
+        }
       }
     }
-    member(.property, name: name, introducer: index, nameIndex: index + 1, type: type, reference: reference)
+    member(
+      .property, name: name, introducer: index, nameIndex: index + 1, type: type, initialValue: initialValue)
   }
 
   /// The type annotation after the name at `nameIndex` (`: T`), if written, and the index just
@@ -249,19 +254,6 @@ extension FileParser {
     return type.contains("where") || type == "Self" || type.hasPrefix("some ") ? nil : type
   }
 
-  /// `A.b` or `A.B.c` (identifiers joined by dots, nothing else), or `nil`.
-  mutating func dottedReference(_ first: Int, _ last: Int) -> [String]? {
-    guard (last - first) % 2 == 0, last > first else { return nil }
-    var names: [String] = []
-    for index in stride(from: first, through: last, by: 2) {
-      guard source.isIdentifier(index), index == last || source.isPunct(index + 1, UInt8(ascii: ".")) else {
-        return nil
-      }
-      names.append(source.text(index))
-    }
-    return names
-  }
-
   /// Records the cases declared by `case` at `index` in a type body (`case a, b(Int), c = 3`).
   mutating func enumCases(at index: Int) {
     let (modifiers, _) = self.modifiers(before: index)
@@ -290,7 +282,7 @@ extension FileParser {
         MemberSyntax(
           owner: innermostScope, name: name, kind: .enumCase, isStatic: true,
           access: effectiveAccess(modifiers.access),
-          isNonisolated: true, attributeNames: [], type: nil, initialReference: nil, isFailable: false,
+          isNonisolated: true, attributeNames: [], type: nil, initialValue: nil, isFailable: false,
           hasPayload: payload, branch: currentBranch))
       // A raw value: skip to the next `,` on the same line.
       while cursor < source.count, !source.isPunct(cursor, UInt8(ascii: ",")),

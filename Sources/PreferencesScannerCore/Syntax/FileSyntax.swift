@@ -90,6 +90,9 @@ package struct MemberSyntax: Sendable {
     case enumCase, property, function, initializer, typeAlias
   }
 
+  /// The longest ``initialValue`` recorded, in bytes: what a type is inferred from stays small.
+  package static let initialValueLimit = 256
+
   /// The type scope it is declared in; `nil` at file scope.
   package let owner: Int?
   package let name: String
@@ -103,9 +106,10 @@ package struct MemberSyntax: Sendable {
   package let attributeNames: [String]
   /// For properties: the declared type, or the type of a literal initial value.
   package let type: String?
-  /// For properties: the initial value, when it is a member of another type (`Other.value`),
-  /// so that its type can be followed.
-  package let initialReference: [String]?
+  /// For static and file-scope properties with neither a written type nor a literal initial
+  /// value: the initial value's text (at most ``initialValueLimit`` bytes), so that the type of a
+  /// default naming the property can be inferred (`static let standard = Layout()`).
+  package let initialValue: String?
   /// For initializers: `init?`.
   package let isFailable: Bool
   /// For enum cases: whether it has associated values.

@@ -263,7 +263,7 @@ extension MemberSyntax: Archivable {
       isStatic: try reader.bool(), access: try reader.bool() ? try reader.rawValue(AccessLevel.self) : nil,
       isNonisolated: try reader.bool(), attributeNames: try reader.strings(),
       type: try reader.optionalString(),
-      initialReference: try reader.bool() ? try reader.strings() : nil, isFailable: try reader.bool(),
+      initialValue: try reader.optionalString(), isFailable: try reader.bool(),
       hasPayload: try reader.bool(), branch: try reader.optionalInt())
   }
 
@@ -276,8 +276,7 @@ extension MemberSyntax: Archivable {
     writer.bool(isNonisolated)
     writer.strings(attributeNames)
     writer.optionalString(type)
-    writer.bool(initialReference != nil)
-    if let initialReference { writer.strings(initialReference) }
+    writer.optionalString(initialValue)
     writer.bool(isFailable)
     writer.bool(hasPayload)
     writer.optionalInt(branch)
