@@ -248,7 +248,18 @@ import Testing
         @Preference var x = Outer.Mode.again
         @Preference var y = Outer.Mode.parsed
         @Preference var z = Outer.Inner.loop
+        @Preference var list = [StatusAction.favorite, .boost]
+        @Preference var named = ["main": Outer.Inner(), "side": Outer.Inner.standard]
+        @Preference var every = Tone.allCases
+        @Preference var mixed = [StatusAction.favorite, Outer.Mode.x]
+        @Preference var implicit: [StatusAction] = [.favorite]
+        @Preference var unknown = [StatusAction.favorite, makeSomething()]
+        @Preference var largest = max(1, 2)
+        @Preference var set = Set([1, 2])
+        @Preference var wrapped = Optional(StatusAction.boost)
+        @Preference var home = NSHomeDirectory()
       }
+      enum Tone: String, CaseIterable { case warm, cool }
       struct Outer {
         struct Inner: Codable {
           static let standard = Inner()
@@ -275,6 +286,10 @@ import Testing
         // and named as the module names them (`Inner` inside `Outer` is `Outer.Inner`); a
         // property defined by itself stays unknown.
         "Outer.Inner", "Outer.Inner", "Outer.Mode", "Outer.Mode", "Outer.Mode?", nil,
+        // Collection literals of one inferred element type, `allCases`; calls of generic types
+        // and functions are not typed by their names.
+        "[StatusAction]", "[String: Outer.Inner]", "[Tone]", nil, "[StatusAction]", nil, nil, nil, nil,
+        "String",
       ])
   }
 

@@ -99,15 +99,20 @@ import Testing
     let result = scan(
       """
       enum AppKeys: String, PreferenceKeys {
-        case encoding, name, computed
+        case encoding, name, computed, set, largest, themes, all
         var defaultValue: any PreferenceValue {
           switch self {
           case .encoding: String.Encoding.utf8.rawValue
           case .name: "x"
           case .computed: makeDefault()
+          case .set: Set([1, 2])
+          case .largest: max(1, 2)
+          case .themes: [Theme.dark, .light]
+          case .all: Theme.allCases
           }
         }
       }
+      enum Theme: String, CaseIterable { case light, dark }
       private enum Hidden: String, PreferenceKeys {
         case a
         var defaultValue: any PreferenceValue { 1 }
@@ -118,7 +123,11 @@ import Testing
       }
       """)
     let messages = warnings(result)
-    #expect(messages.count == 3, "\(messages)")
+    // A generic type's call (`Set([1, 2])` is a `Set<Int>`) and a function's (`max`) are not
+    // typed by their names, which would declare `PreferenceKey<AppKeys, Set>`.
+    #expect(messages.count == 5, "\(messages)")
+    #expect(messages.contains { $0.contains("'AppKeys.set' from its default 'Set([1, 2])'") })
+    #expect(messages.contains { $0.contains("'AppKeys.largest' from its default 'max(1, 2)'") })
     #expect(
       messages.contains(
         "Sources/App/File.swift:5:5: warning: the build plugin cannot read the type of 'AppKeys.encoding' from its default 'String.Encoding.utf8.rawValue', so the key has no type and the keyed store cannot read or write it; write the type with 'as' ('String.Encoding.utf8.rawValue as T') or as a conversion ('T(String.Encoding.utf8.rawValue)')"
@@ -131,7 +140,7 @@ import Testing
     #expect(errors(result).count == 1)
     #expect(
       errors(result).first?.contains("typed keys for 'Hidden': 'Hidden' is private to its file") == true)
-    #expect(keys(result, "AppKeys") == ["name": "String"])
+    #expect(keys(result, "AppKeys") == ["name": "String", "themes": "[Theme]", "all": "[Theme]"])
   }
 
   /// The generated index names each key's value type, so it repeats the imports of a keys file

@@ -90,6 +90,15 @@ struct CardSettings {
   @Preference var card = Cards.Card.standard
 }
 
+/// A raw-value enum that preferences store only in collections: the registry infers `[Badge]`
+/// from the literal and from `allCases`, and writes the conformance.
+enum Badge: String, CaseIterable { case new, hot }
+
+struct BadgeSettings {
+  @Preference var shown = [Badge.new]
+  @Preference var every = Badge.allCases
+}
+
 final class SettingsModel {
   @Preference var fontSize = 12.0
 }

@@ -50,6 +50,8 @@ case .write:
   SettingsModel().fontSize = 18
   check(CardSettings().card == Cards.Card(width: 3), "a static let's default")
   CardSettings().card = Cards.Card(width: 5)
+  check(BadgeSettings().shown == [.new] && BadgeSettings().every == [.new, .hot], "collection defaults")
+  BadgeSettings().shown = [.hot]
   let batch = await Task.detached { () -> Int in
     let settings = SyncSettings()
     let before = settings.batchSize
@@ -84,6 +86,7 @@ case .verify:
   check(Flags.beta, "static persisted")
   check(SettingsModel().fontSize == 18, "class preference persisted")
   check(CardSettings().card == Cards.Card(width: 5), "a nested Codable type's value persisted")
+  check(BadgeSettings().shown == [.hot], "an array of an enum stored only in arrays persisted")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

@@ -226,6 +226,11 @@ package struct Planner: Sendable {
     guard let expression, !expression.isEmpty else { return nil }
     if let literal = LiteralType.of(expression) { return literal }
     let tokens = expression.tokens
+    // [T.a, .b] or ["key": T.a]: a collection of elements of one inferred type.
+    if expression.punct(0, UInt8(ascii: "[")), expression.matchingClose(0) == tokens.count - 1 {
+      return depth < 8
+        ? collectionType(expression, context: context, declaringType: declaringType, depth: depth) : nil
+    }
     // An empty collection of a written type: [T](), [K: V](), Array<T>(), Set<T>(),
     // Dictionary<K, V>().
     if tokens.count >= 4, expression.punct(tokens.count - 2, UInt8(ascii: "(")),
@@ -247,6 +252,8 @@ package struct Planner: Sendable {
       let isForced = closes + 1 == tokens.count - 1 && expression.isOperator(closes + 1, "!")
       if closes == tokens.count - 1 || isForced {
         if ExpressionAnalyzer.standardTypes.contains(name) {
+          // A generic type whose arguments the call infers, or a function: not the name.
+          if let type = Self.callTypes[name] { return type }
           if isForced || !ExpressionAnalyzer.failableInitializers.contains(name) { return name }
           // A type with failable initializers, called through one that cannot fail:
           // `URL(fileURLWithPath:)`, `URL(filePath:)`, `UUID()`.
@@ -295,7 +302,15 @@ package struct Planner: Sendable {
     if isForced { return nil }
     let typeNames = Array(names.dropLast())
     let owner = typeNames == ["Self"] ? declaringType : index.typeID(of: typeNames, in: context)
-    guard let owner, let overloads = index[owner].members[names.last!], let member = overloads.first else {
+    guard let owner else { return nil }
+    // T.allCases, which the compiler synthesizes for a CaseIterable enum.
+    if !isCall, names.last == "allCases", index[owner].kind == .enum, index[owner].members["allCases"] == nil,
+      index[owner].conformances.contains(where: { ModuleIndex.lastComponent($0) == "CaseIterable" })
+    {
+      return "[" + (typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: "."))
+        + "]"
+    }
+    guard let overloads = index[owner].members[names.last!], let member = overloads.first else {
       return nil
     }
     if isCall {
@@ -351,6 +366,65 @@ package struct Planner: Sendable {
     let namesModuleType = base.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
       .contains { index.typeNames.contains(String($0)) }
     return namesModuleType ? nil : type
+  }
+
+  /// What a call of these standard names returns: a generic type's arguments are inferred from
+  /// the call (`Set([1, 2])`), and the functions return something else (`max(1, 2)`).
+  private static let callTypes: [String: String?] = [
+    "Array": nil, "Dictionary": nil, "Set": nil, "Optional": nil, "Range": nil, "ClosedRange": nil,
+    "min": nil, "max": nil, "abs": nil, "NSHomeDirectory": "String", "NSTemporaryDirectory": "String",
+  ]
+
+  /// The type of an array or dictionary literal (`[Theme.dark, .light]`, `["main": Layout()]`)
+  /// whose elements' types are inferred and the same: `[T]`, or `[String: T]` for string keys.
+  /// An element `.member` takes the others' type; an element whose type is unknown makes the
+  /// whole unknown.
+  private func collectionType(
+    _ expression: ExpressionSyntax, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
+    depth: Int
+  ) -> String? {
+    let close = expression.tokens.count - 1
+    var elements: [ClosedRange<Int>] = []
+    var start = 1
+    var position = 1
+    while position < close {
+      if expression.opens(position) {
+        position = expression.matchingClose(position) + 1
+        continue
+      }
+      if expression.punct(position, UInt8(ascii: ",")) {
+        if position > start { elements.append(start...(position - 1)) }
+        start = position + 1
+      }
+      position += 1
+    }
+    if close > start { elements.append(start...(close - 1)) }
+    guard !elements.isEmpty, elements.count <= 64 else { return nil }
+    var valueType: String?
+    var isDictionary: Bool?
+    for element in elements {
+      var value = element
+      let colon = element.first { expression.punct($0, UInt8(ascii: ":")) }
+      if isDictionary == nil { isDictionary = colon != nil }
+      guard isDictionary == (colon != nil) else { return nil }
+      if let colon {
+        guard colon > element.lowerBound, colon < element.upperBound,
+          LiteralType.of(ExpressionSyntax(text: expression.text(element.lowerBound...(colon - 1))))
+            == "String"
+        else { return nil }
+        value = (colon + 1)...element.upperBound
+      }
+      if expression.punct(value.lowerBound, UInt8(ascii: ".")) { continue }
+      guard
+        let type = inferType(
+          ExpressionSyntax(text: expression.text(value)), context: context, declaringType: declaringType,
+          depth: depth + 1)?.removing(" "),
+        valueType == nil || valueType == type
+      else { return nil }
+      valueType = type
+    }
+    guard let valueType else { return nil }
+    return isDictionary == true ? "[String: \(valueType)]" : "[\(valueType)]"
   }
 
   /// The type of a call of an initializer of the module's type `name`, whose `(` is at `open`:
