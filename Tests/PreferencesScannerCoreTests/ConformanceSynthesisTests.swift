@@ -26,7 +26,9 @@ import Testing
         struct Card: Codable { var width = 1; static let standard = Card() }
       }
       enum Sort: Codable { case name(ascending: Bool), date(Date, [String: Int]), none }
+      enum Tint: String { case red }
       struct S {
+        @Preference var tints: Dictionary<String, Tint> = [:]
         @Preference var grid = Outer.Grid()
         @Preference var card = Outer.Card.standard
         @Preference var theme = Theme.dark
@@ -40,11 +42,11 @@ import Testing
     #expect(errors(result).isEmpty, "\(errors(result))")
     #expect(
       result.conformances.map(\.typeName) == [
-        "Account", "Layout", "Outer.Card", "Outer.Density", "Outer.Grid", "Size", "Sort", "Theme",
+        "Account", "Layout", "Outer.Card", "Outer.Density", "Outer.Grid", "Size", "Sort", "Theme", "Tint",
       ])
     #expect(
       result.conformances.map(\.storage) == [
-        .json, .json, .json, .rawValue, .json, .rawValue, .json, .rawValue,
+        .json, .json, .json, .rawValue, .json, .rawValue, .json, .rawValue, .rawValue,
       ])
     #expect(result.conformances.allSatisfy { $0.statesSendable && $0.condition == nil })
     let text = generated(result)

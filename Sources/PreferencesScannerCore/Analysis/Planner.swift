@@ -534,6 +534,22 @@ package struct Planner: Sendable {
       return storabilityProblem(
         String(text.dropFirst(wrapper.count).dropLast()), context: context, depth: depth + 1)
     }
+    // Dictionary<K, V>: its values (a key that is not a string is reported on its own).
+    if text.hasPrefix("Dictionary<") && text.hasSuffix(">") {
+      let arguments = text.dropFirst("Dictionary<".count).dropLast()
+      var nesting = 0
+      for position in arguments.indices {
+        switch arguments[position] {
+        case "<", "[", "(": nesting += 1
+        case ">", "]", ")": nesting -= 1
+        case "," where nesting == 0:
+          return storabilityProblem(
+            String(arguments[arguments.index(after: position)...]), context: context, depth: depth + 1)
+        default: break
+        }
+      }
+      return nil
+    }
     if text.hasPrefix("[") && text.hasSuffix("]") {
       let inner = String(text.dropFirst().dropLast())
       if let colon = inner.firstIndex(of: ":") {
