@@ -258,7 +258,15 @@ import Testing
         @Preference var set = Set([1, 2])
         @Preference var wrapped = Optional(StatusAction.boost)
         @Preference var home = NSHomeDirectory()
+        @Preference var cast = makeSomething() as Outer.Inner
+        @Preference var coalesced = StatusAction(rawValue: "x") ?? .boost
+        @Preference var coalescedUnknown = makeSomething() ?? .boost
+        @Preference var none = StatusAction?.none
+        @Preference var global = defaultAction
+        @Preference var globalWritten = writtenAction
       }
+      let defaultAction = StatusAction.boost
+      let writtenAction: StatusAction? = nil
       enum Tone: String, CaseIterable { case warm, cool }
       struct Outer {
         struct Inner: Codable {
@@ -290,6 +298,8 @@ import Testing
         // and functions are not typed by their names.
         "[StatusAction]", "[String: Outer.Inner]", "[Tone]", nil, "[StatusAction]", nil, nil, nil, nil,
         "String",
+        // `as T`, `a ?? b` (the type `a` unwraps to), `T?.none`, a file-scope constant.
+        "Outer.Inner", "StatusAction", nil, "StatusAction?", "StatusAction", "StatusAction?",
       ])
   }
 

@@ -99,6 +99,16 @@ struct BadgeSettings {
   @Preference var every = Badge.allCases
 }
 
+/// Defaults of other forms whose type the registry infers: a file-scope constant, and `??`.
+enum Speed: Int { case slow = 1, fast = 2 }
+enum Shape: String { case round, square }
+let defaultSpeed = Speed.fast
+
+struct MotionSettings {
+  @Preference var speed = defaultSpeed
+  @Preference var shape = Shape(rawValue: "square") ?? .round
+}
+
 final class SettingsModel {
   @Preference var fontSize = 12.0
 }

@@ -52,6 +52,8 @@ case .write:
   CardSettings().card = Cards.Card(width: 5)
   check(BadgeSettings().shown == [.new] && BadgeSettings().every == [.new, .hot], "collection defaults")
   BadgeSettings().shown = [.hot]
+  check(MotionSettings().speed == .fast && MotionSettings().shape == .square, "inferred defaults")
+  MotionSettings().speed = .slow
   let batch = await Task.detached { () -> Int in
     let settings = SyncSettings()
     let before = settings.batchSize
@@ -87,6 +89,7 @@ case .verify:
   check(SettingsModel().fontSize == 18, "class preference persisted")
   check(CardSettings().card == Cards.Card(width: 5), "a nested Codable type's value persisted")
   check(BadgeSettings().shown == [.hot], "an array of an enum stored only in arrays persisted")
+  check(MotionSettings().speed == .slow, "an enum whose default is a file-scope constant persisted")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

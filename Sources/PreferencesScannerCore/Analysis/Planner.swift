@@ -226,6 +226,31 @@ package struct Planner: Sendable {
     guard let expression, !expression.isEmpty else { return nil }
     if let literal = LiteralType.of(expression) { return literal }
     let tokens = expression.tokens
+    // `… as T`: the type written after the last `as` outside brackets.
+    if let written = Self.writtenType(expression) { return written }
+    // `T?.none`, `Optional<T>.none`
+    let compact = expression.text.filter { !$0.isWhitespace }
+    if compact.hasSuffix("?.none"), compact.count > 6 { return String(compact.dropLast(5)) }
+    if compact.hasPrefix("Optional<"), compact.hasSuffix(">.none") {
+      return String(compact.dropFirst(9).dropLast(6)) + "?"
+    }
+    // `a ?? b`: what `a` holds (`Theme(rawValue: name) ?? .system`).
+    if let coalescing = Self.topLevel(expression, where: { expression.isOperator($0, "??") }), coalescing > 0,
+      depth < 8
+    {
+      let left = ExpressionSyntax(text: expression.text(0...(coalescing - 1)))
+      guard var type = inferType(left, context: context, declaringType: declaringType, depth: depth + 1),
+        type.hasSuffix("?")
+      else { return nil }
+      type.removeLast()
+      return type
+    }
+    // A constant at file scope: `let defaultTheme = Theme.dark`.
+    if tokens.count == 1, let name = expression.word(0),
+      let global = index.globals[name]?.first(where: { $0.syntax.kind == .property })
+    {
+      return propertyType(global, context: [], declaringType: declaringType, depth: depth)
+    }
     // [T.a, .b] or ["key": T.a]: a collection of elements of one inferred type.
     if expression.punct(0, UInt8(ascii: "[")), expression.matchingClose(0) == tokens.count - 1 {
       return depth < 8
@@ -324,31 +349,37 @@ package struct Planner: Sendable {
     case .enumCase where !member.syntax.hasPayload:
       return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
     case .property:
-      return propertyType(member, of: owner, depth: depth)
+      return propertyType(member, context: enclosingTypes(owner), declaringType: owner, depth: depth)
     default:
       return nil
     }
   }
 
-  /// The type of the static property `member` of `owner`: written, or inferred from its initial
+  /// `type` and the types it is nested in, innermost first: where names in its members resolve.
+  private func enclosingTypes(_ type: ModuleIndex.TypeID) -> [ModuleIndex.TypeID] {
+    var context: [ModuleIndex.TypeID] = []
+    var current: ModuleIndex.TypeID? = type
+    while let step = current, context.count < 64 {
+      context.append(step)
+      current = index[step].parent
+    }
+    return context
+  }
+
+  /// The type of a static or file-scope property `member`: written, or inferred from its initial
   /// value (`static let standard = Layout()`, `static let fallback = Theme.dark`) where that
   /// names the module's types as defaults do. A module type is named by its qualified name, so
   /// that it names the same type where the default is (`Grid`, written inside `Outer`, is
   /// `Outer.Grid`); a type of another form that names the module's types is left unknown.
-  private func propertyType(_ member: ModuleIndex.Member, of owner: ModuleIndex.TypeID, depth: Int) -> String?
-  {
-    var context: [ModuleIndex.TypeID] = []
-    var current: ModuleIndex.TypeID? = owner
-    while let type = current, context.count < 64 {
-      context.append(type)
-      current = index[type].parent
-    }
+  private func propertyType(
+    _ member: ModuleIndex.Member, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID, depth: Int
+  ) -> String? {
     let type: String?
     if let written = member.syntax.type {
       type = written
     } else if let value = member.syntax.initialValue, depth < 8 {
       type = inferType(
-        ExpressionSyntax(text: value), context: context, declaringType: owner, depth: depth + 1)
+        ExpressionSyntax(text: value), context: context, declaringType: declaringType, depth: depth + 1)
     } else {
       type = nil
     }
@@ -366,6 +397,38 @@ package struct Planner: Sendable {
     let namesModuleType = base.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
       .contains { index.typeNames.contains(String($0)) }
     return namesModuleType ? nil : type
+  }
+
+  /// The type written after the last `as` (not `as?` or `as!`) outside brackets, if any.
+  static func writtenType(_ expression: ExpressionSyntax) -> String? {
+    guard
+      let cast = topLevel(
+        expression,
+        where: {
+          expression.word($0) == "as" && $0 + 1 < expression.tokens.count
+            && !expression.isOperator($0 + 1, "?") && !expression.isOperator($0 + 1, "!")
+        }, last: true)
+    else { return nil }
+    return expression.text((cast + 1)...(expression.tokens.count - 1))
+  }
+
+  /// The first (or last) token outside brackets that `matches`.
+  static func topLevel(_ expression: ExpressionSyntax, where matches: (Int) -> Bool, last: Bool = false)
+    -> Int?
+  {
+    var depth = 0
+    var found: Int?
+    for position in expression.tokens.indices {
+      if expression.opens(position) {
+        depth += 1
+      } else if expression.closes(position) {
+        depth -= 1
+      } else if depth == 0, matches(position) {
+        found = position
+        if !last { break }
+      }
+    }
+    return found
   }
 
   /// What a call of these standard names returns: a generic type's arguments are inferred from

@@ -113,31 +113,7 @@ struct TypedKeys {
     -> String?
   {
     let tokens = expression.tokens
-    // `… as T`: the last `as` outside brackets.
-    var depth = 0
-    var lastAs: Int?
-    for position in tokens.indices {
-      if expression.opens(position) {
-        depth += 1
-      } else if expression.closes(position) {
-        depth -= 1
-      } else if depth == 0, expression.word(position) == "as", position + 1 < tokens.count,
-        !expression.isOperator(position + 1, "?"), !expression.isOperator(position + 1, "!")
-      {
-        lastAs = position
-      }
-    }
-    if let lastAs, lastAs + 1 < tokens.count {
-      let start = expression.text.utf8.index(
-        expression.text.utf8.startIndex, offsetBy: Int(tokens[lastAs + 1].start))
-      return String(expression.text[start...]).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-    // `T?.none`, `Optional<T>.none`
     let text = expression.text.filter { !$0.isWhitespace }
-    if text.hasSuffix("?.none") { return String(text.dropLast(5)) }
-    if text.hasPrefix("Optional<"), text.hasSuffix(">.none") {
-      return String(text.dropFirst(9).dropLast(6)) + "?"
-    }
     // `[T]()`, `[K: V]()`: an empty collection of a written type.
     if text.hasPrefix("["), text.hasSuffix("]()") { return String(text.dropLast(2)) }
     // `Int(…)`, `Double(…)`, `String(…)`: a conversion to a standard type names it.
