@@ -264,6 +264,7 @@ import Testing
         @Preference var none = StatusAction?.none
         @Preference var global = defaultAction
         @Preference var globalWritten = writtenAction
+        @Preference var allInner = Outer.Inner.all
       }
       let defaultAction = StatusAction.boost
       let writtenAction: StatusAction? = nil
@@ -273,6 +274,7 @@ import Testing
           static let standard = Inner()
           static let written: Inner = .init()
           static let loop = Inner.loop
+          static let all = [Inner(), Inner.standard]
         }
         enum Mode: String {
           case x
@@ -300,7 +302,23 @@ import Testing
         "String",
         // `as T`, `a ?? b` (the type `a` unwraps to), `T?.none`, a file-scope constant.
         "Outer.Inner", "StatusAction", nil, "StatusAction?", "StatusAction", "StatusAction?",
+        // A static collection, its element type named as the module names it.
+        "[Outer.Inner]",
       ])
+  }
+
+  /// Statics whose initial values are collections of other statics fan out: following three
+  /// levels of 30 would take 27,000 steps. Inferring one default's type takes a bounded number,
+  /// beyond which the type is left unknown (the compiler still knows it).
+  @Test func inferringATypeTakesBoundedWork() {
+    func level(_ name: String, of next: String) -> String {
+      "enum \(name) { static let a = [" + Array(repeating: "\(next).a", count: 30).joined(separator: ", ")
+        + "] }\n"
+    }
+    let result = scan(
+      "enum L3: String { case a }\n" + level("L2", of: "L3") + level("L1", of: "L2") + level("L0", of: "L1")
+        + "struct S {\n  @Preference var shallow = L2.a\n  @Preference var deep = L0.a\n}\n")
+    #expect(result.plans.map(\.valueType) == ["[L3]", nil])
   }
 
   @Test func typesNestedInAGenericTypeDeclaredInAnotherFileAreRegisteredAtFirstRead() {

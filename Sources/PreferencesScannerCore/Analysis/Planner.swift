@@ -221,9 +221,9 @@ package struct Planner: Sendable {
   /// whose type is known.
   func inferType(
     _ expression: ExpressionSyntax?, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
-    depth: Int = 0
+    depth: Int = 0, budget: InferenceBudget = InferenceBudget()
   ) -> String? {
-    guard let expression, !expression.isEmpty else { return nil }
+    guard let expression, !expression.isEmpty, budget.spend() else { return nil }
     if let literal = LiteralType.of(expression) { return literal }
     let tokens = expression.tokens
     // `… as T`: the type written after the last `as` outside brackets.
@@ -239,7 +239,9 @@ package struct Planner: Sendable {
       depth < 8
     {
       let left = ExpressionSyntax(text: expression.text(0...(coalescing - 1)))
-      guard var type = inferType(left, context: context, declaringType: declaringType, depth: depth + 1),
+      guard
+        var type = inferType(
+          left, context: context, declaringType: declaringType, depth: depth + 1, budget: budget),
         type.hasSuffix("?")
       else { return nil }
       type.removeLast()
@@ -249,12 +251,14 @@ package struct Planner: Sendable {
     if tokens.count == 1, let name = expression.word(0),
       let global = index.globals[name]?.first(where: { $0.syntax.kind == .property })
     {
-      return propertyType(global, context: [], declaringType: declaringType, depth: depth)
+      return propertyType(global, context: [], declaringType: declaringType, depth: depth, budget: budget)
     }
     // [T.a, .b] or ["key": T.a]: a collection of elements of one inferred type.
     if expression.punct(0, UInt8(ascii: "[")), expression.matchingClose(0) == tokens.count - 1 {
       return depth < 8
-        ? collectionType(expression, context: context, declaringType: declaringType, depth: depth) : nil
+        ? collectionType(
+          expression, context: context, declaringType: declaringType, depth: depth, budget: budget)
+        : nil
     }
     // An empty collection of a written type: [T](), [K: V](), Array<T>(), Set<T>(),
     // Dictionary<K, V>().
@@ -349,7 +353,8 @@ package struct Planner: Sendable {
     case .enumCase where !member.syntax.hasPayload:
       return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
     case .property:
-      return propertyType(member, context: enclosingTypes(owner), declaringType: owner, depth: depth)
+      return propertyType(
+        member, context: enclosingTypes(owner), declaringType: owner, depth: depth, budget: budget)
     default:
       return nil
     }
@@ -372,20 +377,47 @@ package struct Planner: Sendable {
   /// that it names the same type where the default is (`Grid`, written inside `Outer`, is
   /// `Outer.Grid`); a type of another form that names the module's types is left unknown.
   private func propertyType(
-    _ member: ModuleIndex.Member, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID, depth: Int
+    _ member: ModuleIndex.Member, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
+    depth: Int,
+    budget: InferenceBudget
   ) -> String? {
     let type: String?
     if let written = member.syntax.type {
       type = written
     } else if let value = member.syntax.initialValue, depth < 8 {
       type = inferType(
-        ExpressionSyntax(text: value), context: context, declaringType: declaringType, depth: depth + 1)
+        ExpressionSyntax(text: value), context: context, declaringType: declaringType, depth: depth + 1,
+        budget: budget)
     } else {
       type = nil
     }
-    guard var base = type?.removing(" ") else { return nil }
+    return type.flatMap { qualified($0.removing(" "), in: context) }
+  }
+
+  /// `type`, as written where names resolve from `context`, with each of the module's types in it
+  /// named by its qualified name (`[Grid]` inside `Outer` is `[Outer.Grid]`), so that it names the
+  /// same types anywhere; `nil` for a form that names the module's types in other ways.
+  private func qualified(_ type: String, in context: [ModuleIndex.TypeID]) -> String? {
+    var base = Substring(type)
     var optionals = ""
     while base.hasSuffix("?") || base.hasSuffix("!") { optionals = String(base.removeLast()) + optionals }
+    if base.hasPrefix("["), base.hasSuffix("]") {
+      let inner = base.dropFirst().dropLast()
+      var nesting = 0
+      for position in inner.indices {
+        switch inner[position] {
+        case "[", "<", "(": nesting += 1
+        case "]", ">", ")": nesting -= 1
+        case ":" where nesting == 0:
+          guard let key = qualified(String(inner[..<position]), in: context),
+            let value = qualified(String(inner[inner.index(after: position)...]), in: context)
+          else { return nil }
+          return "[\(key): \(value)]" + optionals
+        default: break
+        }
+      }
+      return qualified(String(inner), in: context).map { "[\($0)]" + optionals }
+    }
     let names = base.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     let isPath = names.allSatisfy { name in
       !name.isEmpty && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
@@ -393,10 +425,10 @@ package struct Planner: Sendable {
     if isPath, let id = index.typeID(of: names, in: context), index[id].kind != nil {
       return index.qualifiedName(id) + optionals
     }
-    // Another module's type (`Date`, `[String]`), written the same from anywhere.
+    // Another module's type (`Date`, `Set<String>`), written the same from anywhere.
     let namesModuleType = base.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
       .contains { index.typeNames.contains(String($0)) }
-    return namesModuleType ? nil : type
+    return namesModuleType ? nil : String(base) + optionals
   }
 
   /// The type written after the last `as` (not `as?` or `as!`) outside brackets, if any.
@@ -444,7 +476,7 @@ package struct Planner: Sendable {
   /// whole unknown.
   private func collectionType(
     _ expression: ExpressionSyntax, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
-    depth: Int
+    depth: Int, budget: InferenceBudget
   ) -> String? {
     let close = expression.tokens.count - 1
     var elements: [ClosedRange<Int>] = []
@@ -478,10 +510,12 @@ package struct Planner: Sendable {
         value = (colon + 1)...element.upperBound
       }
       if expression.punct(value.lowerBound, UInt8(ascii: ".")) { continue }
+      // Compared as the module names them: `Inner()` and `Inner.standard` are one type.
       guard
-        let type = inferType(
+        let inferred = inferType(
           ExpressionSyntax(text: expression.text(value)), context: context, declaringType: declaringType,
-          depth: depth + 1)?.removing(" "),
+          depth: depth + 1, budget: budget),
+        let type = qualified(inferred.removing(" "), in: context),
         valueType == nil || valueType == type
       else { return nil }
       valueType = type
@@ -673,6 +707,20 @@ package struct Planner: Sendable {
       }
     }
     return false
+  }
+}
+
+/// How many steps inferring one default's type may take: statics and collections that name
+/// other statics fan out, and a default of any shape is inferred in bounded work (`nil` beyond).
+package final class InferenceBudget {
+  private var remaining: Int
+
+  package init(steps: Int = 256) { remaining = steps }
+
+  /// Takes one step; `false` once none is left.
+  func spend() -> Bool {
+    remaining -= 1
+    return remaining >= 0
   }
 }
 
