@@ -403,18 +403,11 @@ package struct Planner: Sendable {
     while base.hasSuffix("?") || base.hasSuffix("!") { optionals = String(base.removeLast()) + optionals }
     if base.hasPrefix("["), base.hasSuffix("]") {
       let inner = base.dropFirst().dropLast()
-      var nesting = 0
-      for position in inner.indices {
-        switch inner[position] {
-        case "[", "<", "(": nesting += 1
-        case "]", ">", ")": nesting -= 1
-        case ":" where nesting == 0:
-          guard let key = qualified(String(inner[..<position]), in: context),
-            let value = qualified(String(inner[inner.index(after: position)...]), in: context)
-          else { return nil }
-          return "[\(key): \(value)]" + optionals
-        default: break
-        }
+      if let colon = Self.separator(":", in: inner) {
+        guard let key = qualified(String(inner[..<colon]), in: context),
+          let value = qualified(String(inner[inner.index(after: colon)...]), in: context)
+        else { return nil }
+        return "[\(key): \(value)]" + optionals
       }
       return qualified(String(inner), in: context).map { "[\($0)]" + optionals }
     }
@@ -429,6 +422,21 @@ package struct Planner: Sendable {
     let namesModuleType = base.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
       .contains { index.typeNames.contains(String($0)) }
     return namesModuleType ? nil : String(base) + optionals
+  }
+
+  /// The first `separator` in a type's text outside brackets: the `:` of `[K: V]`, the `,` of
+  /// `Dictionary<K, V>`.
+  static func separator(_ separator: Character, in text: Substring) -> Substring.Index? {
+    var nesting = 0
+    for position in text.indices {
+      switch text[position] {
+      case "[", "<", "(": nesting += 1
+      case "]", ">", ")": nesting -= 1
+      case separator where nesting == 0: return position
+      default: break
+      }
+    }
+    return nil
   }
 
   /// The type written after the last `as` (not `as?` or `as!`) outside brackets, if any.
@@ -634,18 +642,9 @@ package struct Planner: Sendable {
     // Dictionary<K, V>: its values (a key that is not a string is reported on its own).
     if text.hasPrefix("Dictionary<") && text.hasSuffix(">") {
       let arguments = text.dropFirst("Dictionary<".count).dropLast()
-      var nesting = 0
-      for position in arguments.indices {
-        switch arguments[position] {
-        case "<", "[", "(": nesting += 1
-        case ">", "]", ")": nesting -= 1
-        case "," where nesting == 0:
-          return storabilityProblem(
-            String(arguments[arguments.index(after: position)...]), context: context, depth: depth + 1)
-        default: break
-        }
-      }
-      return nil
+      guard let comma = Self.separator(",", in: arguments) else { return nil }
+      return storabilityProblem(
+        String(arguments[arguments.index(after: comma)...]), context: context, depth: depth + 1)
     }
     if text.hasPrefix("[") && text.hasSuffix("]") {
       let inner = String(text.dropFirst().dropLast())
