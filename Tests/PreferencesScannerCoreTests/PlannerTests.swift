@@ -265,6 +265,7 @@ import Testing
         @Preference var global = defaultAction
         @Preference var globalWritten = writtenAction
         @Preference var allInner = Outer.Inner.all
+        @Preference var chained = makeSomething()?.none
       }
       let defaultAction = StatusAction.boost
       let writtenAction: StatusAction? = nil
@@ -303,7 +304,7 @@ import Testing
         // `as T`, `a ?? b` (the type `a` unwraps to), `T?.none`, a file-scope constant.
         "Outer.Inner", "StatusAction", nil, "StatusAction?", "StatusAction", "StatusAction?",
         // A static collection, its element type named as the module names it.
-        "[Outer.Inner]",
+        "[Outer.Inner]", nil,
       ])
   }
 

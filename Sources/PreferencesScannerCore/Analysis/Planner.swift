@@ -216,9 +216,12 @@ package struct Planner: Sendable {
 
   // MARK: Types
 
-  /// The type of a default when the declaration does not write one: a literal's, `T` for an enum
-  /// case `T.case`, an initializer `T(…)` of a module type or standard type, or a static member
-  /// whose type is known.
+  /// The type of a default when the declaration does not write one: a literal's; `T` for an enum
+  /// case `T.case`, an initializer `T(…)` or `A.B(…)` of a module type or standard type, or a
+  /// static member or file-scope constant whose type is written or inferred the same way; `[T]`
+  /// or `[String: T]` for a collection literal of such elements or `T.allCases`; the written type
+  /// of `… as T`, `T?.none`; what `a` unwraps to in `a ?? b`. `nil` where syntax does not prove
+  /// the type, and beyond `budget`'s steps.
   func inferType(
     _ expression: ExpressionSyntax?, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
     depth: Int = 0, budget: InferenceBudget = InferenceBudget()
@@ -230,7 +233,11 @@ package struct Planner: Sendable {
     if let written = Self.writtenType(expression) { return written }
     // `T?.none`, `Optional<T>.none`
     let compact = expression.text.filter { !$0.isWhitespace }
-    if compact.hasSuffix("?.none"), compact.count > 6 { return String(compact.dropLast(5)) }
+    if compact.hasSuffix("?.none"), case let type = compact.dropLast(6), !type.isEmpty,
+      !type.contains("("), type.first.map({ $0.isUppercase || $0 == "[" }) == true
+    {
+      return String(type) + "?"
+    }
     if compact.hasPrefix("Optional<"), compact.hasSuffix(">.none") {
       return String(compact.dropFirst(9).dropLast(6)) + "?"
     }
