@@ -224,7 +224,7 @@ package struct Planner: Sendable {
   /// the type, and beyond `budget`'s steps.
   func inferType(
     _ expression: ExpressionSyntax?, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
-    depth: Int = 0, budget: InferenceBudget = InferenceBudget()
+    budget: InferenceBudget = InferenceBudget()
   ) -> String? {
     guard let expression, !expression.isEmpty, budget.spend() else { return nil }
     if let literal = LiteralType.of(expression) { return literal }
@@ -242,13 +242,12 @@ package struct Planner: Sendable {
       return String(compact.dropFirst(9).dropLast(6)) + "?"
     }
     // `a ?? b`: what `a` holds (`Theme(rawValue: name) ?? .system`).
-    if let coalescing = Self.topLevel(expression, where: { expression.isOperator($0, "??") }), coalescing > 0,
-      depth < 8
+    if let coalescing = Self.topLevel(expression, where: { expression.isOperator($0, "??") }), coalescing > 0
     {
       let left = ExpressionSyntax(text: expression.text(0...(coalescing - 1)))
       guard
         var type = inferType(
-          left, context: context, declaringType: declaringType, depth: depth + 1, budget: budget),
+          left, context: context, declaringType: declaringType, budget: budget),
         type.hasSuffix("?")
       else { return nil }
       type.removeLast()
@@ -258,14 +257,11 @@ package struct Planner: Sendable {
     if tokens.count == 1, let name = expression.word(0),
       let global = index.globals[name]?.first(where: { $0.syntax.kind == .property })
     {
-      return propertyType(global, context: [], declaringType: declaringType, depth: depth, budget: budget)
+      return propertyType(global, context: [], declaringType: declaringType, budget: budget)
     }
     // [T.a, .b] or ["key": T.a]: a collection of elements of one inferred type.
     if expression.punct(0, UInt8(ascii: "[")), expression.matchingClose(0) == tokens.count - 1 {
-      return depth < 8
-        ? collectionType(
-          expression, context: context, declaringType: declaringType, depth: depth, budget: budget)
-        : nil
+      return collectionType(expression, context: context, declaringType: declaringType, budget: budget)
     }
     // An empty collection of a written type: [T](), [K: V](), Array<T>(), Set<T>(),
     // Dictionary<K, V>().
@@ -361,7 +357,7 @@ package struct Planner: Sendable {
       return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
     case .property:
       return propertyType(
-        member, context: enclosingTypes(owner), declaringType: owner, depth: depth, budget: budget)
+        member, context: enclosingTypes(owner), declaringType: owner, budget: budget)
     default:
       return nil
     }
@@ -385,16 +381,14 @@ package struct Planner: Sendable {
   /// `Outer.Grid`); a type of another form that names the module's types is left unknown.
   private func propertyType(
     _ member: ModuleIndex.Member, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
-    depth: Int,
     budget: InferenceBudget
   ) -> String? {
     let type: String?
     if let written = member.syntax.type {
       type = written
-    } else if let value = member.syntax.initialValue, depth < 8 {
+    } else if let value = member.syntax.initialValue {
       type = inferType(
-        ExpressionSyntax(text: value), context: context, declaringType: declaringType, depth: depth + 1,
-        budget: budget)
+        ExpressionSyntax(text: value), context: context, declaringType: declaringType, budget: budget)
     } else {
       type = nil
     }
@@ -491,7 +485,7 @@ package struct Planner: Sendable {
   /// whole unknown.
   private func collectionType(
     _ expression: ExpressionSyntax, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
-    depth: Int, budget: InferenceBudget
+    budget: InferenceBudget
   ) -> String? {
     let close = expression.tokens.count - 1
     var elements: [ClosedRange<Int>] = []
@@ -529,7 +523,7 @@ package struct Planner: Sendable {
       guard
         let inferred = inferType(
           ExpressionSyntax(text: expression.text(value)), context: context, declaringType: declaringType,
-          depth: depth + 1, budget: budget),
+          budget: budget),
         let type = qualified(inferred.removing(" "), in: context),
         valueType == nil || valueType == type
       else { return nil }
@@ -717,11 +711,12 @@ package struct Planner: Sendable {
 }
 
 /// How many steps inferring one default's type may take: statics and collections that name
-/// other statics fan out, and a default of any shape is inferred in bounded work (`nil` beyond).
-package final class InferenceBudget {
+/// other statics fan out, and a static may name itself. Each step is one expression inferred, so
+/// the budget bounds both the work and the depth of the recursion (`nil` beyond).
+final class InferenceBudget {
   private var remaining: Int
 
-  package init(steps: Int = 256) { remaining = steps }
+  init(steps: Int = 256) { remaining = steps }
 
   /// Takes one step; `false` once none is left.
   func spend() -> Bool {
