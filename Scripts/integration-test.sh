@@ -147,7 +147,7 @@ grep -q "declare the type nonisolated" "$work/isolated.log" || { echo "error: th
 sed -i.bak 's/^struct Window:/nonisolated struct Window:/' "$work/copy/Sources/IntegrationApp/Isolated.swift"
 must_build isolated-fixed
 # Where the docs send background reads: a nonisolated class builds, and a nonisolated struct
-# does not (Swift rejects any property wrapper there; the README says so, and this notices
+# does not (Swift rejects a property wrapper in a Sendable one; the README says so, and this notices
 # when a compiler stops rejecting it).
 cat >"$work/copy/Sources/IntegrationApp/Background.swift" <<'SWIFT'
 nonisolated final class SyncSettings { @Preference var batchSize = 100 }

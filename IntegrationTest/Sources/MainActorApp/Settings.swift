@@ -71,8 +71,8 @@ struct SharedSettings {
 }
 
 /// Preferences that background work reads, where the main actor is the default isolation: a
-/// `nonisolated` class (Swift rejects a property wrapper in a `nonisolated` struct or `Sendable`
-/// class), created where it is read.
+/// `nonisolated` class (Swift rejects a property wrapper in most `nonisolated` structs and in
+/// `Sendable` classes), created where it is read.
 nonisolated final class SyncSettings {
   @Preference var batchSize = 100
 }
