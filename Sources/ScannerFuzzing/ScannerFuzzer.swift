@@ -93,29 +93,35 @@ public struct ScannerFuzzer: Sendable {
   ]
 
   /// Valid Swift shapes that hid declarations from the scanner before; each declares
-  /// `@Preference var found` that must be reported under `key`.
-  package static let tricky: [(source: String, key: String)] = [
+  /// `@Preference var found` that must be reported under `key`, with no error but `error`, when
+  /// the shape is one no store can hold (the error then shows that the type was read whole).
+  package static let tricky: [(source: String, key: String, error: String?)] = [
     (
-      "struct R { func f(_ s: String) -> Bool { s.contains(/\\/*/) }\n @Preference var found = 1 }", "R.found"
+      "struct R { func f(_ s: String) -> Bool { s.contains(/\\/*/) }\n @Preference var found = 1 }",
+      "R.found", nil
     ),
-    ("struct R { let a = /\\//; let b = /\"/\n @Preference var found = 1 }", "R.found"),
-    ("struct R { let r = try? /[{(]+/.firstMatch(in: \"x\")\n @Preference var found = 1 }", "R.found"),
+    ("struct R { let a = /\\//; let b = /\"/\n @Preference var found = 1 }", "R.found", nil),
+    ("struct R { let r = try? /[{(]+/.firstMatch(in: \"x\")\n @Preference var found = 1 }", "R.found", nil),
     (
       "struct R {\n#sourceLocation(file: \"Gen.gyb\", line: 40)\n @Preference var found = 1\n#sourceLocation()\n}",
-      "R.found"
+      "R.found", nil
     ),
-    ("\u{FEFF}struct R { @Preference var found = 1 }", "R.found"),
-    ("enum `default` { enum Options { @Preference var found = 1 } }", "default.Options.found"),
+    ("\u{FEFF}struct R { @Preference var found = 1 }", "R.found", nil),
+    ("enum `default` { enum Options { @Preference var found = 1 } }", "default.Options.found", nil),
     (
-      "struct R {\n#if os(Linux) /* comment */ || os(macOS)\n @Preference var found = 1\n#endif\n}", "R.found"
+      "struct R {\n#if os(Linux) /* comment */ || os(macOS)\n @Preference var found = 1\n#endif\n}",
+      "R.found", nil
     ),
-    ("struct R {\n#if os(Linux) ||\n  os(macOS)\n @Preference var found = 1\n#endif\n}", "R.found"),
-    ("struct R { let x = 1 / 2 / 3\n @Preference var found = 1 }", "R.found"),
-    ("struct R { let q = #\"\"\"#\n @Preference var found = 1 }", "R.found"),
-    ("struct R { @Preference var found: @Sendable () async -> Int = { 1 } }", "R.found"),
+    ("struct R {\n#if os(Linux) ||\n  os(macOS)\n @Preference var found = 1\n#endif\n}", "R.found", nil),
+    ("struct R { let x = 1 / 2 / 3\n @Preference var found = 1 }", "R.found", nil),
+    ("struct R { let q = #\"\"\"#\n @Preference var found = 1 }", "R.found", nil),
+    (
+      "struct R { @Preference var found: @Sendable () async -> Int = { 1 } }", "R.found",
+      "@Preference 'found' stores @Sendable () async -> Int: a function type cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds the data it is made from instead (stored as JSON text)"
+    ),
     (
       "struct R { let t = Task<Void, Never> {}\n @Preference var found = Dictionary<String, Int>() }",
-      "R.found"
+      "R.found", nil
     ),
   ]
 
@@ -138,6 +144,7 @@ public struct ScannerFuzzer: Sendable {
       var injected: String?
       var expectProblem = false
       var expectedKey: String?
+      var expectedError: String?
       let base =
         corpus.isEmpty
         ? Array("struct A { @Preference var a = 1 }".utf8)
@@ -182,9 +189,10 @@ public struct ScannerFuzzer: Sendable {
         input = deepNesting(&random)
         report.byStrategy["deep nesting", default: 0] += 1
       case 7:
-        let (source, key) = Self.tricky[Int(random.next() % UInt64(Self.tricky.count))]
+        let (source, key, error) = Self.tricky[Int(random.next() % UInt64(Self.tricky.count))]
         input = Array(source.utf8)
         expectedKey = key
+        expectedError = error
         report.byStrategy["tricky valid Swift", default: 0] += 1
       default:
         let name = "injected\(iteration)"
@@ -205,7 +213,10 @@ public struct ScannerFuzzer: Sendable {
       }
       if let expectedKey {
         report.trickyChecked += 1
-        if !result.plans.contains(where: { $0.key == expectedKey }) || result.hasErrors {
+        let errors = result.diagnostics.filter { $0.severity == .error }.map(\.message)
+        if !result.plans.contains(where: { $0.key == expectedKey })
+          || errors != (expectedError.map { [$0] } ?? [])
+        {
           report.failures.append(
             "seed \(seed) input \(iteration): valid Swift lost '\(expectedKey)': \(result.plans.map(\.key)) \(result.diagnostics)"
           )

@@ -118,6 +118,56 @@ import Testing
   }
 }
 
+/// Tuples and functions, which no type conformance can make storable.
+@Suite struct UnstorableShapeTests {
+  @Test func aTupleOrAFunctionAnywhereInTheTypeIsAnErrorThatNamesTheFix() {
+    let result = scan(
+      """
+      struct P {
+        @Preference var origin: (Int, Int) = (0, 0)
+        @Preference var size: (width: Double, height: [String: Int])? = nil
+        @Preference var pairs: [(String, Int)] = []
+        @Preference var nothing: () = ()
+        @Preference var action: @Sendable () -> Void = {}
+        @Preference var handlers: [String: (Int) -> Int] = [:]
+        @Preference var point = (x: 1, y: [1, 2])
+        @Preference var make = { 1 }
+      }
+      """)
+    let tuple =
+      "a tuple cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds its values instead (stored as JSON text)"
+    let function =
+      "a function type cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds the data it is made from instead (stored as JSON text)"
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:2:4: error: @Preference 'origin' stores (Int, Int): \(tuple)",
+        "Sources/App/File.swift:3:4: error: @Preference 'size' stores (width: Double, height: [String: Int])?: \(tuple)",
+        "Sources/App/File.swift:4:4: error: @Preference 'pairs' stores [(String, Int)]: \(tuple)",
+        "Sources/App/File.swift:5:4: error: @Preference 'nothing' stores (): \(tuple)",
+        "Sources/App/File.swift:6:4: error: @Preference 'action' stores @Sendable () -> Void: \(function)",
+        "Sources/App/File.swift:7:4: error: @Preference 'handlers' stores [String: (Int) -> Int]: \(function)",
+        "Sources/App/File.swift:8:4: error: @Preference 'point' defaults to (x: 1, y: [1, 2]): \(tuple)",
+        "Sources/App/File.swift:9:4: error: @Preference 'make' defaults to { 1 }: \(function)",
+      ])
+  }
+
+  @Test func parenthesesThatHoldOneTypeOrACallAreNotATuple() {
+    let result = scan(
+      """
+      struct Q {
+        @Preference var wrapped: (Dictionary<String, Int>) = [:]
+        @Preference var optional: Optional<(Int)> = nil
+        @Preference var larger = max(1, 2)
+        @Preference var grouped = (1)
+        @Preference var called = { 1 }()
+        @Preference var generic: [String: Dictionary<String, Int>] = [:]
+      }
+      """)
+    #expect(errors(result) == [])
+    #expect(result.plans.count == 6)
+  }
+}
+
 /// Dictionaries keyed by anything but strings, and the empty collections defaults name.
 @Suite struct DictionaryKeyTests {
   @Test func aDictionaryKeyedByAnythingButStringsIsAnErrorThatNamesTheFix() {
@@ -140,6 +190,21 @@ import Testing
         "Sources/App/File.swift:6:4: error: @Preference 'bySide' stores [Side: Bool]?, a dictionary keyed by Side, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
         "Sources/App/File.swift:7:4: error: @Preference 'nested' stores [String: [UUID: Int]], a dictionary keyed by UUID, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
         "Sources/App/File.swift:8:4: error: @Preference 'spelled' stores Dictionary<Date, [String]>, a dictionary keyed by Date, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
+      ])
+  }
+
+  @Test func aDictionaryKeyedByAGenericParameterIsAnError() {
+    let result = scan(
+      """
+      struct Index<T: Hashable> {
+        @Preference var positions: [T: Int] = [:]
+        struct Page { @Preference var marks = Dictionary<T, [String]>() }
+      }
+      """)
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:2:4: error: @Preference 'positions' stores [T: Int], a dictionary keyed by T, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
+        "Sources/App/File.swift:3:18: error: @Preference 'marks' stores Dictionary<T, [String]>, a dictionary keyed by T, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
       ])
   }
 

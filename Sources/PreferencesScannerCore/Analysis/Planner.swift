@@ -172,9 +172,18 @@ package struct Planner: Sendable {
       )
     }
 
+    // A tuple or a function: nothing can make it storable.
+    let shape = valueType.flatMap(shapeProblem) ?? syntax.defaultValue.flatMap(Self.literalShape)
+    if let shape {
+      error(
+        "@Preference '\(syntax.property)' \(valueType.map { "stores \($0)" } ?? "defaults to \(syntax.defaultValue?.text ?? "")"): \(shape) cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds \(shape == "a tuple" ? "its values" : "the data it is made from") instead (stored as JSON text)"
+      )
+    }
+
     // A module type it stores that does not conform (decided for the whole module by `plan`).
     let unstorable = valueType.flatMap { valueType in
-      storabilityProblem(valueType, context: context).map {
+      guard shape == nil else { return nil as Unstorable? }
+      return storabilityProblem(valueType, context: context).map {
         Unstorable(name: $0.name, type: $0.type, valueType: valueType)
       }
     }
@@ -597,6 +606,8 @@ package struct Planner: Sendable {
       let names = key.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
       if names == ["Swift", "String"] || names == ["String"] { continue }
       if keyRange.count == 1, Self.nonStringKeys.contains(key) { return key }
+      // A generic parameter (`[T: Int]` in `struct S<T: Hashable>`): never `String`.
+      if keyRange.count == 1, case .genericParameter = self.index.resolve(key, in: context).0 { return key }
       if names.allSatisfy({
         !$0.isEmpty && !$0.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") })
       }),
@@ -605,6 +616,57 @@ package struct Planner: Sendable {
       {
         return key
       }
+    }
+    return nil
+  }
+
+  /// What in `type` no store can hold, whatever the module declares: a tuple or a function type
+  /// (neither can conform to a protocol, so the compiler's error would name no fix). `nil` for
+  /// anything else, and for a type longer than any real one (256 tokens: bounded work).
+  func shapeProblem(_ type: String) -> String? {
+    guard type.contains("(") else { return nil }
+    let syntax = ExpressionSyntax(text: type)
+    guard syntax.tokens.count <= 256 else { return nil }
+    if syntax.tokens.indices.contains(where: { syntax.isOperator($0, "->") }) { return "a function type" }
+    for index in syntax.tokens.indices {
+      guard syntax.punct(index, UInt8(ascii: "(")) else { continue }
+      let close = syntax.matchingClose(index)
+      if close == index + 1 { return "a tuple" }
+      // A comma inside these parentheses and outside any brackets or generic arguments.
+      var position = index + 1
+      var angles = 0
+      while position < close {
+        if syntax.opens(position) {
+          position = syntax.matchingClose(position) + 1
+          continue
+        }
+        if syntax.tokens[position].kind == .operator {
+          for byte in syntax.text(position).utf8 {
+            if byte == UInt8(ascii: "<") { angles += 1 } else if byte == UInt8(ascii: ">") { angles -= 1 }
+          }
+        } else if angles == 0, syntax.punct(position, UInt8(ascii: ",")) {
+          return "a tuple"
+        }
+        position += 1
+      }
+    }
+    return nil
+  }
+
+  /// What a default of no written type is when it is a tuple (`(1, 2)`) or a closure (`{ 0 }`)
+  /// whole, which no store can hold.
+  static func literalShape(_ expression: ExpressionSyntax) -> String? {
+    guard let last = expression.tokens.indices.last, expression.matchingClose(0) == last else { return nil }
+    if expression.punct(0, UInt8(ascii: "{")) { return "a function type" }
+    guard expression.punct(0, UInt8(ascii: "(")) else { return nil }
+    var position = 1
+    while position < last {
+      if expression.opens(position) {
+        position = expression.matchingClose(position) + 1
+        continue
+      }
+      if expression.punct(position, UInt8(ascii: ",")) { return "a tuple" }
+      position += 1
     }
     return nil
   }
