@@ -143,6 +143,53 @@ import Testing
     #expect(found["Box.computed"] == "firstRead: 'Box' is generic")
   }
 
+  /// Type aliases and types of a `private extension` are private to the file (found in Ink:
+  /// `@Preference private var rows = [Row]()` with `private extension Table { typealias Row = … }`
+  /// put `[Row]()` in generated code, which did not compile).
+  @Test func privateTypeAliasesAndTypesOfPrivateExtensionsAreRegisteredAtFirstRead() {
+    let found = how(
+      """
+      struct Table {
+        @Preference var rows = [Row]()
+        @Preference var cells = [Table.Cell]()
+        @Preference var kinds: [Kind] = []
+        @Preference var aliased = Alias()
+        @Preference var shared = [Shared]()
+        @Preference var first = Self.First.value
+      }
+      private extension Table {
+        typealias Row = [String]
+        typealias Cell = String
+        enum Kind: String { case a }
+      }
+      extension Table {
+        fileprivate typealias Alias = Table.Kind
+        typealias Shared = Int
+        typealias First = Defaults
+      }
+      enum Defaults { static let value = [1] }
+      """)
+    #expect(found["Table.rows"] == "firstRead: 'Row' is private to its file")
+    #expect(found["Table.cells"] == "firstRead: 'Table.Cell' is private to its file")
+    #expect(found["Table.kinds"] == "firstRead: 'Table.Kind' is private to its file")
+    #expect(found["Table.aliased"] == "firstRead: 'Alias' is private to its file")
+    #expect(found["Table.shared"] == "registry")
+    #expect(found["Table.first"] == "registry")
+  }
+
+  /// The registry cannot write a conformance for a type of a `private extension` either.
+  @Test func aTypeOfAPrivateExtensionGetsNoWrittenConformance() {
+    let result = scan(
+      """
+      struct Table { @Preference var kind: Kind = .a }
+      private extension Table { enum Kind: String { case a } }
+      """)
+    #expect(result.conformances.isEmpty)
+    #expect(errors(result).count == 1)
+    #expect(
+      errors(result).first?.contains("'Table.Kind' is private to its file") == true, "\(errors(result))")
+  }
+
   /// A name that resolves only from where the declaration sits (a member of an enclosing type)
   /// is written qualified, so generated code in an extension of the declaring type resolves it
   /// the same way.

@@ -96,6 +96,9 @@ struct ExpressionAnalyzer {
         needs(isolation(of: found, in: owner), reference)
       case .nestedType(let owner, _, let nested):
         if let reason = index[nested ?? owner].unreachable { unreachable(reason) }
+        if nested == nil, isFilePrivateAlias(member, in: owner) {
+          unreachable("'\(reference)' is private to its file")
+        }
       default:
         break
       }
@@ -166,6 +169,9 @@ struct ExpressionAnalyzer {
         needs(isolation(of: found, in: owner), name)
       case .nestedType(let owner, let nested, let type):
         if let reason = index[type ?? owner].unreachable { unreachable(reason) }
+        if type == nil, isFilePrivateAlias(nested, in: owner) {
+          unreachable("'\(name)' is private to its file")
+        }
         if level > 0 {
           if closureDepth > 0 {
             unreachable("'\(name)' names a type nested in an enclosing type inside a closure")
@@ -189,6 +195,15 @@ struct ExpressionAnalyzer {
 
     analysis.code = expression.rewritten(replacements)
     return analysis
+  }
+
+  /// Whether `name` is a type alias of `owner` declared `private` or `fileprivate` (or in a
+  /// `private extension`), which generated code in another file cannot name.
+  private func isFilePrivateAlias(_ name: String, in owner: ModuleIndex.TypeID) -> Bool {
+    index[owner].members[name]?.contains {
+      $0.syntax.kind == .typeAlias && $0.syntax.access?.isFilePrivate == true
+    }
+      == true
   }
 
   private func isLeadingDot(_ expression: ExpressionSyntax, _ position: Int) -> Bool {

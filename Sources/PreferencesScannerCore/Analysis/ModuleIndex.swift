@@ -133,7 +133,15 @@ package struct ModuleIndex: Sendable {
         types[id].genericParameters.formUnion(scope.genericParameters)
         types[id].globalActor = globalActor(among: scope.attributeNames) ?? types[id].globalActor
         types[id].isNonisolated = types[id].isNonisolated || scope.isNonisolated
-        if scope.access?.isFilePrivate == true { types[id].privateFile = file.path }
+        // A type of a `private extension` is as private as the extension's members.
+        if scope.access?.isFilePrivate == true
+          || scope.parent.map({
+            file.scopes[$0].kind == .extension && file.scopes[$0].access?.isFilePrivate == true
+          })
+            == true
+        {
+          types[id].privateFile = file.path
+        }
         if scope.isLocal { types[id].isLocal = true }
         types[id].firstInherited = scope.inherits.first
         if let parent = types[id].parent { types[parent].nestedTypes.insert(types[id].name) }
