@@ -45,7 +45,12 @@ def patch_manifest(package, targets):
     for versioned in package.glob("Package@swift-*.swift"):
         versioned.unlink()
     manifest = package / "Package.swift"
-    manifest.write_text(manifest.read_text() + f"""
+    text = manifest.read_text()
+    # Build-tool plugins need tools version 5.6; `package:` access in the plugin's code, 5.9.
+    version = re.match(r"// swift-tools-version: ?(\d+)\.(\d+)(?:\.\d+)?", text)
+    if version and (int(version[1]), int(version[2])) < (5, 9):
+        text = "// swift-tools-version:5.9" + text[version.end():]
+    manifest.write_text(text + f"""
 package.dependencies.append(.package(path: {json.dumps(str(ROOT))}))
 for target in package.targets where {json.dumps(targets)}.contains(target.name) {{
   target.dependencies.append(.product(name: "Preferences", package: {json.dumps(ROOT.name)}))

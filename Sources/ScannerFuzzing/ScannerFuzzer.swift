@@ -117,7 +117,7 @@ public struct ScannerFuzzer: Sendable {
     ("struct R { let q = #\"\"\"#\n @Preference var found = 1 }", "R.found", nil),
     (
       "struct R { @Preference var found: @Sendable () async -> Int = { 1 } }", "R.found",
-      "@Preference 'found' stores @Sendable () async -> Int: a function type cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds the data it is made from instead (stored as JSON text)"
+      "@Preference 'found' stores @Sendable () async -> Int: a function type cannot conform to PreferenceValue, so no store can hold it; store the data it is made from instead (a Codable struct is stored as JSON text)"
     ),
     (
       "struct R { let t = Task<Void, Never> {}\n @Preference var found = Dictionary<String, Int>() }",

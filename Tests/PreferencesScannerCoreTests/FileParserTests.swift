@@ -277,7 +277,7 @@ import Testing
     // The function type is read across the line break whole (and is no storable type).
     #expect(
       errors(result) == [
-        "Sources/App/File.swift:11:4: error: @Preference 'handler' stores (Int) -> Int: a function type cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds the data it is made from instead (stored as JSON text)"
+        "Sources/App/File.swift:11:4: error: @Preference 'handler' stores (Int) -> Int: a function type cannot conform to PreferenceValue, so no store can hold it; store the data it is made from instead (a Codable struct is stored as JSON text)"
       ])
     #expect(
       result.plans.map(\.key) == [
@@ -315,12 +315,13 @@ import Testing
         "f: sending @Sendable () -> Void = {}", "g: Int? = nil", "h: - = 1",
         "i: (Int) -> @Sendable (Int) -> Int = j",
       ])
-    // Each function type is read whole, so it is reported as what no store can hold; `h` is read
-    // as its own declaration, and is on `g`'s line.
+    // Each function type is read whole, so it is reported as what no store can hold (and `e` as
+    // a protocol type); `h` is read as its own declaration, and is on `g`'s line.
     #expect(
       errors(result).filter { $0.contains(": a function type cannot conform to PreferenceValue") }.count == 6,
       "\(errors(result))")
-    #expect(errors(result).count == 7)
+    #expect(errors(result).contains { $0.contains("'e' stores any P & Sendable: a protocol type ('any P')") })
+    #expect(errors(result).count == 8)
     #expect(errors(result).contains { $0.contains("'h' is on the same line as 'g'") }, "\(errors(result))")
   }
 

@@ -137,7 +137,7 @@ import Testing
     let tuple =
       "a tuple cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds its values instead (stored as JSON text)"
     let function =
-      "a function type cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds the data it is made from instead (stored as JSON text)"
+      "a function type cannot conform to PreferenceValue, so no store can hold it; store the data it is made from instead (a Codable struct is stored as JSON text)"
     #expect(
       errors(result) == [
         "Sources/App/File.swift:2:4: error: @Preference 'origin' stores (Int, Int): \(tuple)",
@@ -148,6 +148,34 @@ import Testing
         "Sources/App/File.swift:7:4: error: @Preference 'handlers' stores [String: (Int) -> Int]: \(function)",
         "Sources/App/File.swift:8:4: error: @Preference 'point' defaults to (x: 1, y: [1, 2]): \(tuple)",
         "Sources/App/File.swift:9:4: error: @Preference 'make' defaults to { 1 }: \(function)",
+      ])
+  }
+
+  @Test func aProtocolTypeIsAnErrorThatNamesTheFix() {
+    let result = scan(
+      """
+      protocol Mixin {}
+      struct Impl: Mixin {}
+      struct P {
+        @Preference var mixins: [String: Mixin] = [:]
+        @Preference var one: any Mixin = Impl()
+        @Preference var anything: (any Codable)? = nil
+        @Preference var kind: Kind = .a
+        @Preference var boxed: Box<Mixin> = Box()
+        @Preference var boxedAny: Box<any Mixin>? = nil
+        @Preference var nested: [Array<Optional<Mixin>>] = []
+        enum Kind: String { case a }
+      }
+      struct Box<T>: Codable, PreferenceValue {}
+      """)
+    let fix =
+      "cannot conform to PreferenceValue, so no store can hold it; store a concrete type instead: an enum with a case for each kind (stored as its raw value), or a Codable struct (stored as JSON text)"
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:4:4: error: @Preference 'mixins' stores [String: Mixin]: a protocol type ('Mixin') \(fix)",
+        "Sources/App/File.swift:5:4: error: @Preference 'one' stores any Mixin: a protocol type ('any Mixin') \(fix)",
+        "Sources/App/File.swift:6:4: error: @Preference 'anything' stores (any Codable)?: a protocol type ('any Codable') \(fix)",
+        "Sources/App/File.swift:10:4: error: @Preference 'nested' stores [Array<Optional<Mixin>>]: a protocol type ('Mixin') \(fix)",
       ])
   }
 
@@ -165,6 +193,50 @@ import Testing
       """)
     #expect(errors(result) == [])
     #expect(result.plans.count == 6)
+  }
+}
+
+/// A struct whose `Codable` conformance the compiler would synthesize from its stored properties,
+/// a preference's wrapper among them.
+@Suite struct SynthesizedCodingTests {
+  @Test func aPreferenceInAStructWithSynthesizedCodingIsAnErrorThatNamesTheFix() {
+    let result = scan(
+      """
+      protocol Model: Codable {}
+      struct A: Codable { @Preference var a = 1 }
+      struct B: Encodable { var x = 1
+        @Preference var b = 1 }
+      struct D: Model { @Preference var d = 1 }
+      extension G: Codable {}
+      struct G { @Preference var g = 1 }
+      """)
+    func message(_ property: String, _ type: String, _ coding: String) -> String {
+      "@Preference '\(property)' is declared in '\(type)', whose synthesized \(coding) conformance cannot include a preference (its value is kept in a store, not in the struct); declare the preference in a type that is not \(coding), or give '\(type)' a CodingKeys enum that lists only its other properties"
+    }
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:2:22: error: \(message("a", "A", "Codable"))",
+        "Sources/App/File.swift:4:4: error: \(message("b", "B", "Encodable"))",
+        "Sources/App/File.swift:5:20: error: \(message("d", "D", "Codable"))",
+        "Sources/App/File.swift:7:13: error: \(message("g", "G", "Codable"))",
+      ])
+  }
+
+  /// What the compiler accepts (checked with `swiftc`): coding keys that leave the preference out,
+  /// written coding, and a class (whose synthesis depends on its superclass).
+  @Test func writtenCodingOrCodingKeysAreAccepted() {
+    let result = scan(
+      """
+      struct C: Codable { @Preference var c = 1; var x = 1
+        enum CodingKeys: CodingKey { case x } }
+      struct E: Decodable { @Preference var e = 1
+        init(from decoder: Decoder) throws {} }
+      struct F: Encodable { @Preference var f = 1
+        func encode(to encoder: Encoder) throws {} }
+      final class H: NSObject, Codable { @Preference var h = 1 }
+      """)
+    #expect(errors(result) == [])
+    #expect(result.plans.count == 4)
   }
 }
 

@@ -172,11 +172,20 @@ package struct Planner: Sendable {
       )
     }
 
-    // A tuple or a function: nothing can make it storable.
-    let shape = valueType.flatMap(shapeProblem) ?? syntax.defaultValue.flatMap(Self.literalShape)
+    // A tuple, a function or a protocol type: nothing can make it storable.
+    let shape =
+      valueType.flatMap { shapeProblem($0, context: context) }
+      ?? syntax.defaultValue.flatMap(Self.literalShape)
     if let shape {
       error(
-        "@Preference '\(syntax.property)' \(valueType.map { "stores \($0)" } ?? "defaults to \(syntax.defaultValue?.text ?? "")"): \(shape) cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds \(shape == "a tuple" ? "its values" : "the data it is made from") instead (stored as JSON text)"
+        "@Preference '\(syntax.property)' \(valueType.map { "stores \($0)" } ?? "defaults to \(syntax.defaultValue?.text ?? "")"): \(shape.what) cannot conform to PreferenceValue, so no store can hold it; \(shape.fix)"
+      )
+    }
+
+    // A struct whose `Codable` conformance the compiler synthesizes: it would encode the wrapper.
+    if let coding = synthesizedCodingProblem(declaringType) {
+      error(
+        "@Preference '\(syntax.property)' is declared in '\(typeName)', whose synthesized \(coding) conformance cannot include a preference (its value is kept in a store, not in the struct); declare the preference in a type that is not \(coding), or give '\(typeName)' a CodingKeys enum that lists only its other properties"
       )
     }
 
@@ -620,18 +629,75 @@ package struct Planner: Sendable {
     return nil
   }
 
-  /// What in `type` no store can hold, whatever the module declares: a tuple or a function type
-  /// (neither can conform to a protocol, so the compiler's error would name no fix). `nil` for
-  /// anything else, and for a type longer than any real one (256 tokens: bounded work).
-  func shapeProblem(_ type: String) -> String? {
-    guard type.contains("(") else { return nil }
+  /// The protocol (`Codable`, `Encodable` or `Decodable`) whose conformance the compiler would
+  /// synthesize for `type`, a struct, from every stored property, a preference's wrapper among
+  /// them (which is not `Codable`); `nil` when none would be: the struct has a `CodingKeys` type,
+  /// or writes `encode(to:)` (for `Encodable`), or any initializer (for `Decodable`: it may be
+  /// `init(from:)`, which syntax does not tell apart). A class is left to the compiler (whether
+  /// it synthesizes depends on its superclass).
+  func synthesizedCodingProblem(_ type: ModuleIndex.TypeID) -> String? {
+    let info = index[type]
+    guard info.kind == .struct, !info.nestedTypes.contains("CodingKeys") else { return nil }
+    let encodes = index.inherits(type, anyOf: ["Codable", "Encodable"]) && info.members["encode"] == nil
+    let decodes = index.inherits(type, anyOf: ["Codable", "Decodable"]) && info.members["init"] == nil
+    switch (encodes, decodes) {
+    case (true, true): return index.inherits(type, anyOf: ["Codable"]) ? "Codable" : "Encodable"
+    case (true, false): return "Encodable"
+    case (false, true): return "Decodable"
+    case (false, false): return nil
+    }
+  }
+
+  /// What no store can hold, and what to store instead.
+  struct ShapeProblem: Equatable {
+    let what: String
+    let fix: String
+
+    static let tuple = ShapeProblem(
+      what: "a tuple", fix: "store a Codable struct that holds its values instead (stored as JSON text)")
+    static let function = ShapeProblem(
+      what: "a function type",
+      fix: "store the data it is made from instead (a Codable struct is stored as JSON text)")
+    static func existential(_ name: String) -> ShapeProblem {
+      ShapeProblem(
+        what: "a protocol type ('\(name)')",
+        fix:
+          "store a concrete type instead: an enum with a case for each kind (stored as its raw value), or a Codable struct (stored as JSON text)"
+      )
+    }
+  }
+
+  /// What in `type` no store can hold, whatever the module declares: a tuple, a function type or
+  /// a protocol type (none can conform to a protocol, so the compiler's error would name no
+  /// fix). `nil` for anything else, and for a type longer than any real one (256 tokens: bounded
+  /// work).
+  func shapeProblem(_ type: String, context: [ModuleIndex.TypeID]) -> ShapeProblem? {
     let syntax = ExpressionSyntax(text: type)
     guard syntax.tokens.count <= 256 else { return nil }
-    if syntax.tokens.indices.contains(where: { syntax.isOperator($0, "->") }) { return "a function type" }
+    if syntax.tokens.indices.contains(where: { syntax.isOperator($0, "->") }) { return .function }
     for index in syntax.tokens.indices {
+      // `any P`, or a protocol of the module written bare (`[String: Mixin]`).
+      if let word = syntax.word(index), !syntax.punct(index - 1, UInt8(ascii: ".")) {
+        if word == "any", let next = syntax.word(index + 1) {
+          if Self.isStoredElement(index, in: syntax) { return .existential("any " + next) }
+          continue
+        }
+        var names = [word]
+        var last = index
+        while syntax.punct(last + 1, UInt8(ascii: ".")), let next = syntax.word(last + 2) {
+          names.append(next)
+          last += 2
+        }
+        if let id = self.index.typeID(of: names, in: context), self.index[id].kind == .protocol,
+          Self.isStoredElement(index, in: syntax)
+        {
+          return .existential(names.joined(separator: "."))
+        }
+        continue
+      }
       guard syntax.punct(index, UInt8(ascii: "(")) else { continue }
       let close = syntax.matchingClose(index)
-      if close == index + 1 { return "a tuple" }
+      if close == index + 1 { return .tuple }
       // A comma inside these parentheses and outside any brackets or generic arguments.
       var position = index + 1
       var angles = 0
@@ -645,7 +711,7 @@ package struct Planner: Sendable {
             if byte == UInt8(ascii: "<") { angles += 1 } else if byte == UInt8(ascii: ">") { angles -= 1 }
           }
         } else if angles == 0, syntax.punct(position, UInt8(ascii: ",")) {
-          return "a tuple"
+          return .tuple
         }
         position += 1
       }
@@ -653,11 +719,37 @@ package struct Planner: Sendable {
     return nil
   }
 
+  /// Whether the token at `index` is outside any generic arguments but those of the standard
+  /// collections and `Optional` (whose elements are stored): a protocol inside another generic
+  /// type's arguments (`Box<Mixin>`) may be no stored value, and is left to the compiler.
+  private static func isStoredElement(_ index: Int, in syntax: ExpressionSyntax) -> Bool {
+    var depth = 0
+    var position = index - 1
+    while position >= 0 {
+      if syntax.tokens[position].kind == .operator {
+        for byte in syntax.text(position).utf8.reversed() {
+          if byte == UInt8(ascii: ">") {
+            depth += 1
+          } else if byte == UInt8(ascii: "<") {
+            if depth == 0 {
+              guard let name = syntax.word(position - 1) else { return false }
+              return ["Optional", "Array", "Set", "Dictionary"].contains(name)
+                && isStoredElement(position - 1, in: syntax)
+            }
+            depth -= 1
+          }
+        }
+      }
+      position -= 1
+    }
+    return true
+  }
+
   /// What a default of no written type is when it is a tuple (`(1, 2)`) or a closure (`{ 0 }`)
   /// whole, which no store can hold.
-  static func literalShape(_ expression: ExpressionSyntax) -> String? {
+  static func literalShape(_ expression: ExpressionSyntax) -> ShapeProblem? {
     guard let last = expression.tokens.indices.last, expression.matchingClose(0) == last else { return nil }
-    if expression.punct(0, UInt8(ascii: "{")) { return "a function type" }
+    if expression.punct(0, UInt8(ascii: "{")) { return .function }
     guard expression.punct(0, UInt8(ascii: "(")) else { return nil }
     var position = 1
     while position < last {
@@ -665,7 +757,7 @@ package struct Planner: Sendable {
         position = expression.matchingClose(position) + 1
         continue
       }
-      if expression.punct(position, UInt8(ascii: ",")) { return "a tuple" }
+      if expression.punct(position, UInt8(ascii: ",")) { return .tuple }
       position += 1
     }
     return nil
