@@ -179,6 +179,27 @@ import Testing
       ])
   }
 
+  /// What `UserDefaults.dictionary(forKey:)` returns, which a port meets first.
+  @Test func anyIsAnErrorThatNamesPropertyListValue() {
+    let result = scan(
+      """
+      struct S {
+        @Preference var options: [String: Any] = [:]
+        @Preference var items: [AnyObject]? = nil
+        @Preference var plist: [String: PropertyListValue] = [:]
+        @Preference var boxed: Box<Any> = Box()
+      }
+      struct Box<T>: Codable, PreferenceValue {}
+      """)
+    let fix =
+      "cannot conform to PreferenceValue, so no store can hold it; store a Codable struct instead (stored as JSON text), or PropertyListValue for a value whose shape you handle yourself ([String: PropertyListValue] for a dictionary of any property-list values)"
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:2:4: error: @Preference 'options' stores [String: Any]: 'Any' \(fix)",
+        "Sources/App/File.swift:3:4: error: @Preference 'items' stores [AnyObject]?: 'AnyObject' \(fix)",
+      ])
+  }
+
   @Test func parenthesesThatHoldOneTypeOrACallAreNotATuple() {
     let result = scan(
       """

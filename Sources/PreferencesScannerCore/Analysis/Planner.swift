@@ -658,6 +658,13 @@ package struct Planner: Sendable {
     static let function = ShapeProblem(
       what: "a function type",
       fix: "store the data it is made from instead (a Codable struct is stored as JSON text)")
+    static func untyped(_ name: String) -> ShapeProblem {
+      ShapeProblem(
+        what: "'\(name)'",
+        fix:
+          "store a Codable struct instead (stored as JSON text), or PropertyListValue for a value whose shape you handle yourself ([String: PropertyListValue] for a dictionary of any property-list values)"
+      )
+    }
     static func existential(_ name: String) -> ShapeProblem {
       ShapeProblem(
         what: "a protocol type ('\(name)')",
@@ -667,9 +674,9 @@ package struct Planner: Sendable {
     }
   }
 
-  /// What in `type` no store can hold, whatever the module declares: a tuple, a function type or
-  /// a protocol type (none can conform to a protocol, so the compiler's error would name no
-  /// fix). `nil` for anything else, and for a type longer than any real one (256 tokens: bounded
+  /// What in `type` no store can hold, whatever the module declares: a tuple, a function type,
+  /// a protocol type, `Any` or `AnyObject` (none can conform to a protocol, so the compiler's
+  /// error would name no fix). `nil` for anything else, and for a type longer than any real one (256 tokens: bounded
   /// work).
   func shapeProblem(_ type: String, context: [ModuleIndex.TypeID]) -> ShapeProblem? {
     let syntax = ExpressionSyntax(text: type)
@@ -678,6 +685,10 @@ package struct Planner: Sendable {
     for index in syntax.tokens.indices {
       // `any P`, or a protocol of the module written bare (`[String: Mixin]`).
       if let word = syntax.word(index), !syntax.punct(index - 1, UInt8(ascii: ".")) {
+        if word == "Any" || word == "AnyObject" {
+          if Self.isStoredElement(index, in: syntax) { return .untyped(word) }
+          continue
+        }
         if word == "any", let next = syntax.word(index + 1) {
           if Self.isStoredElement(index, in: syntax) { return .existential("any " + next) }
           continue
