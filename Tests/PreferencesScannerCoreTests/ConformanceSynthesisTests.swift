@@ -13,6 +13,36 @@ import Testing
     RegistryRenderer.conformances(result.conformances)
   }
 
+  /// A type stored through a type alias is the type the alias stands for (found in Yams:
+  /// `typealias Options = Emitter.Options` got no conformance, so the compiler asked for one).
+  @Test func aTypeStoredThroughATypeAliasGetsItsConformance() {
+    let result = scan(
+      """
+      struct Emitter {
+        struct Options: Codable { var width = 80 }
+        enum Mode: String { case a }
+        enum Style: String { case plain }
+      }
+      typealias Opts = Emitter.Options
+      struct Yaml {
+        typealias Options = Emitter.Options
+        typealias Modes = [Mode]
+        typealias Mode = Emitter.Mode
+        typealias Loop = Loop2
+        typealias Loop2 = Loop
+        typealias Box<T> = [T]
+        @Preference var options: Options = .init()
+        @Preference var opts: Opts = Opts()
+        @Preference var modes: Modes = []
+        @Preference var loop: Loop = 1
+        @Preference var styles: Box<Emitter.Style> = []
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    // `Box<Emitter.Style>` names a generic alias, which is not followed (left to the compiler).
+    #expect(result.conformances.map(\.typeName) == ["Emitter.Mode", "Emitter.Options"])
+  }
+
   @Test func rawValueEnumsAndCodableTypesNeedNoWrittenConformance() {
     let result = scan(
       """

@@ -255,9 +255,11 @@ import Testing
       struct F: Encodable { @Preference var f = 1
         func encode(to encoder: Encoder) throws {} }
       final class H: NSObject, Codable { @Preference var h = 1 }
+      @MainActor struct I: Codable { var name = ""
+        @Preference static var launches = 0 }
       """)
     #expect(errors(result) == [])
-    #expect(result.plans.count == 4)
+    #expect(result.plans.count == 5)
   }
 }
 

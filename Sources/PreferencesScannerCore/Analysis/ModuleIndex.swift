@@ -83,6 +83,8 @@ package struct ModuleIndex: Sendable {
   /// The name of every type the module declares or extends, at any depth: a name not in it
   /// never resolves to a module type.
   package private(set) var typeNames: Set<String> = []
+  /// The names of the module's type aliases whose target syntax shows (`typealias A = B`).
+  package private(set) var aliasNames: Set<String> = []
 
   /// The global actors: `MainActor`, every type the module declares `@globalActor`, and a name
   /// ending in `Actor` that the module does not declare as something else (another module's
@@ -159,6 +161,7 @@ package struct ModuleIndex: Sendable {
           syntax: member, file: file.path, actor: globalActor(among: member.attributeNames),
           scopeActor: member.owner.flatMap { globalActor(among: file.scopes[$0].attributeNames) })
         if member.kind == .enumCase { enumCaseNames.insert(member.name) }
+        if member.kind == .typeAlias, member.type != nil { aliasNames.insert(member.name) }
         if let owner = member.owner {
           let id = fileTypes[owner]
           if member.kind == .typeAlias { types[id].nestedTypes.insert(member.name) }
@@ -331,6 +334,26 @@ package struct ModuleIndex: Sendable {
   package static func lastComponent(_ name: String) -> String {
     let word = name.split(separator: " ").last.map(String.init) ?? name
     return word.split(separator: ".").last.map(String.init) ?? word
+  }
+
+  /// The type a module type alias named by `name` at `context` stands for, as written, and the
+  /// type it is declared in (`nil` at file scope), from where the names in it resolve.
+  package func aliasTarget(of name: [String], in context: [TypeID]) -> (target: String, owner: TypeID?)? {
+    guard let last = name.last, aliasNames.contains(last) else { return nil }
+    let owner: TypeID
+    if name.count == 1 {
+      switch resolve(last, in: context).0 {
+      case .nestedType(let found, _, nil): owner = found
+      case .global(let member) where member.syntax.kind == .typeAlias:
+        return member.syntax.type.map { ($0, nil) }
+      default: return nil
+      }
+    } else {
+      guard let found = typeID(of: Array(name.dropLast()), in: context) else { return nil }
+      owner = found
+    }
+    let alias = types[owner].members[last]?.first { $0.syntax.kind == .typeAlias }
+    return alias?.syntax.type.map { ($0, owner) }
   }
 
   /// The module type a type name used at `context` refers to, if any.

@@ -183,7 +183,7 @@ package struct Planner: Sendable {
     }
 
     // A struct whose `Codable` conformance the compiler synthesizes: it would encode the wrapper.
-    if let coding = synthesizedCodingProblem(declaringType) {
+    if !syntax.isStatic, let coding = synthesizedCodingProblem(declaringType) {
       error(
         "@Preference '\(syntax.property)' is declared in '\(typeName)', whose synthesized \(coding) conformance cannot include a preference (its value is kept in a store, not in the struct); declare the preference in a type that is not \(coding), or give '\(typeName)' a CodingKeys enum that lists only its other properties"
       )
@@ -634,7 +634,7 @@ package struct Planner: Sendable {
   /// them (which is not `Codable`); `nil` when none would be: the struct has a `CodingKeys` type,
   /// or writes `encode(to:)` (for `Encodable`), or any initializer (for `Decodable`: it may be
   /// `init(from:)`, which syntax does not tell apart). A class is left to the compiler (whether
-  /// it synthesizes depends on its superclass).
+  /// it synthesizes depends on its superclass), and a static preference is no stored property.
   func synthesizedCodingProblem(_ type: ModuleIndex.TypeID) -> String? {
     let info = index[type]
     guard info.kind == .struct, !info.nestedTypes.contains("CodingKeys") else { return nil }
@@ -796,8 +796,11 @@ package struct Planner: Sendable {
         !($0 == UInt8(ascii: "_") || $0 >= 0x80 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
           || (0x61...0x7A).contains($0))
       })
-      .contains(where: { index.typeNames.contains(String(decoding: $0, as: UTF8.self)) })
-      : index.typeNames.contains(type)
+      .contains(where: {
+        let name = String(decoding: $0, as: UTF8.self)
+        return index.typeNames.contains(name) || index.aliasNames.contains(name)
+      })
+      : index.typeNames.contains(type) || index.aliasNames.contains(type)
     guard namesModuleType else { return nil }
     var text = type.removing(" ")
     while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
@@ -821,8 +824,12 @@ package struct Planner: Sendable {
       return storabilityProblem(inner, context: context, depth: depth + 1)
     }
     let names = text.split(separator: ".").map(String.init)
-    guard names.allSatisfy({ !$0.isEmpty && !$0.contains("<") }),
-      let type = index.typeID(of: names, in: context), let kind = index[type].kind, kind != .protocol
+    guard names.allSatisfy({ !$0.isEmpty && !$0.contains("<") }) else { return nil }
+    // A type alias of the module: what it stands for, resolved from where it is declared.
+    if let (target, owner) = index.aliasTarget(of: names, in: context) {
+      return storabilityProblem(target, context: owner.map(enclosingTypes) ?? [], depth: depth + 1)
+    }
+    guard let type = index.typeID(of: names, in: context), let kind = index[type].kind, kind != .protocol
     else { return nil }
     let conditions = index[type].preferenceValueConditions
     let conditional = !conditions.isEmpty && !conditions.contains(nil)

@@ -203,7 +203,15 @@ struct FileParser {
           .function, name: source.text(index + 1), introducer: index, nameIndex: index + 1,
           type: returnType(ofFunctionNamedAt: index + 1))
       } else if source.isWord(index, "typealias"), source.isIdentifier(index + 1) {
-        member(.typeAlias, name: source.text(index + 1), introducer: index, nameIndex: index + 1)
+        // `typealias Name = Target`: its target, so that what stores `Name` is checked as
+        // `Target` (a generic alias, `Name<T>`, is not followed).
+        var target: String?
+        if source.isPunct(index + 2, UInt8(ascii: "=")) {
+          let end = typeEnd(from: index + 3)
+          if end > index + 3 { target = source.normalizedText(from: index + 3, through: end - 1) }
+        }
+        member(
+          .typeAlias, name: source.text(index + 1), introducer: index, nameIndex: index + 1, type: target)
       }
     default:
       break

@@ -104,7 +104,8 @@ package struct MemberSyntax: Sendable {
   package let isNonisolated: Bool
   /// The names of the attributes written on it, as for ``TypeScope/attributeNames``.
   package let attributeNames: [String]
-  /// For properties: the declared type, or the type of a literal initial value.
+  /// For properties: the declared type, or the type of a literal initial value. For type
+  /// aliases: the aliased type.
   package let type: String?
   /// For static and file-scope properties with neither a written type nor a literal initial
   /// value: the initial value's text (at most ``initialValueLimit`` bytes), so that the type of a
