@@ -303,6 +303,29 @@ import Testing
       ])
   }
 
+  @Test func aDictionaryKeyedThroughATypeAliasIsCheckedAsWhatTheAliasStandsFor() {
+    let result = scan(
+      """
+      typealias Identifier = Int
+      typealias Name = String
+      struct Tag: Hashable {}
+      struct F {
+        typealias TagKey = Tag
+        typealias Alias = Identifier
+        @Preference var byID: [Identifier: String] = [:]
+        @Preference var byTag: [TagKey: Int] = [:]
+        @Preference var byAlias: [F.Alias: Int] = [:]
+        @Preference var byName: [Name: Int] = [:]
+      }
+      """)
+    #expect(
+      errors(result).map { $0.components(separatedBy: ", but").first ?? "" } == [
+        "Sources/App/File.swift:7:4: error: @Preference 'byID' stores [Identifier: String], a dictionary keyed by Identifier",
+        "Sources/App/File.swift:8:4: error: @Preference 'byTag' stores [TagKey: Int], a dictionary keyed by TagKey",
+        "Sources/App/File.swift:9:4: error: @Preference 'byAlias' stores [F.Alias: Int], a dictionary keyed by F.Alias",
+      ])
+  }
+
   @Test func stringKeysAndNamesThatMayAliasStringAreAccepted() {
     let result = scan(
       """

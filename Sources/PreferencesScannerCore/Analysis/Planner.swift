@@ -612,15 +612,23 @@ package struct Planner: Sendable {
         continue
       }
       let key = syntax.text(keyRange)
-      let names = key.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+      var names = key.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+      // A type alias of the module (`typealias ID = Int`): the type it stands for.
+      var keyContext = context
+      for _ in 0..<8 {
+        guard let (target, owner) = self.index.aliasTarget(of: names, in: keyContext) else { break }
+        names = target.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+        keyContext = owner.map(enclosingTypes) ?? []
+      }
       if names == ["Swift", "String"] || names == ["String"] { continue }
-      if keyRange.count == 1, Self.nonStringKeys.contains(key) { return key }
+      if names.count == 1, Self.nonStringKeys.contains(names[0]) { return key }
       // A generic parameter (`[T: Int]` in `struct S<T: Hashable>`): never `String`.
       if keyRange.count == 1, case .genericParameter = self.index.resolve(key, in: context).0 { return key }
       if names.allSatisfy({
         !$0.isEmpty && !$0.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") })
       }),
-        let id = self.index.typeID(of: names, in: context), let kind = self.index[id].kind, kind != .protocol,
+        let id = self.index.typeID(of: names, in: keyContext), let kind = self.index[id].kind,
+        kind != .protocol,
         kind != .extension
       {
         return key
