@@ -113,9 +113,6 @@ struct TypedKeys {
     -> String?
   {
     let tokens = expression.tokens
-    let text = expression.text.filter { !$0.isWhitespace }
-    // `[T]()`, `[K: V]()`: an empty collection of a written type.
-    if text.hasPrefix("["), text.hasSuffix("]()") { return String(text.dropLast(2)) }
     // `Int(…)`, `Double(…)`, `String(…)`: a conversion to a standard type names it.
     if let name = expression.word(0), Self.conversionTypes.contains(name),
       expression.punct(1, UInt8(ascii: "(")),
