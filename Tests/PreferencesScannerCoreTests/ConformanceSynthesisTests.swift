@@ -37,10 +37,16 @@ import Testing
         @Preference var loop: Loop = 1
         @Preference var styles: Box<Emitter.Style> = []
       }
+      struct Grid: Codable { var rows = 1 }
+      struct Screen {
+        typealias Layout = Grid
+        @Preference var layout = Layout()
+      }
       """)
     #expect(errors(result).isEmpty, "\(errors(result))")
     // `Box<Emitter.Style>` names a generic alias, which is not followed (left to the compiler).
-    #expect(result.conformances.map(\.typeName) == ["Emitter.Mode", "Emitter.Options"])
+    #expect(result.conformances.map(\.typeName) == ["Emitter.Mode", "Emitter.Options", "Grid"])
+    #expect(result.plan("Screen.layout")?.valueType == "Grid")
   }
 
   @Test func rawValueEnumsAndCodableTypesNeedNoWrittenConformance() {

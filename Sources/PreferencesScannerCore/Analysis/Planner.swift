@@ -316,6 +316,17 @@ package struct Planner: Sendable {
         if let type = index.typeID(of: [name], in: context), case let info = index[type], info.kind != nil {
           return initializerType(name, info, expression, open: 1, isForced: isForced)
         }
+        // An alias of a module type (`typealias Options = Emitter.Options`): that type, named
+        // by its qualified name, so that it names the same type anywhere.
+        if let (target, owner) = index.aliasTarget(of: [name], in: context),
+          case let names = target.removing(" ").split(separator: ".").map(String.init),
+          names.allSatisfy({ !$0.isEmpty && !$0.contains("<") && !$0.contains("[") }),
+          let type = index.typeID(of: names, in: owner.map(enclosingTypes) ?? []),
+          case let info = index[type],
+          info.kind != nil, info.kind != .protocol
+        {
+          return initializerType(index.qualifiedName(type), info, expression, open: 1, isForced: isForced)
+        }
       }
       return nil
     }
