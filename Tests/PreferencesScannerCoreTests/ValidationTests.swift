@@ -217,8 +217,8 @@ import Testing
   }
 }
 
-/// A struct whose `Codable` conformance the compiler would synthesize from its stored properties,
-/// a preference's wrapper among them.
+/// A type whose `Codable` conformance the compiler would synthesize from its stored properties, a
+/// preference's wrapper among them.
 @Suite struct SynthesizedCodingTests {
   @Test func aPreferenceInAStructWithSynthesizedCodingIsAnErrorThatNamesTheFix() {
     let result = scan(
@@ -230,9 +230,11 @@ import Testing
       struct D: Model { @Preference var d = 1 }
       extension G: Codable {}
       struct G { @Preference var g = 1 }
+      final class K: Codable { @Preference var k = 1 }
+      class L: NSObject, Model { @Preference var l = 1 }
       """)
-    func message(_ property: String, _ type: String, _ coding: String) -> String {
-      "@Preference '\(property)' is declared in '\(type)', whose synthesized \(coding) conformance cannot include a preference (its value is kept in a store, not in the struct); declare the preference in a type that is not \(coding), or give '\(type)' a CodingKeys enum that lists only its other properties"
+    func message(_ property: String, _ type: String, _ coding: String, _ kind: String = "struct") -> String {
+      "@Preference '\(property)' is declared in '\(type)', whose synthesized \(coding) conformance cannot include a preference (its value is kept in a store, not in the \(kind)); declare the preference in a type that is not \(coding), or give '\(type)' a CodingKeys enum that lists only its other properties"
     }
     #expect(
       errors(result) == [
@@ -240,11 +242,13 @@ import Testing
         "Sources/App/File.swift:4:4: error: \(message("b", "B", "Encodable"))",
         "Sources/App/File.swift:5:20: error: \(message("d", "D", "Codable"))",
         "Sources/App/File.swift:7:13: error: \(message("g", "G", "Codable"))",
+        "Sources/App/File.swift:8:27: error: \(message("k", "K", "Codable", "instance"))",
+        "Sources/App/File.swift:9:29: error: \(message("l", "L", "Codable", "instance"))",
       ])
   }
 
   /// What the compiler accepts (checked with `swiftc`): coding keys that leave the preference out,
-  /// written coding, and a class (whose synthesis depends on its superclass).
+  /// written coding, and a subclass of a `Codable` class (which inherits its coding).
   @Test func writtenCodingOrCodingKeysAreAccepted() {
     let result = scan(
       """
@@ -254,12 +258,16 @@ import Testing
         init(from decoder: Decoder) throws {} }
       struct F: Encodable { @Preference var f = 1
         func encode(to encoder: Encoder) throws {} }
-      final class H: NSObject, Codable { @Preference var h = 1 }
+      class Base: Codable { var x = 1 }
+      final class H: Base { @Preference var h = 1 }
+      final class J: Codable { @Preference var j = 1
+        required init(from decoder: Decoder) throws {}
+        func encode(to encoder: Encoder) throws {} }
       @MainActor struct I: Codable { var name = ""
         @Preference static var launches = 0 }
       """)
     #expect(errors(result) == [])
-    #expect(result.plans.count == 5)
+    #expect(result.plans.count == 6)
   }
 }
 

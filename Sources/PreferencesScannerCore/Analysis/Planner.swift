@@ -182,10 +182,10 @@ package struct Planner: Sendable {
       )
     }
 
-    // A struct whose `Codable` conformance the compiler synthesizes: it would encode the wrapper.
+    // A type whose `Codable` conformance the compiler synthesizes: it would encode the wrapper.
     if !syntax.isStatic, let coding = synthesizedCodingProblem(declaringType) {
       error(
-        "@Preference '\(syntax.property)' is declared in '\(typeName)', whose synthesized \(coding) conformance cannot include a preference (its value is kept in a store, not in the struct); declare the preference in a type that is not \(coding), or give '\(typeName)' a CodingKeys enum that lists only its other properties"
+        "@Preference '\(syntax.property)' is declared in '\(typeName)', whose synthesized \(coding) conformance cannot include a preference (its value is kept in a store, not in the \(index[declaringType].kind == .class ? "instance" : "struct")); declare the preference in a type that is not \(coding), or give '\(typeName)' a CodingKeys enum that lists only its other properties"
       )
     }
 
@@ -649,18 +649,25 @@ package struct Planner: Sendable {
   }
 
   /// The protocol (`Codable`, `Encodable` or `Decodable`) whose conformance the compiler would
-  /// synthesize for `type`, a struct, from every stored property, a preference's wrapper among
-  /// them (which is not `Codable`); `nil` when none would be: the struct has a `CodingKeys` type,
-  /// or writes `encode(to:)` (for `Encodable`), or any initializer (for `Decodable`: it may be
-  /// `init(from:)`, which syntax does not tell apart). A class is left to the compiler (whether
-  /// it synthesizes depends on its superclass), and a static preference is no stored property.
+  /// synthesize for `type`, a struct or class, from every stored property, a preference's
+  /// wrapper among them (which is not `Codable`); `nil` when none would be: the type has a
+  /// `CodingKeys` type, or writes `encode(to:)` (for `Encodable`), or any initializer (for
+  /// `Decodable`: it may be `init(from:)`, which syntax does not tell apart). Only conformances
+  /// the type lists itself count, directly or through a protocol of the module: a subclass of a
+  /// `Codable` class inherits its superclass's coding, which leaves its own properties out.
   func synthesizedCodingProblem(_ type: ModuleIndex.TypeID) -> String? {
     let info = index[type]
-    guard info.kind == .struct, !info.nestedTypes.contains("CodingKeys") else { return nil }
-    let encodes = index.inherits(type, anyOf: ["Codable", "Encodable"]) && info.members["encode"] == nil
-    let decodes = index.inherits(type, anyOf: ["Codable", "Decodable"]) && info.members["init"] == nil
+    guard info.kind == .struct || info.kind == .class, !info.nestedTypes.contains("CodingKeys") else {
+      return nil
+    }
+    func lists(_ names: Set<String>) -> Bool {
+      info.conformances.contains { names.contains(ModuleIndex.lastComponent($0)) }
+        || info.inheritedTypes.contains { index[$0].kind == .protocol && index.inherits($0, anyOf: names) }
+    }
+    let encodes = lists(["Codable", "Encodable"]) && info.members["encode"] == nil
+    let decodes = lists(["Codable", "Decodable"]) && info.members["init"] == nil
     switch (encodes, decodes) {
-    case (true, true): return index.inherits(type, anyOf: ["Codable"]) ? "Codable" : "Encodable"
+    case (true, true): return lists(["Codable"]) ? "Codable" : "Encodable"
     case (true, false): return "Encodable"
     case (false, true): return "Decodable"
     case (false, false): return nil
