@@ -85,6 +85,11 @@ package struct ModuleIndex: Sendable {
   package private(set) var typeNames: Set<String> = []
   /// The names of the module's type aliases whose target syntax shows (`typealias A = B`).
   package private(set) var aliasNames: Set<String> = []
+  /// The names of the module's protocols.
+  package private(set) var protocolNames: Set<String> = []
+  /// The types that list `Codable`, `Encodable` or `Decodable`, or a protocol of the module
+  /// (which may refine one of them), among their conformances.
+  package private(set) var codingCandidates: Set<TypeID> = []
 
   /// The global actors: `MainActor`, every type the module declares `@globalActor`, and a name
   /// ending in `Actor` that the module does not declare as something else (another module's
@@ -175,8 +180,14 @@ package struct ModuleIndex: Sendable {
     // inherits from the types around it.
     for id in types.indices {
       typeNames.insert(types[id].name)
+      if types[id].kind == .protocol { protocolNames.insert(types[id].name) }
       types[id].inheritedTypes = types[id].conformances.compactMap {
         self.id(of: $0.split(separator: ".").map(String.init))
+      }
+      if types[id].conformances.contains(where: { Self.codingProtocols.contains(Self.lastComponent($0)) })
+        || types[id].inheritedTypes.contains(where: { types[$0].kind == .protocol })
+      {
+        codingCandidates.insert(id)
       }
       let parent = types[id].parent.map { types[$0] }
       types[id].genericType = parent?.genericType ?? (types[id].genericParameters.isEmpty ? nil : id)
@@ -326,6 +337,9 @@ package struct ModuleIndex: Sendable {
     }
     return false
   }
+
+  /// The protocols whose conformance the compiler synthesizes from stored properties' coding.
+  package static let codingProtocols: Set<String> = ["Codable", "Encodable", "Decodable"]
 
   /// The protocols whose conformance makes a type storable.
   package static let preferenceValueProtocols: Set<String> = ["PreferenceValue"]

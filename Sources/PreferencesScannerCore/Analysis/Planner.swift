@@ -172,10 +172,11 @@ package struct Planner: Sendable {
       )
     }
 
-    // A tuple, a function or a protocol type: nothing can make it storable.
+    // A tuple, a function, a protocol type or `Any`: nothing can make it storable.
     let shape =
-      valueType.flatMap { shapeProblem($0, context: context) }
-      ?? syntax.defaultValue.flatMap(Self.literalShape)
+      if let valueType { shapeProblem(valueType, context: context) } else {
+        syntax.defaultValue.flatMap(Self.literalShape)
+      }
     if let shape {
       error(
         "@Preference '\(syntax.property)' \(valueType.map { "stores \($0)" } ?? "defaults to \(syntax.defaultValue?.text ?? "")"): \(shape.what) cannot conform to PreferenceValue, so no store can hold it; \(shape.fix)"
@@ -656,6 +657,8 @@ package struct Planner: Sendable {
   /// the type lists itself count, directly or through a protocol of the module: a subclass of a
   /// `Codable` class inherits its superclass's coding, which leaves its own properties out.
   func synthesizedCodingProblem(_ type: ModuleIndex.TypeID) -> String? {
+    // Most types list none of the three, nor a protocol that may refine one.
+    guard index.codingCandidates.contains(type) else { return nil }
     let info = index[type]
     guard info.kind == .struct || info.kind == .class, !info.nestedTypes.contains("CodingKeys") else {
       return nil
@@ -664,8 +667,9 @@ package struct Planner: Sendable {
       info.conformances.contains { names.contains(ModuleIndex.lastComponent($0)) }
         || info.inheritedTypes.contains { index[$0].kind == .protocol && index.inherits($0, anyOf: names) }
     }
-    let encodes = lists(["Codable", "Encodable"]) && info.members["encode"] == nil
-    let decodes = lists(["Codable", "Decodable"]) && info.members["init"] == nil
+    guard lists(ModuleIndex.codingProtocols) else { return nil }
+    let encodes = lists(Self.encodingProtocols) && info.members["encode"] == nil
+    let decodes = lists(Self.decodingProtocols) && info.members["init"] == nil
     switch (encodes, decodes) {
     case (true, true): return lists(["Codable"]) ? "Codable" : "Encodable"
     case (true, false): return "Encodable"
@@ -673,6 +677,9 @@ package struct Planner: Sendable {
     case (false, false): return nil
     }
   }
+
+  private static let encodingProtocols: Set<String> = ["Codable", "Encodable"]
+  private static let decodingProtocols: Set<String> = ["Codable", "Decodable"]
 
   /// What no store can hold, and what to store instead.
   struct ShapeProblem: Equatable {
@@ -705,6 +712,30 @@ package struct Planner: Sendable {
   /// error would name no fix). `nil` for anything else, and for a type longer than any real one (256 tokens: bounded
   /// work).
   func shapeProblem(_ type: String, context: [ModuleIndex.TypeID]) -> ShapeProblem? {
+    // Most types have no parentheses and name no protocol nor `Any`: told apart without
+    // tokenizing (every declaration's type comes here).
+    if !type.containsByte(from: Self.notIdentifierBytes) {
+      // One name (`String`, `Theme`, `Mixin`).
+      if type == "Any" || type == "AnyObject" { return .untyped(type) }
+      if index.protocolNames.contains(type),
+        let id = index.typeID(of: [type], in: context), index[id].kind == .protocol
+      {
+        return .existential(type)
+      }
+      return nil
+    }
+    if !type.containsByte(from: Self.parenthesis), !type.containsText("ny") {
+      let protocols = index.protocolNames
+      if protocols.isEmpty
+        || !type.utf8.split(whereSeparator: {
+          !($0 == UInt8(ascii: "_") || $0 >= 0x80 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+            || (0x61...0x7A).contains($0))
+        })
+        .contains(where: { protocols.contains(String(decoding: $0, as: UTF8.self)) })
+      {
+        return nil
+      }
+    }
     let syntax = ExpressionSyntax(text: type)
     guard syntax.tokens.count <= 256 else { return nil }
     if syntax.tokens.indices.contains(where: { syntax.isOperator($0, "->") }) { return .function }
@@ -803,6 +834,8 @@ package struct Planner: Sendable {
   /// The module type in `type` (or in its optional, array, set or dictionary values) that does not
   /// conform to `PreferenceValue` (or only under `#if` conditions), if the module declares one.
   /// The ASCII bytes that cannot be part of an identifier.
+  private static let parenthesis = String.ByteSet([UInt8(ascii: "(")])
+
   private static let notIdentifierBytes = String.ByteSet(
     (1...0x7F).filter {
       !($0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)

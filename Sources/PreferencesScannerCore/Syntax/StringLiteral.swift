@@ -106,6 +106,11 @@ extension String {
     withCString { text in strlen(text) != utf8.count || strpbrk(text, set.terminated) != nil }
   }
 
+  /// Whether the UTF-8 holds `text` (no NUL in either): the C library's search, as above.
+  func containsText(_ text: String) -> Bool {
+    withCString { strstr($0, text) != nil }
+  }
+
   /// The string without any `character`: a plain scan, much cheaper than Foundation's
   /// `replacingOccurrences(of:with:)` on the scanner's hot paths.
   func removing(_ character: Character) -> String {
