@@ -450,9 +450,7 @@ package struct Planner: Sendable {
       return index.qualifiedName(id) + optionals
     }
     // Another module's type (`Date`, `Set<String>`), written the same from anywhere.
-    let namesModuleType = base.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
-      .contains { index.typeNames.contains(String($0)) }
-    return namesModuleType ? nil : String(base) + optionals
+    return Self.namesAny(of: index.typeNames, in: String(base)) ? nil : String(base) + optionals
   }
 
   /// The first `separator` in a type's text outside brackets: the `:` of `[K: V]`, the `,` of
@@ -682,7 +680,7 @@ package struct Planner: Sendable {
   private static let decodingProtocols: Set<String> = ["Codable", "Decodable"]
 
   /// What no store can hold, and what to store instead.
-  struct ShapeProblem: Equatable {
+  struct ShapeProblem {
     let what: String
     let fix: String
 
@@ -709,8 +707,8 @@ package struct Planner: Sendable {
 
   /// What in `type` no store can hold, whatever the module declares: a tuple, a function type,
   /// a protocol type, `Any` or `AnyObject` (none can conform to a protocol, so the compiler's
-  /// error would name no fix). `nil` for anything else, and for a type longer than any real one (256 tokens: bounded
-  /// work).
+  /// error would name no fix). `nil` for anything else, and for a type longer than any real one
+  /// (256 tokens: bounded work).
   func shapeProblem(_ type: String, context: [ModuleIndex.TypeID]) -> ShapeProblem? {
     // Most types have no parentheses and name no protocol nor `Any`: told apart without
     // tokenizing (every declaration's type comes here).
@@ -724,17 +722,10 @@ package struct Planner: Sendable {
       }
       return nil
     }
-    if !type.containsByte(from: Self.parenthesis), !type.containsText("ny") {
-      let protocols = index.protocolNames
-      if protocols.isEmpty
-        || !type.utf8.split(whereSeparator: {
-          !($0 == UInt8(ascii: "_") || $0 >= 0x80 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
-            || (0x61...0x7A).contains($0))
-        })
-        .contains(where: { protocols.contains(String(decoding: $0, as: UTF8.self)) })
-      {
-        return nil
-      }
+    if !type.containsByte(from: Self.parenthesis), !type.containsText("ny"),
+      index.protocolNames.isEmpty || !Self.namesAny(of: index.protocolNames, in: type)
+    {
+      return nil
     }
     let syntax = ExpressionSyntax(text: type)
     guard syntax.tokens.count <= 256 else { return nil }
@@ -763,28 +754,33 @@ package struct Planner: Sendable {
         }
         continue
       }
-      guard syntax.punct(index, UInt8(ascii: "(")) else { continue }
-      let close = syntax.matchingClose(index)
-      if close == index + 1 { return .tuple }
-      // A comma inside these parentheses and outside any brackets or generic arguments.
-      var position = index + 1
-      var angles = 0
-      while position < close {
-        if syntax.opens(position) {
-          position = syntax.matchingClose(position) + 1
-          continue
-        }
-        if syntax.tokens[position].kind == .operator {
-          for byte in syntax.text(position).utf8 {
-            if byte == UInt8(ascii: "<") { angles += 1 } else if byte == UInt8(ascii: ">") { angles -= 1 }
-          }
-        } else if angles == 0, syntax.punct(position, UInt8(ascii: ",")) {
-          return .tuple
-        }
-        position += 1
-      }
+      if syntax.punct(index, UInt8(ascii: "(")), Self.isTuple(syntax, open: index) { return .tuple }
     }
     return nil
+  }
+
+  /// Whether the parentheses opening at `open` hold a tuple: nothing (`()`), or a comma outside
+  /// any brackets or generic arguments inside them.
+  private static func isTuple(_ syntax: ExpressionSyntax, open: Int) -> Bool {
+    let close = syntax.matchingClose(open)
+    if close == open + 1 { return true }
+    var position = open + 1
+    var angles = 0
+    while position < close {
+      if syntax.opens(position) {
+        position = syntax.matchingClose(position) + 1
+        continue
+      }
+      if syntax.tokens[position].kind == .operator {
+        for byte in syntax.text(position).utf8 {
+          if byte == UInt8(ascii: "<") { angles += 1 } else if byte == UInt8(ascii: ">") { angles -= 1 }
+        }
+      } else if angles == 0, syntax.punct(position, UInt8(ascii: ",")) {
+        return true
+      }
+      position += 1
+    }
+    return false
   }
 
   /// Whether the token at `index` is outside any generic arguments but those of the standard
@@ -818,30 +814,36 @@ package struct Planner: Sendable {
   static func literalShape(_ expression: ExpressionSyntax) -> ShapeProblem? {
     guard let last = expression.tokens.indices.last, expression.matchingClose(0) == last else { return nil }
     if expression.punct(0, UInt8(ascii: "{")) { return .function }
-    guard expression.punct(0, UInt8(ascii: "(")) else { return nil }
-    var position = 1
-    while position < last {
-      if expression.opens(position) {
-        position = expression.matchingClose(position) + 1
-        continue
-      }
-      if expression.punct(position, UInt8(ascii: ",")) { return .tuple }
-      position += 1
-    }
-    return nil
+    return expression.punct(0, UInt8(ascii: "(")) && last > 1 && isTuple(expression, open: 0) ? .tuple : nil
   }
 
-  /// The module type in `type` (or in its optional, array, set or dictionary values) that does not
-  /// conform to `PreferenceValue` (or only under `#if` conditions), if the module declares one.
   /// The ASCII bytes that cannot be part of an identifier.
-  private static let parenthesis = String.ByteSet([UInt8(ascii: "(")])
-
   private static let notIdentifierBytes = String.ByteSet(
     (1...0x7F).filter {
       !($0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
         || (0x61...0x7A).contains($0))
     })
 
+  private static let parenthesis = String.ByteSet([UInt8(ascii: "(")])
+
+  /// Whether any identifier in `type` (split at every byte that cannot be part of one) is in
+  /// `names`; a type of one identifier is looked up whole, without splitting.
+  private static func namesAny(of names: Set<String>, _ more: Set<String> = [], in type: String) -> Bool {
+    guard type.containsByte(from: notIdentifierBytes) else {
+      return names.contains(type) || more.contains(type)
+    }
+    return type.utf8.split(whereSeparator: {
+      !($0 == UInt8(ascii: "_") || $0 >= 0x80 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+        || (0x61...0x7A).contains($0))
+    })
+    .contains(where: {
+      let name = String(decoding: $0, as: UTF8.self)
+      return names.contains(name) || more.contains(name)
+    })
+  }
+
+  /// The module type in `type` (or in its optional, array, set or dictionary values) that does not
+  /// conform to `PreferenceValue` (or only under `#if` conditions), if the module declares one.
   func storabilityProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> (
     name: String, type: ModuleIndex.TypeID
   )? {
@@ -849,17 +851,7 @@ package struct Planner: Sendable {
     // names no type of the module has nothing to check.
     // Most types are one identifier (`String`, `Theme`): looked up whole, without splitting.
     guard depth < 32 else { return nil }
-    let namesModuleType =
-      type.containsByte(from: Self.notIdentifierBytes)
-      ? type.utf8.split(whereSeparator: {
-        !($0 == UInt8(ascii: "_") || $0 >= 0x80 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
-          || (0x61...0x7A).contains($0))
-      })
-      .contains(where: {
-        let name = String(decoding: $0, as: UTF8.self)
-        return index.typeNames.contains(name) || index.aliasNames.contains(name)
-      })
-      : index.typeNames.contains(type) || index.aliasNames.contains(type)
+    let namesModuleType = Self.namesAny(of: index.typeNames, index.aliasNames, in: type)
     guard namesModuleType else { return nil }
     var text = type.removing(" ")
     while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
