@@ -2,11 +2,21 @@
 # Times the scan the build plugin runs in users' builds: preferences-scanner built in debug (as
 # SwiftPM builds a plugin's tool), over this repository's Swift sources, copied 8 times (about
 # 200,000 lines). Fails when it takes longer than the bound (seconds, default 60: generous on a
-# 2-core machine; the debug rules in MAINTAINERS.md keep it to a few seconds).
+# 2-core machine; the debug rules in MAINTAINERS.md keep it to a few seconds). On Linux, also
+# fails when the scanner links Foundation's full library (FileSystem.swift says why it must not).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bound=${1:-60}
 swift build --product preferences-scanner >/dev/null
+if command -v readelf >/dev/null; then
+  libraries=$(readelf -d .build/debug/preferences-scanner | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
+  for library in libFoundation.so libFoundationInternationalization.so; do
+    if grep -qx "$library" <<<"$libraries"; then
+      echo "error: preferences-scanner links $library; import FoundationEssentials where it exists (FileSystem.swift)"
+      exit 1
+    fi
+  done
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for copy in 1 2 3 4 5 6 7 8; do

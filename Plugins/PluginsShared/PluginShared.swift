@@ -1,6 +1,18 @@
 // Shared by both plugins and the scanner (symlinked into each), so that file names and the
-// scanner's arguments are spelled once and cannot drift.
-import Foundation
+// scanner's arguments are spelled once and cannot drift. The scanner uses Foundation's
+// essentials alone where they are a module of their own (FileSystem.swift says why).
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 enum PluginShared {
   /// The module index: `Preference`, `PreferenceRegistry` and the list of file tables.
@@ -48,8 +60,22 @@ enum PluginShared {
   /// now. (SwiftPM plans outputs again only when the target's files change, so a file that gains
   /// its first declaration later goes to the unplanned file until then.)
   static func plannedSources(_ sources: [URL]) -> [URL] {
-    let marker = Data("@Preference".utf8)
-    return sources.filter { (try? Data(contentsOf: $0))?.range(of: marker) != nil }
+    sources.filter { (try? Data(contentsOf: $0)).map(mentionsPreference) ?? false }
+  }
+
+  /// Whether `data` holds `@Preference`: the C library finds each `@` (plugins are built
+  /// unoptimized in debug builds, where a loop over bytes costs a hundred times more).
+  static func mentionsPreference(_ data: Data) -> Bool {
+    let marker = Array("Preference".utf8)
+    return data.withUnsafeBytes { bytes in
+      guard var position = bytes.baseAddress else { return false }
+      let end = position + bytes.count
+      while let at = memchr(position, Int32(UInt8(ascii: "@")), end - position) {
+        position = UnsafeRawPointer(at) + 1
+        if end - position >= marker.count, memcmp(position, marker, marker.count) == 0 { return true }
+      }
+      return false
+    }
   }
 
   /// Where the generate command writes the generated sources, in the plugin's work directory.
@@ -127,7 +153,9 @@ enum PluginShared {
       common = Array(zip(common, components).prefix { $0 == $1 }.map(\.0))
     }
     guard !common.isEmpty else { return nil }
-    return URL(fileURLWithPath: NSString.path(withComponents: common), isDirectory: true)
+    var directory = URL(fileURLWithPath: common[0], isDirectory: true)
+    for component in common.dropFirst() { directory.appendPathComponent(component, isDirectory: true) }
+    return directory
   }
 
   /// The module name Xcode gives a target by default, `$(PRODUCT_NAME:c99extidentifier)`: the

@@ -19,6 +19,6 @@ package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
   /// The compiler's format, which SwiftPM and Xcode show inline; a line break in the message
   /// (never expected) is made a space so that one diagnostic stays one line.
   package var description: String {
-    "\(file):\(line):\(column): \(severity.rawValue): \(message.replacingOccurrences(of: "\n", with: " "))"
+    "\(file):\(line):\(column): \(severity.rawValue): \(message.singleLine)"
   }
 }

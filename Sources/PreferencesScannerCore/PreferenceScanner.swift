@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Scans a module's Swift sources for `@Preference` declarations: the pipeline's entry point.
 ///
@@ -135,32 +139,30 @@ package struct PreferenceScanner: Sendable {
   package static func swiftFiles(in paths: [String]) throws(Diagnostic) -> [String] {
     var result: [String] = []
     for path in paths {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      guard let status = FileSystem.status(path) else {
         throw Diagnostic(.error, "no such file or directory", file: path, line: 1, column: 1)
       }
-      if !isDirectory.boolValue {
+      if !status.isDirectory {
         result.append(path)
         continue
       }
       let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-      guard let enumerator = FileManager.default.enumerator(atPath: base) else { continue }
-      while let relative = enumerator.nextObject() as? String {
-        let name = relative.split(separator: "/").last.map(String.init) ?? relative
-        if name.hasPrefix(".") {
-          enumerator.skipDescendants()
-          continue
-        }
-        guard relative.hasSuffix(".swift") else { continue }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder),
-          isFolder.boolValue
-        {
-          continue
-        }
-        result.append(base + "/" + relative)
-      }
+      collectSwiftFiles(in: base, into: &result)
     }
     return result.sorted()
+  }
+
+  /// Adds the `.swift` files under `directory` to `files`: hidden entries skipped, folders
+  /// entered unless they are links (so that no link makes a cycle), files found through links too.
+  private static func collectSwiftFiles(in directory: String, into files: inout [String]) {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    where !name.hasPrefix(".") {
+      let path = directory + "/" + name
+      if FileSystem.status(path, followingLinks: false)?.isDirectory == true {
+        collectSwiftFiles(in: path, into: &files)
+      } else if name.hasSuffix(".swift"), FileSystem.status(path)?.isDirectory == false {
+        files.append(path)
+      }
+    }
   }
 }

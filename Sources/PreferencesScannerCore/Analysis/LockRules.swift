@@ -25,7 +25,7 @@ package enum LockFinding: Sendable, Equatable {
     case .disagreement(let key, let sides):
       "the two sides of a merge of \(PreferenceLock.fileName) disagree about '\(key)' (\(sides.joined(separator: "; "))); keep the line that matches what shipped and delete the other"
     case .malformed(let line, let text):
-      "line \(line) of \(PreferenceLock.fileName) is not 'KEY: TYPE' ('\(text)'); fix it, or run '\(LockRules.command("").trimmingCharacters(in: .whitespaces))', which rewrites the lock without it"
+      "line \(line) of \(PreferenceLock.fileName) is not 'KEY: TYPE' ('\(text)'); fix it, or run '\(LockRules.command("").trimmingBlanks())', which rewrites the lock without it"
     case .unused(let key, let type):
       "preference key '\(key)' (\(type ?? "type unknown")) was shipped but no declaration uses it any more, so users' stored values would be lost. If you renamed it, add @Preference(renamedFrom: \"\(key)\") to the new declaration; to move it elsewhere, add it to \"migrations\" in \(ScannerConfiguration.fileName); to drop it on purpose, run '\(LockRules.command("--retire \(key)"))'"
     }

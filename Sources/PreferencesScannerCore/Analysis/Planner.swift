@@ -589,7 +589,7 @@ package struct Planner: Sendable {
   /// name that may alias `String` (a type alias, a type from another module) is left to the
   /// compiler, and so is a type longer than any real one (256 tokens: bounded work).
   func dictionaryKeyProblem(_ type: String, context: [ModuleIndex.TypeID]) -> String? {
-    guard type.contains(":") || type.contains("Dictionary") else { return nil }
+    guard type.containsText(":") || type.containsText("Dictionary") else { return nil }
     let syntax = ExpressionSyntax(text: type)
     guard syntax.tokens.count <= 256 else { return nil }
     for index in syntax.tokens.indices {
@@ -622,12 +622,12 @@ package struct Planner: Sendable {
         continue
       }
       let key = syntax.text(keyRange)
-      var names = key.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+      var names = key.split(separator: ".").map { $0.trimmingBlanks() }
       // A type alias of the module (`typealias ID = Int`): the type it stands for.
       var keyContext = context
       for _ in 0..<8 {
         guard let (target, owner) = self.index.aliasTarget(of: names, in: keyContext) else { break }
-        names = target.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+        names = target.split(separator: ".").map { $0.trimmingBlanks() }
         keyContext = owner.map(enclosingTypes) ?? []
       }
       if names == ["Swift", "String"] || names == ["String"] { continue }

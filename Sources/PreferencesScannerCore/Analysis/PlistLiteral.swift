@@ -146,4 +146,52 @@ package indirect enum PlistLiteral: Sendable, Equatable {
       .object([("dictionary", .object(values.keys.sorted().map { ($0, values[$0]!.json) }))])
     }
   }
+
+  /// The value as an XML property list document, as `PropertyListSerialization` writes one
+  /// (dictionary keys sorted, a tab per level).
+  package var propertyListXML: String {
+    var out = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+
+      """
+    writeXML(to: &out, indent: "")
+    return out + "</plist>\n"
+  }
+
+  private func writeXML(to out: inout String, indent: String) {
+    func escaped(_ text: String) -> String {
+      guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
+      var result = ""
+      for character in text {
+        switch character {
+        case "&": result += "&amp;"
+        case "<": result += "&lt;"
+        case ">": result += "&gt;"
+        default: result.append(character)
+        }
+      }
+      return result
+    }
+    switch self {
+    case .bool(let value): out += indent + (value ? "<true/>\n" : "<false/>\n")
+    case .integer(let value): out += indent + "<integer>\(value)</integer>\n"
+    case .double(let value): out += indent + "<real>\(value.isFinite ? "\(value)" : "0")</real>\n"
+    case .string(let value): out += indent + "<string>\(escaped(value))</string>\n"
+    case .array(let values):
+      guard !values.isEmpty else { return out += indent + "<array/>\n" }
+      out += indent + "<array>\n"
+      for value in values { value.writeXML(to: &out, indent: indent + "\t") }
+      out += indent + "</array>\n"
+    case .dictionary(let values):
+      guard !values.isEmpty else { return out += indent + "<dict/>\n" }
+      out += indent + "<dict>\n"
+      for key in values.keys.sorted() {
+        out += indent + "\t<key>\(escaped(key))</key>\n"
+        values[key]!.writeXML(to: &out, indent: indent + "\t")
+      }
+      out += indent + "</dict>\n"
+    }
+  }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The `preferences-scanner` command line, parsed by hand.
 package struct ScannerCommand {
@@ -36,8 +40,8 @@ package struct ScannerCommand {
   package var standardError: (String) -> Void
 
   package init(
-    standardOutput: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
-    standardError: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    standardOutput: @escaping (String) -> Void = { FileSystem.write($0, toDescriptor: 1) },
+    standardError: @escaping (String) -> Void = { FileSystem.write($0, toDescriptor: 2) }
   ) {
     self.standardOutput = standardOutput
     self.standardError = standardError
@@ -402,8 +406,7 @@ package struct ScannerCommand {
 
   private func defaultModule(_ paths: [String]) -> String {
     guard paths.count == 1 else { return "Module" }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory), isDirectory.boolValue {
+    if FileSystem.status(paths[0])?.isDirectory == true {
       return URL(fileURLWithPath: paths[0]).lastPathComponent
     }
     return "Module"

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The committed record of every key a target has shipped: `Preferences.lock` in the target's
 /// directory. Text, one key a line, sorted, so that changes read well in a diff.
@@ -67,15 +71,15 @@ package struct PreferenceLock: Sendable, Equatable {
         lockFile.conflictMarkers.append(number)
         continue
       }
-      var line = rawLine.trimmingCharacters(in: .whitespaces)
+      var line = rawLine.trimmingBlanks()
       if line.isEmpty || line.hasPrefix("#") { continue }
       var retired = false
       if line.hasPrefix("retired ") {
         retired = true
-        line = String(line.dropFirst("retired ".count)).trimmingCharacters(in: .whitespaces)
+        line = String(line.dropFirst("retired ".count)).trimmingBlanks()
       }
       var renamedFrom: [String] = []
-      if let range = line.range(of: " renamed-from: ", options: .backwards) {
+      if let range = line.lastRange(of: " renamed-from: ") {
         guard let keys = Self.keyList(line[range.upperBound...]) else {
           lockFile.malformed.append((number, String(rawLine)))
           continue
@@ -84,8 +88,8 @@ package struct PreferenceLock: Sendable, Equatable {
         line = String(line[..<range.lowerBound])
       }
       var store: String?
-      if let range = line.range(of: " store: ", options: .backwards) {
-        store = String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+      if let range = line.lastRange(of: " store: ") {
+        store = String(line[range.upperBound...]).trimmingBlanks()
         line = String(line[..<range.lowerBound])
       }
       // A key is bare (no spaces, so the first ": " ends it; a type may hold one: `[String: Int]`)
@@ -95,8 +99,8 @@ package struct PreferenceLock: Sendable, Equatable {
       if line.hasPrefix("\""), let (quoted, end) = Self.quotedKey(line[...]), line[end...].hasPrefix(":") {
         key = quoted
         rest = line[line.index(after: end)...]
-      } else if let colon = line.range(of: ": ")
-        ?? (line.hasSuffix(":") ? line.range(of: ":", options: .backwards) : nil)
+      } else if let colon = line.firstRange(of: ": ")
+        ?? (line.hasSuffix(":") ? line.lastRange(of: ":") : nil)
       {
         key = String(line[..<colon.lowerBound])
         rest = line[colon.upperBound...]
@@ -108,7 +112,7 @@ package struct PreferenceLock: Sendable, Equatable {
         lockFile.malformed.append((number, String(rawLine)))
         continue
       }
-      let type = rest.trimmingCharacters(in: .whitespaces)
+      let type = rest.trimmingBlanks()
       let entry = Entry(
         key: key, type: type.isEmpty || type == "?" ? nil : type, store: store, renamedFrom: renamedFrom,
         isRetired: retired, line: number)
@@ -206,7 +210,7 @@ package struct PreferenceLock: Sendable, Equatable {
         rest = rest[end...]
       } else {
         let end = rest.firstIndex(of: ",") ?? rest.endIndex
-        let key = rest[..<end].trimmingCharacters(in: .whitespaces)
+        let key = rest[..<end].trimmingBlanks()
         if !key.isEmpty { keys.append(key) }
         rest = rest[end...]
       }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Per-target options, read from `preferences-config.json` in the target's directory.
 ///
@@ -58,27 +62,32 @@ package struct ScannerConfiguration: Sendable, Equatable {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw problem("cannot read the configuration file")
     }
-    let object: Any
+    let parsed: JSONValue
     do {
-      object = try JSONSerialization.jsonObject(with: data)
+      parsed = try JSONValue.parse([UInt8](data))
     } catch {
-      throw problem(
-        "\(fileName) is not valid JSON (\(error.localizedDescription)); write an object such as {\"separator\": \"_\"}"
-      )
+      throw Diagnostic(
+        .error, "\(fileName) is not valid JSON: \(error.message)", file: path, line: error.line,
+        column: error.column)
     }
-    guard let dictionary = object as? [String: Any] else {
+    guard case .object(let dictionary) = parsed else {
       throw problem("\(fileName) must contain a JSON object such as {\"separator\": \"_\"}")
     }
-    func separator(_ value: Any, _ name: String) throws(Diagnostic) -> String {
-      guard let separator = value as? String, !separator.isEmpty,
+    var seen: Set<String> = []
+    for (name, _) in dictionary where !seen.insert(name).inserted {
+      throw problem("\"\(name)\" is given twice in \(fileName); keep one")
+    }
+    func separator(_ value: JSONValue, _ name: String) throws(Diagnostic) -> String {
+      guard case .string(let separator) = value, !separator.isEmpty,
         !separator.contains(where: { $0.isWhitespace || $0.isNewline })
       else {
         throw problem("\"\(name)\" must be a non-empty string without spaces, such as \".\", \"_\" or \":\"")
       }
       return separator
     }
-    func prefix(_ value: Any, _ name: String) throws(Diagnostic) -> String {
-      guard let prefix = value as? String, !prefix.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+    func prefix(_ value: JSONValue, _ name: String) throws(Diagnostic) -> String {
+      guard case .string(let prefix) = value, !prefix.contains(where: { $0.isWhitespace || $0.isNewline })
+      else {
         throw problem("\"\(name)\" must be a string without spaces, such as \"com.example.\"")
       }
       return prefix
@@ -91,30 +100,37 @@ package struct ScannerConfiguration: Sendable, Equatable {
       case "prefix":
         configuration.prefix = try prefix(value, key)
       case "migrations":
-        guard let migrations = value as? [String: String],
-          !migrations.contains(where: { $0.key.isEmpty || $0.value.isEmpty })
-        else {
+        var migrations: [String: String] = [:]
+        if case .object(let members) = value {
+          for case (let old, .string(let new)) in members where !old.isEmpty && !new.isEmpty {
+            migrations[old] = new
+          }
+        }
+        guard case .object(let members) = value, migrations.count == members.count else {
           throw problem(
             "\"migrations\" must map old keys to new keys: {\"migrations\": {\"userName\": \"Profile.name\"}}"
           )
         }
         configuration.migrations = migrations
       case "previousKeys":
-        guard let previous = value as? [String: Any],
-          Set(previous.keys).isSubset(of: ["separator", "prefix"])
+        guard case .object(let previous) = value,
+          previous.allSatisfy({ $0.0 == "separator" || $0.0 == "prefix" })
         else {
           throw problem(
             "\"previousKeys\" must say how keys were formed before: {\"previousKeys\": {\"separator\": \".\", \"prefix\": \"\"}}"
           )
         }
         var old = (separator: ".", prefix: "")
-        if let value = previous["separator"] {
-          old.separator = try separator(value, "previousKeys.separator")
+        for (name, value) in previous {
+          if name == "separator" {
+            old.separator = try separator(value, "previousKeys.separator")
+          } else {
+            old.prefix = try prefix(value, "previousKeys.prefix")
+          }
         }
-        if let value = previous["prefix"] { old.prefix = try prefix(value, "previousKeys.prefix") }
         configuration.previousKeys = old
       case "requireLock":
-        guard let flag = value as? Bool else { throw problem("\"requireLock\" must be true or false") }
+        guard case .bool(let flag) = value else { throw problem("\"requireLock\" must be true or false") }
         configuration.requireLock = flag
       default:
         throw problem(

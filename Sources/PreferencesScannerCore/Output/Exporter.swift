@@ -1,5 +1,3 @@
-import Foundation
-
 /// Renders a module's preferences for documentation and tools: JSON (the same records `scan`
 /// prints), a Markdown table, or an iOS `Settings.bundle` `Root.plist`.
 package enum Exporter {
@@ -20,7 +18,7 @@ package enum Exporter {
 
   static func markdown(_ plans: [PreferencePlan]) -> String {
     func cell(_ text: String) -> String {
-      text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+      text.singleLine.replacing("|", with: "\\|")
     }
     var out = "| Key | Type | Default | Declared in | Description |\n| --- | --- | --- | --- | --- |\n"
     for plan in plans {
@@ -31,27 +29,27 @@ package enum Exporter {
   }
 
   static func settingsPlist(_ plans: [PreferencePlan], diagnostics: inout [Diagnostic]) -> String {
-    var specifiers: [[String: Any]] = []
+    var specifiers: [PlistLiteral] = []
     for plan in plans where plan.inSettings {
       let title = plan.documentation?.split(separator: "\n").first.map(String.init) ?? plan.property
-      var specifier: [String: Any] = ["Key": plan.key, "Title": title]
+      var specifier: [String: PlistLiteral] = ["Key": .string(plan.key), "Title": .string(title)]
       let literal = plan.syntax.defaultValue.flatMap { PlistLiteral.encode($0, as: plan.syntax.declaredType) }
-      switch plan.valueType?.replacingOccurrences(of: "?", with: "") {
+      switch plan.valueType?.replacing("?", with: "") {
       case "Bool":
-        specifier["Type"] = "PSToggleSwitchSpecifier"
-        if case .bool(let value)? = literal {
-          specifier["DefaultValue"] = value
+        specifier["Type"] = .string("PSToggleSwitchSpecifier")
+        if case .bool? = literal {
+          specifier["DefaultValue"] = literal
         } else {
-          specifier["DefaultValue"] = false
+          specifier["DefaultValue"] = .bool(false)
         }
       case "String":
-        specifier["Type"] = "PSTextFieldSpecifier"
-        if case .string(let value)? = literal { specifier["DefaultValue"] = value }
+        specifier["Type"] = .string("PSTextFieldSpecifier")
+        if case .string? = literal { specifier["DefaultValue"] = literal }
       case "Int", "Double":
-        specifier["Type"] = "PSTextFieldSpecifier"
-        specifier["KeyboardType"] = plan.valueType == "Int" ? "NumberPad" : "DecimalPad"
-        if case .integer(let value)? = literal { specifier["DefaultValue"] = value }
-        if case .double(let value)? = literal { specifier["DefaultValue"] = value }
+        specifier["Type"] = .string("PSTextFieldSpecifier")
+        specifier["KeyboardType"] = .string(plan.valueType == "Int" ? "NumberPad" : "DecimalPad")
+        if case .integer? = literal { specifier["DefaultValue"] = literal }
+        if case .double? = literal { specifier["DefaultValue"] = literal }
       default:
         diagnostics.append(
           Diagnostic(
@@ -60,11 +58,11 @@ package enum Exporter {
             file: plan.file, line: plan.line, column: plan.column))
         continue
       }
-      specifiers.append(specifier)
+      specifiers.append(.dictionary(specifier))
     }
-    let root: [String: Any] = ["StringsTable": "Root", "PreferenceSpecifiers": specifiers]
-    let data =
-      (try? PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)) ?? Data()
-    return String(decoding: data, as: UTF8.self)
+    return PlistLiteral.dictionary([
+      "StringsTable": .string("Root"), "PreferenceSpecifiers": .array(specifiers),
+    ])
+    .propertyListXML
   }
 }

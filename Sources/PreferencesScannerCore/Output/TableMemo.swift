@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the generated table files were made from, kept in the parse cache's folder, so that a
 /// run renders only the table files whose inputs changed.
@@ -46,27 +50,15 @@ package final class TableMemo {
   /// Whether the table file `name`, made from `inputs`, is on disk as it was last written.
   package func isCurrent(_ name: String, inputs: UInt64) -> Bool {
     guard let record = records[name], record.inputs == inputs,
-      let file = Self.status(outputDirectory + "/" + name)
+      let file = FileSystem.status(outputDirectory + "/" + name)
     else { return false }
     return file.size == record.size && file.modified == record.modified
   }
 
   /// Notes that `name` was written (or found holding what it should), made from `inputs`.
   package func record(_ name: String, inputs: UInt64) {
-    guard let file = Self.status(outputDirectory + "/" + name) else { return records[name] = nil }
+    guard let file = FileSystem.status(outputDirectory + "/" + name) else { return records[name] = nil }
     records[name] = Record(inputs: inputs, size: file.size, modified: file.modified)
-  }
-
-  /// The size and modification time of the file at `path`.
-  private static func status(_ path: String) -> (size: UInt64, modified: UInt64)? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    #if canImport(Darwin)
-      let time = info.st_mtimespec
-    #else
-      let time = info.st_mtim
-    #endif
-    return (UInt64(info.st_size), UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec))
   }
 
   /// Writes the memo (with C's stdio, like the parse cache's entries: a memo cut short by a crash
@@ -77,9 +69,8 @@ package final class TableMemo {
       return
         "\(name) \(String(record.inputs, radix: 16)) \(String(record.size, radix: 16)) \(String(record.modified, radix: 16))\n"
     }.joined()
-    guard let file = fopen(path, "wb") else { return }
-    _ = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, file) }
-    fclose(file)
+    var bytes = text
+    _ = bytes.withUTF8 { FileSystem.writeUnsynced(UnsafeRawBufferPointer($0), to: path) }
   }
 
   /// One number for everything a table file of `sources` is rendered from (see the type's

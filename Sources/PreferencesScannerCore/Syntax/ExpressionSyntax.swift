@@ -1,5 +1,3 @@
-import Foundation
-
 /// The tokens of one expression (a default value, a `store:` argument) or type, kept with its own
 /// bytes so that it can be analysed after its file has been released.
 package struct ExpressionSyntax: Sendable, Equatable {

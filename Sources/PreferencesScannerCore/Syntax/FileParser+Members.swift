@@ -230,7 +230,7 @@ extension FileParser {
       {
         type = type[type.index(after: colon)...]
       }
-      let trimmed = type.trimmingCharacters(in: .whitespaces)
+      let trimmed = type.trimmingBlanks()
       return trimmed.isEmpty || trimmed.contains("=") ? nil : trimmed
     }
   }

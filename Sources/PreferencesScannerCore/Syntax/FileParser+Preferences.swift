@@ -222,7 +222,7 @@ extension FileParser {
       case "format":
         let name =
           value.hasPrefix(".")
-          ? String(value.dropFirst()) : value.replacingOccurrences(of: "PreferenceFormat.", with: "")
+          ? String(value.dropFirst()) : value.replacing("PreferenceFormat.", with: "")
         guard name == "propertyList" || name == "json" else {
           error("the format: argument of @Preference must be .propertyList or .json", at: attribute)
           break

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the parser read from each source file, kept between runs of the scanner, so that a run
 /// parses only the files whose contents changed.
@@ -37,12 +41,8 @@ package struct ParseCache: Sendable {
 
   /// The running executable's size and modification time, with the cache format.
   package static let runningScanner: String? = {
-    guard let path = Bundle.main.executablePath,
-      let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-      let size = attributes[.size] as? NSNumber,
-      let modified = attributes[.modificationDate] as? Date
-    else { return nil }
-    return "\(format) \(path) \(size) \(modified.timeIntervalSince1970)"
+    guard let path = FileSystem.executablePath, let status = FileSystem.status(path) else { return nil }
+    return "\(format) \(path) \(status.size) \(status.modified)"
   }()
 
   /// An entry: the fingerprint of the rest (so that a damaged entry is never read as valid),
@@ -105,10 +105,7 @@ package struct ParseCache: Sendable {
     // no temporary file, rename or fsync (Foundation's writes sync each file, which cost a
     // clean build of 300 files 0.1 s). An entry cut short by a crash fails its seal, and is
     // parsed again like any damaged one.
-    if let file = fopen(entryPath, "wb") {
-      entry.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
-      fclose(file)
-    }
+    entry.withUnsafeBytes { _ = FileSystem.writeUnsynced($0, to: entryPath) }
     return (syntax, false)
   }
 

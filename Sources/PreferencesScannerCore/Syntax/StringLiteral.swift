@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Reads and writes Swift string literals.
 enum StringLiteral {
@@ -121,5 +127,26 @@ extension String {
         ?? utf8.contains(byte)
     else { return self }
     return String(decoding: utf8.filter { $0 != byte }, as: UTF8.self)
+  }
+}
+
+extension StringProtocol {
+  /// The text without the spaces and tabs at either end.
+  func trimmingBlanks() -> String {
+    let isBlank = { (character: Character) in character == " " || character == "\t" }
+    guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) })
+    else {
+      return ""
+    }
+    return String(self[first...last])
+  }
+
+  /// The last place `text` occurs.
+  func lastRange(of text: String) -> Range<Index>? { ranges(of: text).last }
+
+  /// The text on one line: each line break (`\n`, `\r\n`, `\r` and the other Unicode ones)
+  /// a space.
+  var singleLine: String {
+    contains(where: \.isNewline) ? String(map { $0.isNewline ? " " : $0 }) : String(self)
   }
 }
