@@ -4,14 +4,19 @@
 # benchmark target's sources (Scripts/benchmark-sources.sh), its parse cache warm, after an edit
 # that shifts the lines of one file. Prints each run's wall time and the median; with
 # INSTRUCTIONS=1, also the instructions of one more such run under callgrind (valgrind).
-#   FILES=300 EDITS=9 [INSTRUCTIONS=1] [KEEP=1] Scripts/plugin-step-time.sh
+# SCANNER=PATH times another build of the scanner (another commit's, side by side).
+#   FILES=300 EDITS=9 [INSTRUCTIONS=1] [KEEP=1] [SCANNER=PATH] Scripts/plugin-step-time.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/benchmark-sources.sh
 files=${FILES:-300}
 edits=${EDITS:-9}
-swift build --product preferences-scanner >/dev/null
-scanner=$PWD/.build/debug/preferences-scanner
+if [[ -n "${SCANNER:-}" ]]; then
+  scanner=$SCANNER
+else
+  swift build --product preferences-scanner >/dev/null
+  scanner=$PWD/.build/debug/preferences-scanner
+fi
 work=$(mktemp -d)
 [[ -n "${KEEP:-}" ]] && echo "work: $work" || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/Sources" "$work/plugin"
