@@ -164,6 +164,7 @@ import Testing
     (#""\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#, #""\"\\/\u0008\u000c\n\r\té😀""#),
     ("[]", "[]"),
     ("\n\t\r 7", "7"),
+    ("\u{FEFF}{\"a\": \"b\"}", #"{"a":"b"}"#),
   ])
   func jsonIsReadAsWritten(text: String, compact: String) throws {
     #expect(try JSONValue.parse(Array(text.utf8)).text == compact)

@@ -134,10 +134,12 @@ extension JSONValue {
     package var column: Int
   }
 
-  /// The JSON value `text` holds (RFC 8259: one value, whitespace around it), members of objects
-  /// in their order in the text. Numbers are kept as written.
+  /// The JSON value `text` holds (RFC 8259: one value, whitespace around it, after a UTF-8 byte
+  /// order mark if an editor wrote one), members of objects in their order in the text. Numbers
+  /// are kept as written.
   package static func parse(_ text: [UInt8]) throws(ParseError) -> JSONValue {
     var parser = Parser(bytes: text)
+    if text.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
     parser.skipSpace()
     let value = try parser.value(depth: 0)
     parser.skipSpace()
