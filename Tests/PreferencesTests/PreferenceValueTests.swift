@@ -79,7 +79,7 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
   /// reals an app already stored read as they are, and so does the JSON text of the `Codable`
   /// conformance users wrote before.
   @Test func cgFloatIsStoredAsARealAndReadsWhatAppsStored() throws {
-    #expect(try CGFloat(14).propertyListValue() == .double(14))
+    #expect(CGFloat(14).propertyListValue() == .double(14))
     let store = PreferenceStore.inMemory(["real": 12.5, "integer": 13, "jsonText": "14.5", "text": "large"])
     #expect(store.value(forKey: "real", default: CGFloat(0)) == 12.5)
     #expect(store.value(forKey: "integer", default: CGFloat(0)) == 13)
