@@ -61,11 +61,13 @@ enum FileSystem {
       var offset = 0
       while offset < buffer.count {
         let result = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if result < 0 {
-          if errno == EINTR { continue }
-          return
+        if result > 0 {
+          offset += result
+        } else if result < 0, errno == EINTR {
+          continue
+        } else {
+          return  // Closed or full: what cannot be written is dropped, as FileHandle would.
         }
-        offset += result
       }
     }
   }
