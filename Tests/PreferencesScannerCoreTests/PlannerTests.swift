@@ -355,6 +355,31 @@ import Testing
       ])
   }
 
+  /// Arithmetic on number literals alone has the type Swift gives it with no other context, so
+  /// `@Preference var interval = 60 * 5` is locked as `Int` without a written type (`%` of a
+  /// `Double`, names, calls and other operators stay unknown: the lock asks for a written type).
+  @Test func arithmeticOnNumberLiteralsIsTyped() {
+    let result = scan(
+      """
+      struct S {
+        @Preference var interval = 60 * 5
+        @Preference var ratio = 1.0 / 3
+        @Preference var signed = -(2 + 3) * -4
+        @Preference var hex = 0x10 + 1_000
+        @Preference var exponent = 2 * 1e3
+        @Preference var parenthesized = (5)
+        @Preference var remainder = 7 % 2.5
+        @Preference var named = 2 * limit
+        @Preference var call = 2 * abs(-3)
+        @Preference var shifted = 1 << 4
+      }
+      """)
+    #expect(
+      result.plans.map(\.valueType) == ["Int", "Double", "Int", "Int", "Double", "Int", nil, nil, nil, nil])
+    // Registered by the generated code, which evaluates the expression.
+    #expect(result.plans.prefix(6).allSatisfy { if case .registry = $0.registration { true } else { false } })
+  }
+
   /// Statics whose initial values are collections of other statics fan out: following three
   /// levels of 30 would take 27,000 steps. Inferring one default's type takes a bounded number,
   /// beyond which the type is left unknown (the compiler still knows it).
