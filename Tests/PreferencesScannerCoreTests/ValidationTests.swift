@@ -179,6 +179,34 @@ import Testing
       ])
   }
 
+  /// A metatype (`any Filter.Type`, `Screen.Type`) is a type, not a value: the fix stores which
+  /// type it is. One inside another generic type's arguments is left to the compiler.
+  @Test func aMetatypeIsAnErrorThatNamesTheFix() {
+    let result = scan(
+      """
+      protocol Filter {}
+      struct Screen {}
+      struct S {
+        @Preference var filter: (any Filter.Type)? = nil
+        @Preference var screens: [Screen.Type] = []
+        @Preference var exact: Filter.Protocol = Filter.self
+        @Preference var nested: any Outer.Inner = Impl()
+        @Preference var boxed: Box<Screen.Type> = Box()
+        @Preference var typed: TypeName = .init()
+      }
+      struct Box<T>: Codable, PreferenceValue {}
+      """)
+    let fix =
+      "cannot conform to PreferenceValue, so no store can hold it; store which type it is instead: an enum with a case for each (stored as its raw value), mapped to the type where you read it"
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:4:4: error: @Preference 'filter' stores (any Filter.Type)?: a metatype ('any Filter.Type') \(fix)",
+        "Sources/App/File.swift:5:4: error: @Preference 'screens' stores [Screen.Type]: a metatype ('Screen.Type') \(fix)",
+        "Sources/App/File.swift:6:4: error: @Preference 'exact' stores Filter.Protocol: a metatype ('Filter.Protocol') \(fix)",
+        "Sources/App/File.swift:7:4: error: @Preference 'nested' stores any Outer.Inner: a protocol type ('any Outer.Inner') cannot conform to PreferenceValue, so no store can hold it; store a concrete type instead: an enum with a case for each kind (stored as its raw value), or a Codable struct (stored as JSON text)",
+      ])
+  }
+
   /// What `UserDefaults.dictionary(forKey:)` returns, which a port meets first.
   @Test func anyIsAnErrorThatNamesPropertyListValue() {
     let result = scan(

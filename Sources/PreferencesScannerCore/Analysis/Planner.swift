@@ -737,6 +737,13 @@ package struct Planner: Sendable {
           "store a Codable struct instead (stored as JSON text), or PropertyListValue for a value whose shape you handle yourself ([String: PropertyListValue] for a dictionary of any property-list values)"
       )
     }
+    static func metatype(_ name: String) -> ShapeProblem {
+      ShapeProblem(
+        what: "a metatype ('\(name)')",
+        fix:
+          "store which type it is instead: an enum with a case for each (stored as its raw value), mapped to the type where you read it"
+      )
+    }
     static func existential(_ name: String) -> ShapeProblem {
       ShapeProblem(
         what: "a protocol type ('\(name)')",
@@ -763,7 +770,8 @@ package struct Planner: Sendable {
       }
       return nil
     }
-    if !type.containsByte(from: Self.parenthesis), !type.containsText("ny"),
+    if !type.containsByte(from: Self.parenthesis), !type.containsText("ny"), !type.containsText(".Type"),
+      !type.containsText(".Protocol"),
       index.protocolNames.isEmpty || !Self.namesAny(of: index.protocolNames, in: type)
     {
       return nil
@@ -778,22 +786,23 @@ package struct Planner: Sendable {
           if Self.isStoredElement(index, in: syntax) { return .untyped(word) }
           continue
         }
-        if word == "any", let next = syntax.word(index + 1) {
-          if Self.isStoredElement(index, in: syntax) { return .existential("any " + next) }
-          continue
-        }
-        var names = [word]
-        var last = index
+        let start = word == "any" ? index + 1 : index
+        guard let first = syntax.word(start) else { continue }
+        var names = [first]
+        var last = start
         while syntax.punct(last + 1, UInt8(ascii: ".")), let next = syntax.word(last + 2) {
           names.append(next)
           last += 2
         }
-        if let id = self.index.typeID(of: names, in: context), self.index[id].kind == .protocol,
-          Self.isStoredElement(index, in: syntax)
-        {
-          return .existential(names.joined(separator: "."))
-        }
-        continue
+        // `P.Type`, `any P.Type`, `P.Protocol`: a type, not a value.
+        let isMetatype = names.count > 1 && (names.last == "Type" || names.last == "Protocol")
+        let isProtocol =
+          !isMetatype
+          && (word == "any"
+            || self.index.typeID(of: names, in: context).map { self.index[$0].kind == .protocol } == true)
+        guard isMetatype || isProtocol, Self.isStoredElement(index, in: syntax) else { continue }
+        let written = (word == "any" ? "any " : "") + names.joined(separator: ".")
+        return isMetatype ? .metatype(written) : .existential(written)
       }
       if syntax.punct(index, UInt8(ascii: "(")), Self.isTuple(syntax, open: index) { return .tuple }
     }
