@@ -144,6 +144,9 @@ import Testing
     #expect(
       error(#"{"migrations": {"a": 1}}"#)?.message.hasPrefix(#""migrations" must map old keys"#) == true)
     #expect(
+      error(#"{"migrations": {"a": "B.a", "a": "C.a"}}"#)?.message
+        == #""a" is given twice in "migrations"; keep one"#)
+    #expect(
       error(#"{"previousKeys": {"separator": ""}}"#)?.message.hasPrefix(#""previousKeys.separator" must be"#)
         == true)
     #expect(error(#"{"prefix": null}"#)?.message.hasPrefix(#""prefix" must be a string"#) == true)

@@ -172,7 +172,7 @@ package struct Planner: Sendable {
       )
     }
 
-    // A tuple, a function, a protocol type or `Any`: nothing can make it storable.
+    // A tuple, a function, a protocol type, a metatype or `Any`: nothing can make it storable.
     let shape =
       if let valueType { shapeProblem(valueType, context: context) } else {
         syntax.defaultValue.flatMap(Self.literalShape)
@@ -754,7 +754,7 @@ package struct Planner: Sendable {
   }
 
   /// What in `type` no store can hold, whatever the module declares: a tuple, a function type,
-  /// a protocol type, `Any` or `AnyObject` (none can conform to a protocol, so the compiler's
+  /// a protocol type, a metatype, `Any` or `AnyObject` (none can conform to a protocol, so the compiler's
   /// error would name no fix). `nil` for anything else, and for a type longer than any real one
   /// (256 tokens: bounded work).
   func shapeProblem(_ type: String, context: [ModuleIndex.TypeID]) -> ShapeProblem? {
@@ -780,7 +780,7 @@ package struct Planner: Sendable {
     guard syntax.tokens.count <= 256 else { return nil }
     if syntax.tokens.indices.contains(where: { syntax.isOperator($0, "->") }) { return .function }
     for index in syntax.tokens.indices {
-      // `any P`, or a protocol of the module written bare (`[String: Mixin]`).
+      // `any P`, a protocol of the module written bare (`[String: Mixin]`), or a metatype.
       if let word = syntax.word(index), !syntax.punct(index - 1, UInt8(ascii: ".")) {
         if word == "Any" || word == "AnyObject" {
           if Self.isStoredElement(index, in: syntax) { return .untyped(word) }

@@ -100,16 +100,15 @@ package struct ScannerConfiguration: Sendable, Equatable {
       case "prefix":
         configuration.prefix = try prefix(value, key)
       case "migrations":
+        let invalid = problem(
+          "\"migrations\" must map old keys to new keys: {\"migrations\": {\"userName\": \"Profile.name\"}}")
+        guard case .object(let members) = value else { throw invalid }
         var migrations: [String: String] = [:]
-        if case .object(let members) = value {
-          for case (let old, .string(let new)) in members where !old.isEmpty && !new.isEmpty {
-            migrations[old] = new
+        for (old, new) in members {
+          guard case .string(let new) = new, !old.isEmpty, !new.isEmpty else { throw invalid }
+          guard migrations.updateValue(new, forKey: old) == nil else {
+            throw problem("\"\(old)\" is given twice in \"migrations\"; keep one")
           }
-        }
-        guard case .object(let members) = value, migrations.count == members.count else {
-          throw problem(
-            "\"migrations\" must map old keys to new keys: {\"migrations\": {\"userName\": \"Profile.name\"}}"
-          )
         }
         configuration.migrations = migrations
       case "previousKeys":
