@@ -135,7 +135,8 @@ package struct PreferenceScanner: Sendable {
   }
 
   /// The `.swift` files at `paths`: files as given, directories searched recursively (hidden
-  /// files and folders, `.build`, and folders whose names end in `.swift` skipped), sorted.
+  /// files and folders such as `.build` skipped, links to folders not entered, a folder whose
+  /// name ends in `.swift` searched rather than read), sorted.
   package static func swiftFiles(in paths: [String]) throws(Diagnostic) -> [String] {
     var result: [String] = []
     for path in paths {

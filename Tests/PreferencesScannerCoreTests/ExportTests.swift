@@ -57,7 +57,9 @@ import Testing
     #expect(specifiers[2]["DefaultValue"] as? Int == 7)
     #expect(specifiers[3]["KeyboardType"] as? String == "DecimalPad")
     #expect(specifiers[3]["DefaultValue"] as? Double == 1.5)
-    // The text is Apple's XML form, keys sorted and escaped.
+    // The text is Apple's XML form, keys sorted and escaped: what Foundation writes.
+    let foundation = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+    #expect(output == String(decoding: foundation, as: UTF8.self))
     #expect(output.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC"))
     #expect(
       output.contains("\t\t\t<key>DefaultValue</key>\n\t\t\t<integer>7</integer>\n\t\t\t<key>Key</key>"))
