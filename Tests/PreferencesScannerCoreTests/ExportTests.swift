@@ -18,6 +18,7 @@ import Testing
       @Preference(settings: true) var volume = 7
       @Preference(settings: true) var speed = 1.5
       @Preference(settings: true) var tags: [String] = []
+      @Preference(settings: true) var limit: Int? = 3
       /// Not | shown
       @Preference var hidden = 0
     }
@@ -45,10 +46,12 @@ import Testing
     let specifiers = try #require(root["PreferenceSpecifiers"] as? [[String: Any]])
     #expect(
       specifiers.map { $0["Key"] as? String } == [
-        "Settings.sounds", "Settings.name", "Settings.volume", "Settings.speed",
+        "Settings.sounds", "Settings.name", "Settings.volume", "Settings.speed", "Settings.limit",
       ])
     #expect(
-      specifiers.map { $0["Title"] as? String } == ["Sounds & <alerts>", "Your name", "volume", "speed"])
+      specifiers.map { $0["Title"] as? String } == [
+        "Sounds & <alerts>", "Your name", "volume", "speed", "limit",
+      ])
     #expect(specifiers[0]["Type"] as? String == "PSToggleSwitchSpecifier")
     #expect(specifiers[0]["DefaultValue"] as? Bool == true)
     #expect(specifiers[1]["Type"] as? String == "PSTextFieldSpecifier")
@@ -57,6 +60,9 @@ import Testing
     #expect(specifiers[2]["DefaultValue"] as? Int == 7)
     #expect(specifiers[3]["KeyboardType"] as? String == "DecimalPad")
     #expect(specifiers[3]["DefaultValue"] as? Double == 1.5)
+    // An optional number is typed like the number.
+    #expect(specifiers[4]["KeyboardType"] as? String == "NumberPad")
+    #expect(specifiers[4]["DefaultValue"] as? Int == 3)
     // The text is Apple's XML form, keys sorted and escaped: what Foundation writes.
     let foundation = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
     #expect(output == String(decoding: foundation, as: UTF8.self))
@@ -69,7 +75,7 @@ import Testing
 
   @Test func markdownIsOneRowPerPreferenceWithCellsEscaped() throws {
     let lines = try export("markdown").output.split(separator: "\n")
-    #expect(lines.count == 2 + 6)
+    #expect(lines.count == 2 + 7)
     #expect(lines[0] == "| Key | Type | Default | Declared in | Description |")
     #expect(lines.contains("| `Settings.hidden` | Int | `0` | `Settings` | Not \\| shown |"))
     #expect(
@@ -80,7 +86,7 @@ import Testing
   @Test func jsonIsTheScanRecords() throws {
     let output = try export("json").output
     let records = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
-    #expect(records.compactMap { $0["key"] as? String }.count == 6)
+    #expect(records.compactMap { $0["key"] as? String }.count == 7)
     #expect(records.first?["key"] as? String == "Settings.sounds")
   }
 

@@ -34,7 +34,8 @@ package enum Exporter {
       let title = plan.documentation?.split(separator: "\n").first.map(String.init) ?? plan.property
       var specifier: [String: PlistLiteral] = ["Key": .string(plan.key), "Title": .string(title)]
       let literal = plan.syntax.defaultValue.flatMap { PlistLiteral.encode($0, as: plan.syntax.declaredType) }
-      switch plan.valueType?.replacing("?", with: "") {
+      let type = plan.valueType?.replacing("?", with: "")
+      switch type {
       case "Bool":
         specifier["Type"] = .string("PSToggleSwitchSpecifier")
         if case .bool? = literal {
@@ -47,7 +48,7 @@ package enum Exporter {
         if case .string? = literal { specifier["DefaultValue"] = literal }
       case "Int", "Double":
         specifier["Type"] = .string("PSTextFieldSpecifier")
-        specifier["KeyboardType"] = .string(plan.valueType == "Int" ? "NumberPad" : "DecimalPad")
+        specifier["KeyboardType"] = .string(type == "Int" ? "NumberPad" : "DecimalPad")
         if case .integer? = literal { specifier["DefaultValue"] = literal }
         if case .double? = literal { specifier["DefaultValue"] = literal }
       default:
