@@ -150,6 +150,23 @@ struct ConformanceSynthesis {
 
   // MARK: Sendable
 
+  /// Why Swift rejects a property wrapper in `type`, if it does: a struct or class declared
+  /// `nonisolated` that is `Sendable` cannot hold one, whatever the module's default isolation
+  /// (Swift 6.3: "'nonisolated' cannot be applied to mutable stored properties", at the
+  /// property, naming no fix). `Sendable` as declared (`@unchecked` too, or through a protocol
+  /// of the module), or, for a struct that is not public, as the compiler infers it from stored
+  /// properties that are all `Sendable`, where the scanner proves that (else the compiler is
+  /// left to say it). Returns how the type is `Sendable`, for the message.
+  mutating func nonisolatedSendable(_ type: ModuleIndex.TypeID) -> String? {
+    let info = index[type]
+    guard info.isNonisolated, info.kind == .struct || info.kind == .class else { return nil }
+    if index.inherits(type, anyOf: ["Sendable"]) { return "declared Sendable" }
+    guard info.kind == .struct, (info.access ?? .internal) < .public else { return nil }
+    var visiting: Set<ModuleIndex.TypeID> = []
+    guard isProvablySendable(type, visiting: &visiting) else { return nil }
+    return "Sendable without saying so (a struct that is not public, of Sendable properties)"
+  }
+
   /// Whether every value of `type` is provably `Sendable`: declared so (or isolated to a global
   /// actor), a raw-value enum, or a struct or enum whose storage syntax shows and holds only such
   /// types. A type met again while it is being proven counts as proven (it adds no storage of its

@@ -41,6 +41,21 @@ package struct Planner: Sendable {
         diagnostics += problems
         // A module type stored without a conformance: the registry writes it where it can, else
         // one error that names the fix.
+        // A type Swift will not let hold a property wrapper.
+        let declaringType = index.scopeTypes[fileIndex][syntax.scope]
+        if plan != nil, !syntax.isStatic, let sendable = synthesis.nonisolatedSendable(declaringType) {
+          let kind = index[declaringType].kind == .class ? "class" : "struct"
+          let name = index.qualifiedName(declaringType)
+          let fix =
+            kind == "class"
+            ? "remove 'Sendable' from '\(name)', and create an instance where you read them (every instance reads the same stored values)"
+            : "remove 'nonisolated' from '\(name)' (its preferences then take the module's default isolation), or, for preferences read off the main actor, declare them in a 'nonisolated final class' that is not Sendable"
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              "@Preference '\(syntax.property)' is declared in '\(name)', a nonisolated \(kind) that is \(sendable), and Swift rejects a property wrapper there ('nonisolated' cannot be applied to mutable stored properties); \(fix)",
+              file: file.path, line: syntax.line, column: syntax.column))
+        }
         if let unstorable, case .failure(let blocked) = synthesis.conformance(for: unstorable.type) {
           diagnostics.append(
             Diagnostic(

@@ -31,7 +31,7 @@ extension FileParser {
   mutating func property(at index: Int) {
     let (modifiers, _) = self.modifiers(before: index)
     if !isAtFileScope, !modifiers.isStatic {
-      storedProperty(at: index, attributes: modifiers.attributes)
+      storedProperty(at: index, attributeNames: modifiers.attributeNames)
       if source.isWord(index + 1, "defaultValue") { keyDefaultsSwitch(at: index) }
     }
     guard isAtFileScope || modifiers.isStatic, source.isIdentifier(index + 1) else { return }
@@ -66,12 +66,14 @@ extension FileParser {
   /// An instance `var`/`let` of a struct or enum declaration: the type of what it stores, as far
   /// as syntax shows (written, a literal's, or `T(…)`), or `nil` when syntax does not show it (a
   /// property wrapper, a pattern, several bindings, an initial value of another form). Computed
-  /// properties store nothing and are not recorded.
-  mutating func storedProperty(at index: Int, attributes: [String]) {
+  /// properties store nothing and are not recorded, nor is a preference: what it stores is the
+  /// `Sendable` wrapper, whatever its value's type.
+  mutating func storedProperty(at index: Int, attributeNames: [String]) {
     guard let scope = innermostScope, scopes[scope].kind == .struct || scopes[scope].kind == .enum else {
       return
     }
-    guard attributes.isEmpty, source.isIdentifier(index + 1) else {
+    if attributeNames.count == 1, attributeNames[0] == "Preference" { return }
+    guard attributeNames.isEmpty, source.isIdentifier(index + 1) else {
       storedProperties.append(StoredPropertySyntax(scope: scope, type: nil))
       return
     }
