@@ -147,19 +147,31 @@ grep -q "declare the type nonisolated" "$work/isolated.log" || { echo "error: th
 sed -i.bak 's/^struct Window:/nonisolated struct Window:/' "$work/copy/Sources/IntegrationApp/Isolated.swift"
 must_build isolated-fixed
 # Where the docs send background reads: a nonisolated class builds, and a nonisolated struct
-# does not (Swift rejects a property wrapper in a Sendable one; the README says so, and this notices
-# when a compiler stops rejecting it).
+# does not (Swift rejects a property wrapper in a Sendable one). The scanner says so, naming the
+# fix, where it sees that the struct is Sendable; where it cannot (a property whose type syntax
+# does not show), the compiler must still reject it: this notices when a compiler stops, and the
+# scanner's error would then reject what compiles.
 cat >"$work/copy/Sources/IntegrationApp/Background.swift" <<'SWIFT'
 nonisolated final class SyncSettings { @Preference var batchSize = 100 }
 @concurrent func batchSize() async -> Int { SyncSettings().batchSize }
 SWIFT
 must_build background-class
+cp "$work/copy/Sources/IntegrationApp/Background.swift" "$work/Background.swift"
 cat >>"$work/copy/Sources/IntegrationApp/Background.swift" <<'SWIFT'
 nonisolated struct SyncState {
   @Preference var cursor = 0
 }
 SWIFT
-must_fail background-struct "Background.swift:4:[0-9]+: error: 'nonisolated' cannot be applied to mutable stored properties"
+must_fail background-struct "Background.swift:4:4: error: @Preference 'cursor' is declared in 'SyncState', a nonisolated struct that is Sendable without saying so .*remove 'nonisolated' from 'SyncState'"
+cp "$work/Background.swift" "$work/copy/Sources/IntegrationApp/Background.swift"
+cat >>"$work/copy/Sources/IntegrationApp/Background.swift" <<'SWIFT'
+nonisolated struct SyncCursor {
+  @Preference var cursor = 0
+  var started = startTime()
+}
+nonisolated func startTime() -> Double { 0 }
+SWIFT
+must_fail background-struct-compiler "Background.swift:4:[0-9]+: error: 'nonisolated' cannot be applied to mutable stored properties"
 
 echo "== a Sendable class that no actor isolates holds preferences as @unchecked Sendable"
 make_copy
@@ -179,8 +191,15 @@ rm "$work/copy/Sources/IntegrationApp/main.swift"
 echo 'print(ContentView().username)' >"$work/copy/Sources/IntegrationApp/main.swift"
 must_fail noplugin "Settings.swift:6:4: error: .*apply the build plugin to this target"
 
-echo "== a committed manifest catches a rename; declaring it keeps the user's value"
+echo "== the command plugin: --help, and a misspelled option stops it before it writes"
 make_copy
+copy_lock --help || { cat "$work/lock.log"; exit 1; }
+grep -q "^SUBCOMMANDS:" "$work/lock.log" || { echo "error: --help printed no help"; cat "$work/lock.log"; exit 1; }
+if copy_lock --retrie ContentView.username; then echo "error: --retrie was accepted"; exit 1; fi
+grep -q "unknown option '--retrie'" "$work/lock.log" || { echo "error: no error names --retrie"; cat "$work/lock.log"; exit 1; }
+if [ -e "$work/copy/Sources/IntegrationApp/Preferences.lock" ]; then echo "error: the lock was written"; exit 1; fi
+
+echo "== a committed manifest catches a rename; declaring it keeps the user's value"
 copy_lock || { cat "$work/lock.log"; exit 1; }
 grep -q "^ContentView.username: String$" "$work/copy/Sources/IntegrationApp/Preferences.lock" || {
   echo "error: the lock command did not record ContentView.username"; cat "$work/copy/Sources/IntegrationApp/Preferences.lock"; exit 1

@@ -197,3 +197,155 @@ enum PluginShared {
     return FileManager.default.fileExists(atPath: url.path) ? url : nil
   }
 }
+
+/// What `swift package preferences` (or the Xcode command of that name) was asked to do, read
+/// from its arguments here so that the scanner's tests check it: every argument is used or is an
+/// error that says which, so that a misspelled option never runs the command without it.
+struct PreferencesCommandRequest: Equatable {
+  enum Verb: String, CaseIterable {
+    case list, lock, export
+  }
+
+  var verb: Verb = .list
+  var targets: [String] = []
+  var format: String?
+  var output: String?
+  var retire: [String] = []
+  var drop: [String] = []
+  var acceptRetype: [String] = []
+  var acceptMove: [String] = []
+
+  struct UsageError: Error, Equatable, CustomStringConvertible {
+    var message: String
+    var description: String {
+      "\(message)\nUSAGE: swift package preferences [list|lock|export] [options]; 'swift package preferences --help' lists them"
+    }
+  }
+
+  /// What `--help` prints.
+  static let help = """
+    OVERVIEW: Lists, locks and exports the @Preference declarations of the package's targets.
+
+    USAGE: swift package preferences [list] [--target T]... [--format text|json|markdown]
+           swift package preferences lock [--target T]... [--retire KEY]... [--drop KEY]...
+               [--accept-retype KEY]... [--accept-move KEY]...
+           swift package preferences export --format json|markdown|settings-plist [--target T]...
+               [--output PATH]
+
+    SwiftPM asks for permission to write to the package directory before any of these runs
+    (lock and export --output write there): answer it, or put --allow-writing-to-package-directory
+    before 'preferences', as scripts and CI must.
+
+    SUBCOMMANDS:
+      list    Every preference of each target: key, type, default, declaration (the default).
+      lock    Writes or updates each target's Preferences.lock, the shipped keys that later builds
+              check renames, retypes and store moves against.
+              --retire KEY         the key is no longer declared, on purpose; its value stays stored
+              --drop KEY           forget the key altogether
+              --accept-retype KEY  record the key's new type; values stored as the old one read
+                                   as the default
+              --accept-move KEY    record the key's new store; values in the old store stay there
+      export  Describes the preferences: JSON, a Markdown table, or a Settings.bundle Root.plist
+              (preferences declared with settings: true). --output writes a file (a folder when
+              several targets are exported) instead of printing.
+
+    OPTIONS:
+      --target T   Only target T (repeatable); every Swift target by default.
+      -h, --help   Shows this help.
+    """
+
+  /// The options each subcommand takes, beside `--target`.
+  private static func options(of verb: Verb) -> Set<String> {
+    switch verb {
+    case .list: ["--format"]
+    case .lock: ["--retire", "--drop", "--accept-retype", "--accept-move"]
+    case .export: ["--format", "--output"]
+    }
+  }
+
+  private static let allOptions: Set<String> = [
+    "--target", "--format", "--output", "--retire", "--drop", "--accept-retype", "--accept-move",
+  ]
+
+  /// The request `arguments` make, or `nil` when they ask for help.
+  static func parse(_ arguments: [String]) throws(UsageError) -> PreferencesCommandRequest? {
+    // An option's value never starts with `-`, so these are never values.
+    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return nil }
+    var request = PreferencesCommandRequest()
+    var verb: Verb?
+    var given: [(option: String, value: String)] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      guard argument.hasPrefix("-") else {
+        guard verb == nil else {
+          throw UsageError(message: "unexpected argument '\(argument)'")
+        }
+        if argument == "help" { return nil }
+        guard let named = Verb(rawValue: argument) else {
+          throw UsageError(
+            message: "unknown subcommand '\(argument)'; the subcommands are list, lock and export")
+        }
+        verb = named
+        continue
+      }
+      var option = argument
+      var value: String?
+      if let equals = argument.firstIndex(of: "=") {
+        option = String(argument[..<equals])
+        value = String(argument[argument.index(after: equals)...])
+      }
+      guard allOptions.contains(option) else {
+        throw UsageError(message: "unknown option '\(option)'")
+      }
+      if value == nil {
+        guard index < arguments.count, !arguments[index].hasPrefix("-") else {
+          throw UsageError(message: "\(option) needs a value")
+        }
+        value = arguments[index]
+        index += 1
+      }
+      given.append((option, value ?? ""))
+    }
+    request.verb = verb ?? .list
+    let allowed = options(of: request.verb).union(["--target"])
+    for (option, value) in given {
+      guard allowed.contains(option) else {
+        throw UsageError(
+          message:
+            "\(option) is not an option of '\(request.verb.rawValue)'; it takes \(allowed.sorted().joined(separator: ", "))"
+        )
+      }
+      switch option {
+      case "--target": request.targets.append(value)
+      case "--retire": request.retire.append(value)
+      case "--drop": request.drop.append(value)
+      case "--accept-retype": request.acceptRetype.append(value)
+      case "--accept-move": request.acceptMove.append(value)
+      case "--format", "--output":
+        let previous = option == "--format" ? request.format : request.output
+        if let previous, previous != value {
+          throw UsageError(message: "\(option) is given twice ('\(previous)' and '\(value)')")
+        }
+        if option == "--format" { request.format = value } else { request.output = value }
+      default: break
+      }
+    }
+    let formats: [String] =
+      switch request.verb {
+      case .list: ["text", "json", "markdown"]
+      case .export: ["json", "markdown", "settings-plist"]
+      case .lock: []
+      }
+    if let format = request.format, !formats.contains(format) {
+      throw UsageError(
+        message:
+          "\(request.verb.rawValue) --format must be \(formats.joined(separator: ", ")), not '\(format)'")
+    }
+    if request.verb == .export, request.format == nil {
+      throw UsageError(message: "export needs --format json, markdown or settings-plist")
+    }
+    return request
+  }
+}

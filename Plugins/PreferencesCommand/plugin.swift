@@ -17,9 +17,6 @@ import PackagePlugin
 /// beside its configuration, else in the folder that holds its Swift sources.
 @main
 struct PreferencesCommand: CommandPlugin {
-  static let usage =
-    "usage: swift package preferences list|lock|export [--target T] [--format F] [--retire KEY] [--drop KEY] [--accept-retype KEY] [--accept-move KEY] [--output PATH]"
-
   /// A target to act on, from a package or an Xcode project.
   struct CommandTarget {
     var name: String
@@ -45,15 +42,17 @@ struct PreferencesCommand: CommandPlugin {
     arguments: [String], targets allTargets: [CommandTarget], container: String, scanner: URL,
     workDirectory: URL, baseDirectory: URL
   ) throws {
-    var extractor = ArgumentExtractor(arguments)
-    let targetNames = extractor.extractOption(named: "target")
-    let format = extractor.extractOption(named: "format").last
-    let retire = extractor.extractOption(named: "retire")
-    let drop = extractor.extractOption(named: "drop")
-    let acceptRetype = extractor.extractOption(named: "accept-retype")
-    let acceptMove = extractor.extractOption(named: "accept-move")
-    let output = extractor.extractOption(named: "output").last
-    let verb = extractor.remainingArguments.first ?? "list"
+    let request: PreferencesCommandRequest
+    do {
+      guard let parsed = try PreferencesCommandRequest.parse(arguments) else {
+        print(PreferencesCommandRequest.help)
+        return
+      }
+      request = parsed
+    } catch {
+      throw CommandError(error.description)
+    }
+    let targetNames = request.targets
     let targets = allTargets.filter {
       (targetNames.isEmpty || targetNames.contains($0.name)) && !$0.sources.isEmpty
     }
@@ -65,12 +64,9 @@ struct PreferencesCommand: CommandPlugin {
       command + ["--module", target.module] + target.files.options + ["--"] + target.sources.map(\.path)
     }
 
-    switch verb {
-    case "list":
-      let format = format ?? "text"
-      guard ["text", "json", "markdown"].contains(format) else {
-        throw CommandError("--format must be text, json or markdown, not '\(format)'")
-      }
+    switch request.verb {
+    case .list:
+      let format = request.format ?? "text"
       for target in targets {
         let command =
           format == "markdown" ? ["export", "--format", "markdown"] : ["scan", "--format", format]
@@ -82,12 +78,12 @@ struct PreferencesCommand: CommandPlugin {
             : "\(format == "markdown" ? "## " : "")\(target.name)\(format == "markdown" ? "\n" : ":")\n\(text)"
         )
       }
-    case "lock":
+    case .lock:
       for target in targets {
         var command = ["lock", "--lock", target.files.expectedLock.path]
         for (flag, keys) in [
-          ("--retire", retire), ("--drop", drop), ("--accept-retype", acceptRetype),
-          ("--accept-move", acceptMove),
+          ("--retire", request.retire), ("--drop", request.drop), ("--accept-retype", request.acceptRetype),
+          ("--accept-move", request.acceptMove),
         ] {
           for key in keys { command += [flag, key] }
         }
@@ -95,11 +91,11 @@ struct PreferencesCommand: CommandPlugin {
           try run(scanner, workDirectory: workDirectory, scannerArguments(command, for: target)),
           terminator: "")
       }
-    case "export":
-      guard let format else { throw CommandError("export needs --format json, markdown or settings-plist") }
+    case .export:
+      guard let format = request.format else { throw CommandError(PreferencesCommandRequest.help) }
       for target in targets {
         var command = ["export", "--format", format]
-        if let output {
+        if let output = request.output {
           let path =
             targets.count == 1
             ? output : (output as NSString).appendingPathComponent("\(target.name)-\(format)")
@@ -109,8 +105,6 @@ struct PreferencesCommand: CommandPlugin {
           try run(scanner, workDirectory: workDirectory, scannerArguments(command, for: target)),
           terminator: "")
       }
-    default:
-      throw CommandError("unknown subcommand '\(verb)'; \(Self.usage)")
     }
   }
 

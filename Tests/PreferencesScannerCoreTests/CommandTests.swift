@@ -142,6 +142,12 @@ import Testing
 
   @Test func helpAndBadArgumentsAreAnswered() {
     #expect(run(["--help"]).0 == 0)
+    // A subcommand's `--help` too, but not a path named so after `--`.
+    for arguments in [["scan", "--help"], ["export", "-h"], ["help"]] {
+      let (status, output, errors) = run(arguments)
+      #expect(status == 0 && output.hasPrefix("USAGE: ") && errors.isEmpty, "\(arguments)")
+    }
+    #expect(run(["scan", "--", "--help"]).2.contains("--help"))
     #expect(run(["scan"]).0 == 2)
     #expect(run(["frobnicate", "x"]).2.contains("unknown command 'frobnicate'"))
   }

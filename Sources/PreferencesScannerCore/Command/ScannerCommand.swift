@@ -182,7 +182,11 @@ package struct ScannerCommand {
 
   /// Runs the command and returns the exit status.
   package func run(_ arguments: [String]) -> Int32 {
-    if arguments.isEmpty || ["--help", "-h", "help"].contains(arguments[0]) {
+    // `--help` anywhere before `--` (after it, every argument is a path): `scan --help` too.
+    let beforePaths = arguments.prefix { $0 != "--" }
+    if arguments.isEmpty || arguments[0] == "help" || beforePaths.contains("--help")
+      || beforePaths.contains("-h")
+    {
       standardOutput(Self.usage)
       return arguments.isEmpty ? 2 : 0
     }
