@@ -50,8 +50,8 @@ UNSTORABLE = ("does not conform to PreferenceValue, and the registry cannot add 
 # scanner must say that the conformance cannot include a preference.
 IN_CODABLE = "conformance cannot include a preference"
 # Properties of nonisolated Sendable types (swift-protobuf's messages) are ported too; Swift
-# rejects a property wrapper there, and the scanner must say so, naming the fix.
-IN_NONISOLATED_SENDABLE = "and Swift rejects a property wrapper there"
+# 6 rejects a property wrapper there, and the scanner must say so (a warning), naming the fix.
+IN_NONISOLATED_SENDABLE = "rejects a property wrapper there"
 
 
 def swift_files(root):

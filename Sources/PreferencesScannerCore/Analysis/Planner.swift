@@ -41,7 +41,8 @@ package struct Planner: Sendable {
         diagnostics += problems
         // A module type stored without a conformance: the registry writes it where it can, else
         // one error that names the fix.
-        // A type Swift will not let hold a property wrapper.
+        // A type Swift 6 will not let hold a property wrapper. A warning: in the Swift 5 language
+        // mode, which the scanner cannot see, the compiler only warns too.
         let declaringType = index.scopeTypes[fileIndex][syntax.scope]
         if plan != nil, !syntax.isStatic, let sendable = synthesis.nonisolatedSendable(declaringType) {
           let kind = index[declaringType].kind == .class ? "class" : "struct"
@@ -52,8 +53,8 @@ package struct Planner: Sendable {
             : "remove 'nonisolated' from '\(name)' (its preferences then take the module's default isolation), or, for preferences read off the main actor, declare them in a 'nonisolated final class' that is not Sendable"
           diagnostics.append(
             Diagnostic(
-              .error,
-              "@Preference '\(syntax.property)' is declared in '\(name)', a nonisolated \(kind) that is \(sendable), and Swift rejects a property wrapper there ('nonisolated' cannot be applied to mutable stored properties); \(fix)",
+              .warning,
+              "@Preference '\(syntax.property)' is declared in '\(name)', a nonisolated \(kind) that is \(sendable), and Swift 6 rejects a property wrapper there ('nonisolated' cannot be applied to mutable stored properties; the Swift 5 language mode warns); \(fix)",
               file: file.path, line: syntax.line, column: syntax.column))
         }
         if let unstorable, case .failure(let blocked) = synthesis.conformance(for: unstorable.type) {
