@@ -209,12 +209,12 @@ import Testing
 
   /// Swift 6.3 rejects a property wrapper in a `nonisolated` struct or class that is `Sendable`
   /// ("'nonisolated' cannot be applied to mutable stored properties", at the property, whatever
-  /// the module's default isolation; the Swift 5 language mode warns, so the scanner, which cannot
-  /// see the mode, warns too, naming the fix the compiler does not). Compiled in a target of each default isolation, the
-  /// compiler rejects the first four types below and `Unknown`, and accepts the others. A struct
-  /// that is not public is `Sendable` without saying so when its stored properties are (a
-  /// preference's storage is); where syntax does not show a property's type (`Unknown`), that is
-  /// left to the compiler.
+  /// the module's default isolation; the Swift 5 language mode warns, so the scanner, which
+  /// cannot see the mode, warns too, naming the fix the compiler does not). Compiled in a target
+  /// of each default isolation, the compiler rejects the first four types below and `Unknown`,
+  /// and accepts the others. A struct that is not public is `Sendable` without saying so when its
+  /// stored properties are (a preference's storage is); where syntax does not show a property's
+  /// type (`Unknown`), that is left to the compiler.
   @Test func aPreferenceInANonisolatedSendableTypeIsWarnedOfWithTheFix() {
     let result = scan(
       """

@@ -153,10 +153,11 @@ struct ConformanceSynthesis {
   /// Why Swift rejects a property wrapper in `type`, if it does: a struct or class declared
   /// `nonisolated` that is `Sendable` cannot hold one, whatever the module's default isolation
   /// (Swift 6.3: "'nonisolated' cannot be applied to mutable stored properties", at the
-  /// property, naming no fix; a warning in the Swift 5 language mode). `Sendable` as declared (`@unchecked` too, or through a protocol
-  /// of the module), or, for a struct that is not public, as the compiler infers it from stored
-  /// properties that are all `Sendable`, where the scanner proves that (else the compiler is
-  /// left to say it). Returns how the type is `Sendable`, for the message.
+  /// property, naming no fix; a warning in the Swift 5 language mode). `Sendable` as declared
+  /// (`@unchecked` too, or through a protocol of the module), or, for a struct that is not
+  /// public, as the compiler infers it from stored properties that are all `Sendable`, where the
+  /// scanner proves that (else the compiler is left to say it). Returns how the type is
+  /// `Sendable`, for the message.
   mutating func nonisolatedSendable(_ type: ModuleIndex.TypeID) -> String? {
     let info = index[type]
     guard info.isNonisolated, info.kind == .struct || info.kind == .class else { return nil }
