@@ -139,13 +139,16 @@ extension PreferenceValue where Self: FixedWidthInteger & Codable {
     return .unsignedInteger(UInt64(self))
   }
 
-  /// Creates a value from its stored form.
+  /// Creates a value from its stored form: an integer, a real with no fraction, or the text of
+  /// an integer (what a Settings app text field stores; `UserDefaults.integer(forKey:)` reads
+  /// it too).
   public init(propertyListValue value: PropertyListValue) throws {
     let result: Self?
     switch value {
     case .integer(let number): result = Self(exactly: number)
     case .unsignedInteger(let number): result = Self(exactly: number)
     case .double(let number): result = Self(exactly: number)
+    case .string(let text): result = Self(text.trimmingCharacters(in: .whitespaces))
     default: result = nil
     }
     guard let result else { throw Self.mismatch(value) }
@@ -174,12 +177,16 @@ extension Double: PreferenceValue {
   /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .double(self) }
 
-  /// Creates a value from its stored form.
+  /// Creates a value from its stored form: a real, an integer, or the text of a number (what a
+  /// Settings app text field stores; `UserDefaults.double(forKey:)` reads it too).
   public init(propertyListValue value: PropertyListValue) throws {
     switch value {
     case .double(let number): self = number
     case .integer(let number): self = Double(number)
     case .unsignedInteger(let number): self = Double(number)
+    case .string(let text):
+      guard let number = Double(text.trimmingCharacters(in: .whitespaces)) else { throw Self.mismatch(value) }
+      self = number
     default: throw Self.mismatch(value)
     }
   }
@@ -208,21 +215,17 @@ extension Float: PreferenceValue {
 }
 
 /// Stored as a real number, as `UserDefaults.set(_:forKey:)` stores a `CGFloat`, on every
-/// platform (Foundation declares `CGFloat` on Linux too). Reads reals and integers, and the JSON
-/// text a `Codable` conformance (`extension CGFloat: @retroactive PreferenceValue {}`) wrote
-/// before the library supported it.
+/// platform (Foundation declares `CGFloat` on Linux too). Reads what a `Double` reads, which
+/// includes the JSON text a `Codable` conformance (`extension CGFloat: @retroactive
+/// PreferenceValue {}`) wrote before the library supported it.
 extension CGFloat: PreferenceValue {
   /// The value in stored form.
   public func propertyListValue() -> PropertyListValue? { .double(Double(self)) }
 
   /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
-    if case .string(let text) = value {
-      guard let number = Double(text.trimmingCharacters(in: .whitespaces)) else { throw Self.mismatch(value) }
-      self = CGFloat(number)
-      return
-    }
-    self = CGFloat(try Double(propertyListValue: value))
+    guard let number = try? Double(propertyListValue: value) else { throw Self.mismatch(value) }
+    self = CGFloat(number)
   }
 
   /// Creates a value from the text of a launch argument, or `nil` if it describes none.
