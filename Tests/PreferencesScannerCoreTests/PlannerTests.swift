@@ -66,6 +66,9 @@ import Testing
         @Preference var k = Model.shared
         @Preference var l = UIFont.systemFontSize
         @Preference var m = Codec.version
+        @Preference var n = CGSize(width: 800, height: 600)
+        @Preference var o = Decimal(string: "2.5")!
+        @Preference var p = TimeZone(identifier: "GMT")!
       }
       struct Layout { var columns: Int }
       func makeDefault() -> Int { 1 }
@@ -86,6 +89,9 @@ import Testing
     #expect(found["Screen.k"] == "mainActor")
     #expect(found["Screen.l"] == "mainActor", "another module's name")
     #expect(found["Screen.m"] == "defaultIsolation", "Codable and Hashable add no isolation")
+    #expect(found["Screen.n"] == "registry")
+    #expect(found["Screen.o"] == "registry")
+    #expect(found["Screen.p"] == "registry")
   }
 
   /// Which attributes name a global actor is decided from the module's declarations: a

@@ -90,6 +90,105 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     #expect(store.backend.value(forKey: "written") == .double(20))
   }
 
+  @Test(arguments: StoreKind.allCases)
+  func foundationValuesRoundTrip(kind: StoreKind) {
+    roundTrip(Decimal(string: "10.25")!, default: 0, kind: kind)
+    // More digits than a Double holds: kept exactly.
+    roundTrip(Decimal(string: "-12345678901234567890.123456789")!, default: 0, kind: kind)
+    roundTrip(Optional(Decimal(string: "0.1")!), default: nil, kind: kind)
+    roundTrip(Character("é"), default: ",", kind: kind)
+    roundTrip(Character("👩‍👩‍👧"), default: ",", kind: kind)
+    roundTrip(Locale(identifier: "fr_CA"), default: Locale(identifier: "en_US"), kind: kind)
+    roundTrip(TimeZone(identifier: "Asia/Kolkata")!, default: TimeZone(identifier: "GMT")!, kind: kind)
+    roundTrip(CGPoint(x: 1.5, y: -2), default: .zero, kind: kind)
+    roundTrip(CGSize(width: 800, height: 600.5), default: .zero, kind: kind)
+    roundTrip(CGRect(x: 10, y: 20, width: 300, height: 200), default: .zero, kind: kind)
+    roundTrip([CGPoint(x: 1, y: 2), CGPoint(x: 3, y: 4)], default: [], kind: kind)
+    roundTrip(2..<10, default: 0..<1, kind: kind)
+    roundTrip(0.5...2.0, default: 0...1, kind: kind)
+    roundTrip(Decimal(1)...Decimal(string: "1.5")!, default: 0...1, kind: kind)
+    roundTrip(Optional(3...3), default: nil, kind: kind)
+  }
+
+  /// What `defaults read` and a property-list editor show: text and numbers, not archives.
+  @Test func foundationValuesAreStoredReadably() throws {
+    #expect(try Decimal(string: "10.25")!.propertyListValue() == .string("10.25"))
+    #expect(Locale(identifier: "fr_CA").propertyListValue() == .string("fr_CA"))
+    #expect(TimeZone(identifier: "Europe/Paris")!.propertyListValue() == .string("Europe/Paris"))
+    #expect(try CGPoint(x: 1.5, y: 2).propertyListValue() == .string("[1.5,2]"))
+    #expect(try CGRect(x: 1, y: 2, width: 3, height: 4).propertyListValue() == .string("[[1,2],[3,4]]"))
+    #expect(try (2..<10).propertyListValue() == .array([.integer(2), .integer(10)]))
+    #expect(try (0.5...2.0).propertyListValue() == .array([.double(0.5), .double(2)]))
+    // Values other code stored read too: numbers as decimals.
+    let store = PreferenceStore.inMemory(["integer": 12, "real": 2.5, "text": "1e-2"])
+    #expect(store.value(forKey: "integer", default: Decimal(0)) == 12)
+    #expect(store.value(forKey: "real", default: Decimal(0)) == Decimal(string: "2.5")!)
+    #expect(store.value(forKey: "text", default: Decimal(0)) == Decimal(string: "0.01")!)
+    // What an app's own `@retroactive` Codable conformance stored before these conformances.
+    let earlier = PreferenceStore.inMemory([
+      "locale": try PreferenceJSON.encode(Locale(identifier: "fr_CA")),
+      "zone": try PreferenceJSON.encode(TimeZone(identifier: "Asia/Kolkata")!),
+      "decimal": try PreferenceJSON.encode(Decimal(string: "10.25")!),
+      "size": try PreferenceJSON.encode(CGSize(width: 3, height: 4)),
+    ])
+    #expect(earlier.value(forKey: "locale", default: Locale(identifier: "en_US")).identifier == "fr_CA")
+    #expect(earlier.value(forKey: "zone", default: TimeZone(identifier: "GMT")!).identifier == "Asia/Kolkata")
+    #expect(earlier.value(forKey: "decimal", default: Decimal(0)) == Decimal(string: "10.25")!)
+    #expect(earlier.value(forKey: "size", default: CGSize.zero) == CGSize(width: 3, height: 4))
+  }
+
+  @Test func foundationValuesFromLaunchArguments() {
+    #expect(Decimal(launchArgument: " 1e-2") == Decimal(string: "0.01")!)
+    #expect(Decimal(launchArgument: "12abc") == nil)
+    #expect(Decimal(launchArgument: ".") == nil)
+    #expect(TimeZone(launchArgument: "GMT") == TimeZone(identifier: "GMT"))
+    #expect(TimeZone(launchArgument: "Nowhere/Atlantis") == nil)
+    #expect(Locale(launchArgument: "de_DE") == Locale(identifier: "de_DE"))
+    #expect(Character(launchArgument: ";") == ";")
+    #expect(Character(launchArgument: ";;") == nil)
+    #expect(Range<Int>(launchArgument: "[2, 5]") == 2..<5)
+    #expect(Range<Int>(launchArgument: "[5, 2]") == nil)
+    #expect(ClosedRange<Double>(launchArgument: "[0.5, 1]") == 0.5...1)
+    #expect(CGSize(launchArgument: "[640, 480]") == CGSize(width: 640, height: 480))
+  }
+
+  /// Stored values these types cannot read yield the default and one diagnostic each, and stay
+  /// stored: text that only starts as a number, an unknown zone, a range upside down (which
+  /// Swift's range initializers would trap on), a range of the wrong length.
+  @Test(arguments: StoreKind.allCases)
+  func badFoundationValuesYieldTheDefault(kind: StoreKind) {
+    Diagnostics.start()
+    let directory = TemporaryDirectory()
+    let (store, reopen) = kind.make(in: directory)
+    let id = UUID().uuidString
+    let stored: [(String, PropertyListValue)] = [
+      ("decimal-\(id)", .string("12abc")), ("zone-\(id)", .string("Nowhere/Atlantis")),
+      ("range-\(id)", .array([.integer(10), .integer(2)])),
+      ("closed-\(id)", .array([.double(3), .double(1)])),
+      ("short-\(id)", .array([.integer(1)])), ("point-\(id)", .string("{1, 2}")),
+      ("character-\(id)", .string("ab")),
+    ]
+    for (key, value) in stored { store.set(value, forKey: key) }
+    let fresh = reopen()
+    #expect(fresh.value(forKey: "decimal-\(id)", default: Decimal(7)) == 7)
+    #expect(
+      fresh.value(forKey: "zone-\(id)", default: TimeZone(identifier: "GMT")!) == TimeZone(identifier: "GMT"))
+    #expect(fresh.value(forKey: "range-\(id)", default: 0..<1) == 0..<1)
+    #expect(fresh.value(forKey: "closed-\(id)", default: 0.0...1.0) == 0...1)
+    #expect(fresh.value(forKey: "short-\(id)", default: 0..<1) == 0..<1)
+    #expect(fresh.value(forKey: "point-\(id)", default: CGPoint.zero) == .zero)
+    #expect(fresh.value(forKey: "character-\(id)", default: Character(",")) == ",")
+    for (key, value) in stored {
+      #expect(Diagnostics.reported(mentioning: key).count == 1, "\(key)")
+      #expect(fresh.backend.value(forKey: key) == value, "\(key)")
+    }
+
+    let nan = "nan-\(id)"
+    fresh.set(Decimal.nan, forKey: nan)
+    #expect(!fresh.hasStoredValue(forKey: nan))
+    #expect(Diagnostics.reported(mentioning: nan).count == 1)
+  }
+
   /// A Settings app text field stores text, whatever its keyboard; `UserDefaults.integer(forKey:)`
   /// and `double(forKey:)` read a number's text, and so do numeric preferences (exactly: a
   /// fraction is not an integer, and text that only starts as a number is no number).

@@ -121,3 +121,12 @@ final class SettingsModel {
 #if os(iOS)
   extension ContentView.Inner.Sorting: PreferenceValue {}
 #endif
+
+/// Foundation and Core Graphics values the library stores: exact decimals, a time zone, a
+/// window size, a range.
+struct WindowSettings {
+  @Preference var size = CGSize(width: 800, height: 600)
+  @Preference var budget: Decimal = 12.5
+  @Preference var zone = TimeZone(identifier: "Europe/Paris")!
+  @Preference var pages = 1...20
+}

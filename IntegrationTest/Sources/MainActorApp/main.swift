@@ -54,6 +54,19 @@ case .write:
   BadgeSettings().shown = [.hot]
   check(MotionSettings().speed == .fast && MotionSettings().shape == .square, "inferred defaults")
   MotionSettings().speed = .slow
+  check(
+    defaults.string(forKey: "WindowSettings.budget") == "12.5"
+      && defaults.string(forKey: "WindowSettings.zone") == "Europe/Paris"
+      && defaults.array(forKey: "WindowSettings.pages") as? [Int] == [1, 20]
+      && defaults.string(forKey: "WindowSettings.size") == "[800,600]",
+    "Foundation values' defaults are registered in their stored form")
+  check(
+    WindowSettings().size == CGSize(width: 800, height: 600) && WindowSettings().pages == 1...20,
+    "Foundation values' defaults")
+  WindowSettings().size = CGSize(width: 1024, height: 768)
+  WindowSettings().budget = Decimal(string: "0.1")! + Decimal(string: "0.2")!
+  WindowSettings().zone = TimeZone(identifier: "Asia/Tokyo")!
+  WindowSettings().pages = 3...9
   let batch = await Task.detached { () -> Int in
     let settings = SyncSettings()
     let before = settings.batchSize
@@ -90,6 +103,12 @@ case .verify:
   check(CardSettings().card == Cards.Card(width: 5), "a nested Codable type's value persisted")
   check(BadgeSettings().shown == [.hot], "an array of an enum stored only in arrays persisted")
   check(MotionSettings().speed == .slow, "an enum whose default is a file-scope constant persisted")
+  check(
+    WindowSettings().size == CGSize(width: 1024, height: 768) && WindowSettings().pages == 3...9
+      && WindowSettings().zone.identifier == "Asia/Tokyo"
+      && WindowSettings().budget == Decimal(string: "0.3")!
+      && defaults.string(forKey: "WindowSettings.budget") == "0.3",
+    "Foundation values persisted (the decimal exactly)")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A conforming type converts itself to a ``PropertyListValue`` for storage and back. The
 /// library conforms `Bool`, every fixed-width integer, `Double`, `Float`, `CGFloat`, `String`,
-/// `Data`, `Date`, `URL`, `UUID`, arrays, sets, `[String: V]` dictionaries and optionals of
+/// `Character`, `Data`, `Date`, `URL`, `UUID`, `Decimal`, `Locale`, `TimeZone`, `CGPoint`,
+/// `CGSize`, `CGRect`, and ranges, arrays, sets, `[String: V]` dictionaries and optionals of
 /// supported values.
 ///
 /// Your module's own raw-value enums and `Codable` types need nothing: the build plugin writes

@@ -34,7 +34,8 @@ struct ExpressionAnalyzer {
     "Float16", "CGFloat", "Bool", "String", "Character", "Substring", "Array", "Dictionary", "Set",
     "Optional",
     "Range", "ClosedRange", "Date", "URL", "UUID", "Data", "TimeInterval", "Decimal", "Locale", "TimeZone",
-    "Calendar", "DateComponents", "CharacterSet", "URLComponents", "Duration", "PreferenceStore",
+    "Calendar", "DateComponents", "CharacterSet", "URLComponents", "Duration", "CGPoint", "CGSize", "CGRect",
+    "PreferenceStore",
     "PreferenceFormat", "PropertyListValue", "FileManager", "ProcessInfo", "Bundle", "NSHomeDirectory",
     "NSTemporaryDirectory", "min", "max", "abs",
   ]
