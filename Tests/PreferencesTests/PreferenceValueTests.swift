@@ -345,3 +345,27 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     #expect(Diagnostics.reported(mentioning: key).count == 1)
   }
 }
+
+#if canImport(SwiftUI)
+  import SwiftUI
+
+  /// Run by the macOS job of `.github/workflows/ci.yml`; Linux has no SwiftUI.
+  @Suite struct ResolvedColorTests {
+    @Test(arguments: StoreKind.allCases)
+    func aResolvedColorRoundTrips(kind: StoreKind) throws {
+      let directory = TemporaryDirectory()
+      let (store, reopen) = kind.make(in: directory)
+      let picked = Color.Resolved(red: 0.25, green: 0.5, blue: 1, opacity: 0.75)
+      store.set(picked, forKey: "accent")
+      let read = reopen().value(forKey: "accent", default: Color.Resolved(red: 0, green: 0, blue: 0))
+      // Its Codable form may convert between color spaces: compare within a rounding error.
+      let pairs = [(read.red, picked.red), (read.green, picked.green), (read.blue, picked.blue)]
+      #expect(pairs.allSatisfy { abs($0 - $1) < 1e-4 }, "read \(read), stored \(picked)")
+      #expect(abs(read.opacity - picked.opacity) < 1e-4)
+      guard case .string = try picked.propertyListValue() else {
+        Issue.record("a resolved color is stored as JSON text")
+        return
+      }
+    }
+  }
+#endif
