@@ -19,6 +19,7 @@ import Testing
       @Preference(settings: true) var speed = 1.5
       @Preference(settings: true) var tags: [String] = []
       @Preference(settings: true) var limit: Int? = 3
+      @Preference(settings: true) var tip: Decimal = 12.5
       /// Not | shown
       @Preference var hidden = 0
     }
@@ -47,10 +48,11 @@ import Testing
     #expect(
       specifiers.map { $0["Key"] as? String } == [
         "Settings.sounds", "Settings.name", "Settings.volume", "Settings.speed", "Settings.limit",
+        "Settings.tip",
       ])
     #expect(
       specifiers.map { $0["Title"] as? String } == [
-        "Sounds & <alerts>", "Your name", "volume", "speed", "limit",
+        "Sounds & <alerts>", "Your name", "volume", "speed", "limit", "tip",
       ])
     #expect(specifiers[0]["Type"] as? String == "PSToggleSwitchSpecifier")
     #expect(specifiers[0]["DefaultValue"] as? Bool == true)
@@ -63,6 +65,9 @@ import Testing
     // An optional number is typed like the number.
     #expect(specifiers[4]["KeyboardType"] as? String == "NumberPad")
     #expect(specifiers[4]["DefaultValue"] as? Int == 3)
+    // A decimal is stored as text, as the text field stores it.
+    #expect(specifiers[5]["KeyboardType"] as? String == "DecimalPad")
+    #expect(specifiers[5]["DefaultValue"] as? String == "12.5")
     // The text is Apple's XML form, keys sorted and escaped: what Foundation writes.
     let foundation = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
     #expect(output == String(decoding: foundation, as: UTF8.self))
@@ -75,7 +80,7 @@ import Testing
 
   @Test func markdownIsOneRowPerPreferenceWithCellsEscaped() throws {
     let lines = try export("markdown").output.split(separator: "\n")
-    #expect(lines.count == 2 + 7)
+    #expect(lines.count == 2 + 8)
     #expect(lines[0] == "| Key | Type | Default | Declared in | Description |")
     #expect(lines.contains("| `Settings.hidden` | Int | `0` | `Settings` | Not \\| shown |"))
     #expect(
@@ -86,7 +91,7 @@ import Testing
   @Test func jsonIsTheScanRecords() throws {
     let output = try export("json").output
     let records = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
-    #expect(records.compactMap { $0["key"] as? String }.count == 7)
+    #expect(records.compactMap { $0["key"] as? String }.count == 8)
     #expect(records.first?["key"] as? String == "Settings.sounds")
   }
 

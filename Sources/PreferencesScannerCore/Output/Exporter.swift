@@ -51,11 +51,20 @@ package enum Exporter {
         specifier["KeyboardType"] = .string(type == "Int" ? "NumberPad" : "DecimalPad")
         if case .integer? = literal { specifier["DefaultValue"] = literal }
         if case .double? = literal { specifier["DefaultValue"] = literal }
+      case "Decimal":
+        // A decimal is stored as its text, which is what a text field stores.
+        specifier["Type"] = .string("PSTextFieldSpecifier")
+        specifier["KeyboardType"] = .string("DecimalPad")
+        switch plan.syntax.defaultValue.flatMap({ PlistLiteral.encode($0, as: nil) }) {
+        case .integer?, .double?:
+          specifier["DefaultValue"] = .string(plan.syntax.defaultValue!.text.replacing("_", with: ""))
+        default: break
+        }
       default:
         diagnostics.append(
           Diagnostic(
             .warning,
-            "'\(plan.key)' is marked settings: true but its type (\(plan.valueType ?? "unknown")) has no Settings app control; only Bool, String, Int and Double are exported",
+            "'\(plan.key)' is marked settings: true but its type (\(plan.valueType ?? "unknown")) has no Settings app control; only Bool, String, Int, Double and Decimal are exported",
             file: plan.file, line: plan.line, column: plan.column))
         continue
       }
