@@ -1,7 +1,8 @@
 import Foundation
 
-// Standard library, Foundation and Core Graphics value types that settings hold. Each is `Sendable` and declared
-// on every platform the library supports (Core Graphics' geometry through Foundation on Linux).
+// Standard library, Foundation and Core Graphics value types that settings hold. Each is
+// `Sendable` and declared on every platform the library supports (Core Graphics' geometry
+// through Foundation on Linux).
 
 /// Stored as its exact decimal text (`"10.25"`), so that no digit is lost to binary floating
 /// point; reads that text, and integers and reals too.
@@ -86,6 +87,8 @@ extension Character: PreferenceValue {
 }
 
 extension Character: LosslessPreferenceValue {}
+// Its text reads back as an equal value (NaN, which has none, is never stored).
+extension Decimal: LosslessPreferenceValue {}
 
 /// Stored as its identifier (`"en_US"`). A stored locale is fixed: `Locale.autoupdatingCurrent`
 /// is stored as the identifier it has when written.
