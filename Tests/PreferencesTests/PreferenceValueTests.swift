@@ -98,6 +98,11 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     roundTrip(Optional(Decimal(string: "0.1")!), default: nil, kind: kind)
     roundTrip(Character("é"), default: ",", kind: kind)
     roundTrip(Character("👩‍👩‍👧"), default: ",", kind: kind)
+    roundTrip(Duration.seconds(30), default: .zero, kind: kind)
+    roundTrip(Duration.milliseconds(250), default: .zero, kind: kind)
+    roundTrip(Duration.milliseconds(100), default: .zero, kind: kind)
+    roundTrip(Duration.nanoseconds(-1), default: .zero, kind: kind)
+    roundTrip(Duration.seconds(86_400 * 365), default: .zero, kind: kind)
     roundTrip(Locale(identifier: "fr_CA"), default: Locale(identifier: "en_US"), kind: kind)
     roundTrip(TimeZone(identifier: "Asia/Kolkata")!, default: TimeZone(identifier: "GMT")!, kind: kind)
     roundTrip(CGPoint(x: 1.5, y: -2), default: .zero, kind: kind)
@@ -119,8 +124,13 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     #expect(try CGRect(x: 1, y: 2, width: 3, height: 4).propertyListValue() == .string("[[1,2],[3,4]]"))
     #expect(try (2..<10).propertyListValue() == .array([.integer(2), .integer(10)]))
     #expect(try (0.5...2.0).propertyListValue() == .array([.double(0.5), .double(2)]))
+    #expect(Duration.milliseconds(1500).propertyListValue() == .double(1.5))
     // Values other code stored read too: numbers as decimals.
-    let store = PreferenceStore.inMemory(["integer": 12, "real": 2.5, "text": "1e-2"])
+    let store = PreferenceStore.inMemory(["integer": 12, "real": 2.5, "text": "1e-2", "huge": 1e300])
+    #expect(store.value(forKey: "integer", default: Duration.zero) == .seconds(12))
+    #expect(store.value(forKey: "real", default: Duration.zero) == .milliseconds(2500))
+    #expect(store.value(forKey: "text", default: Duration.zero) == .milliseconds(10))
+    #expect(store.value(forKey: "huge", default: Duration.seconds(1)) == .seconds(1), "beyond a Duration")
     #expect(store.value(forKey: "integer", default: Decimal(0)) == 12)
     #expect(store.value(forKey: "real", default: Decimal(0)) == Decimal(string: "2.5")!)
     #expect(store.value(forKey: "text", default: Decimal(0)) == Decimal(string: "0.01")!)
@@ -130,11 +140,16 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
       "zone": try PreferenceJSON.encode(TimeZone(identifier: "Asia/Kolkata")!),
       "decimal": try PreferenceJSON.encode(Decimal(string: "10.25")!),
       "size": try PreferenceJSON.encode(CGSize(width: 3, height: 4)),
+      "duration": try PreferenceJSON.encode(Duration.milliseconds(1500)),
+      "range": try PreferenceJSON.encode(2..<10), "closed": try PreferenceJSON.encode(0.5...2.0),
     ])
     #expect(earlier.value(forKey: "locale", default: Locale(identifier: "en_US")).identifier == "fr_CA")
     #expect(earlier.value(forKey: "zone", default: TimeZone(identifier: "GMT")!).identifier == "Asia/Kolkata")
     #expect(earlier.value(forKey: "decimal", default: Decimal(0)) == Decimal(string: "10.25")!)
     #expect(earlier.value(forKey: "size", default: CGSize.zero) == CGSize(width: 3, height: 4))
+    #expect(earlier.value(forKey: "duration", default: Duration.zero) == .milliseconds(1500))
+    #expect(earlier.value(forKey: "range", default: 0..<1) == 2..<10)
+    #expect(earlier.value(forKey: "closed", default: 0.0...1.0) == 0.5...2.0)
   }
 
   @Test func foundationValuesFromLaunchArguments() {
@@ -144,6 +159,8 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     #expect(TimeZone(launchArgument: "GMT") == TimeZone(identifier: "GMT"))
     #expect(TimeZone(launchArgument: "Nowhere/Atlantis") == nil)
     #expect(Locale(launchArgument: "de_DE") == Locale(identifier: "de_DE"))
+    #expect(Duration(launchArgument: "0.25") == .milliseconds(250))
+    #expect(Duration(launchArgument: "soon") == nil)
     #expect(Character(launchArgument: ";") == ";")
     #expect(Character(launchArgument: ";;") == nil)
     #expect(Range<Int>(launchArgument: "[2, 5]") == 2..<5)

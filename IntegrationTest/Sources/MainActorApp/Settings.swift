@@ -129,4 +129,5 @@ struct WindowSettings {
   @Preference var budget: Decimal = 12.5
   @Preference var zone = TimeZone(identifier: "Europe/Paris")!
   @Preference var pages = 1...20
+  @Preference var autosave: Duration = .seconds(30)
 }

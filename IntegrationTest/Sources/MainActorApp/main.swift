@@ -67,6 +67,8 @@ case .write:
   WindowSettings().budget = Decimal(string: "0.1")! + Decimal(string: "0.2")!
   WindowSettings().zone = TimeZone(identifier: "Asia/Tokyo")!
   WindowSettings().pages = 3...9
+  check(WindowSettings().autosave == .seconds(30), "a Duration's default")
+  WindowSettings().autosave = .milliseconds(1500)
   let batch = await Task.detached { () -> Int in
     let settings = SyncSettings()
     let before = settings.batchSize
@@ -109,6 +111,10 @@ case .verify:
       && WindowSettings().budget == Decimal(string: "0.3")!
       && defaults.string(forKey: "WindowSettings.budget") == "0.3",
     "Foundation values persisted (the decimal exactly)")
+  check(
+    WindowSettings().autosave == .milliseconds(1500)
+      && defaults.double(forKey: "WindowSettings.autosave") == 1.5,
+    "a Duration persisted, as seconds")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

@@ -138,6 +138,45 @@ extension TimeZone: PreferenceValue {
   }
 }
 
+/// Stored as a real number of seconds, as a `TimeInterval` is, so that `defaults write` and a
+/// Settings text field can set it; read back to the nearest nanosecond, so that the durations
+/// settings hold (`.seconds(30)`, `.milliseconds(250)`) read back equal. Also reads integers
+/// and the text of a number.
+extension Duration: PreferenceValue {
+  /// The value in stored form.
+  public func propertyListValue() -> PropertyListValue? {
+    .double(Double(components.seconds) + Double(components.attoseconds) / 1e18)
+  }
+
+  /// Creates a value from its stored form; a number of seconds beyond what a `Duration` of
+  /// nanoseconds holds (about 292 years) is a mismatch. Also reads the JSON text of its
+  /// `Codable` conformance, which an app's own conformance stored before the library had one.
+  public init(propertyListValue value: PropertyListValue) throws {
+    if case .string(let text) = value, text.hasPrefix("["),
+      let duration = try? PreferenceJSON.decode(Duration.self, from: text)
+    {
+      self = duration
+      return
+    }
+    guard let seconds = try? Double(propertyListValue: value), let duration = Duration(storedSeconds: seconds)
+    else { throw Self.mismatch(value) }
+    self = duration
+  }
+
+  /// Accepts a number of seconds (`45`, `0.25`).
+  public init?(launchArgument text: String) {
+    guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+    self.init(storedSeconds: seconds)
+  }
+
+  /// `seconds`, to the nearest nanosecond, if it is finite and in range.
+  init?(storedSeconds seconds: Double) {
+    let nanoseconds = (seconds * 1e9).rounded()
+    guard nanoseconds.isFinite, abs(nanoseconds) < 9.2e18 else { return nil }
+    self = .nanoseconds(Int64(nanoseconds))
+  }
+}
+
 /// Stored as JSON text, `"[x,y]"`, as its `Codable` conformance writes it on every platform.
 extension CGPoint: PreferenceValue {}
 /// Stored as JSON text, `"[width,height]"`, as its `Codable` conformance writes it on every
@@ -193,6 +232,14 @@ private func storedBounds<Bound: PreferenceValue>(_ lower: Bound, _ upper: Bound
 private func bounds<Bound: PreferenceValue & Comparable>(
   _: Bound.Type, from value: PropertyListValue, expected: Any.Type
 ) throws -> (Bound, Bound) {
+  // The JSON text of `Range`'s `Codable` conformance (`"[2,10]"`), which an app's own
+  // conformance stored before the library had one: the same two bounds.
+  if case .string(let text) = value, text.hasPrefix("["),
+    let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+    let array = PropertyListValue(foundationObject: object), case .array = array
+  {
+    return try bounds(Bound.self, from: array, expected: expected)
+  }
   guard case .array(let elements) = value, elements.count == 2 else {
     throw PreferenceError.typeMismatch(key: "", expected: String(describing: expected), found: value.kindName)
   }

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// A conforming type converts itself to a ``PropertyListValue`` for storage and back. The
 /// library conforms `Bool`, every fixed-width integer, `Double`, `Float`, `CGFloat`, `String`,
-/// `Character`, `Data`, `Date`, `URL`, `UUID`, `Decimal`, `Locale`, `TimeZone`, `CGPoint`,
-/// `CGSize`, `CGRect`, SwiftUI's `Color.Resolved`, and ranges, arrays, sets, `[String: V]`
-/// dictionaries and optionals of supported values.
+/// `Character`, `Data`, `Date`, `URL`, `UUID`, `Decimal`, `Duration`, `Locale`, `TimeZone`,
+/// `CGPoint`, `CGSize`, `CGRect`, SwiftUI's `Color.Resolved`, and ranges, arrays, sets,
+/// `[String: V]` dictionaries and optionals of supported values.
 ///
 /// Your module's own raw-value enums and `Codable` types need nothing: the build plugin writes
 /// their conformance when a preference stores them. Written by hand, it is one line:
