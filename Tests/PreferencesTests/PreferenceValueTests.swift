@@ -126,7 +126,11 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     #expect(try (0.5...2.0).propertyListValue() == .array([.double(0.5), .double(2)]))
     #expect(Duration.milliseconds(1500).propertyListValue() == .double(1.5))
     // Values other code stored read too: numbers as decimals.
-    let store = PreferenceStore.inMemory(["integer": 12, "real": 2.5, "text": "1e-2", "huge": 1e300])
+    let store = PreferenceStore.inMemory([
+      "integer": 12, "real": 2.5, "text": "1e-2", "huge": 1e300, "tip": 0.15, "tiny": 1e-7,
+    ])
+    #expect(store.value(forKey: "tip", default: Decimal(0)).description == "0.15")
+    #expect(store.value(forKey: "tiny", default: Decimal(0)) == Decimal(string: "0.0000001")!)
     #expect(store.value(forKey: "integer", default: Duration.zero) == .seconds(12))
     #expect(store.value(forKey: "real", default: Duration.zero) == .milliseconds(2500))
     #expect(store.value(forKey: "text", default: Duration.zero) == .milliseconds(10))

@@ -27,7 +27,11 @@ extension Decimal: PreferenceValue {
       self = decimal
     case .integer(let number): self = Decimal(number)
     case .unsignedInteger(let number): self = Decimal(number)
-    case .double(let number) where number.isFinite: self = Decimal(number)
+    case .double(let number):
+      // Through the real's shortest text, so that a stored 0.15 reads as 0.15, not as the
+      // binary expansion `Decimal(Double)` gives on some platforms (0.1499999999999999488).
+      guard number.isFinite, let decimal = Decimal(exactText: "\(number)") else { throw Self.mismatch(value) }
+      self = decimal
     default: throw Self.mismatch(value)
     }
   }
