@@ -39,8 +39,6 @@ package struct Planner: Sendable {
           syntax, number: declarationIndex, file: file, fileIndex: fileIndex)
         if let plan { plans.append(plan) }
         diagnostics += problems
-        // A module type stored without a conformance: the registry writes it where it can, else
-        // one error that names the fix.
         // A type Swift 6 will not let hold a property wrapper. A warning: in the Swift 5 language
         // mode, which the scanner cannot see, the compiler only warns too.
         let declaringType = index.scopeTypes[fileIndex][syntax.scope]
@@ -57,6 +55,8 @@ package struct Planner: Sendable {
               "@Preference '\(syntax.property)' is declared in '\(name)', a nonisolated \(kind) that is \(sendable), and Swift 6 rejects a property wrapper there ('nonisolated' cannot be applied to mutable stored properties; the Swift 5 language mode warns); \(fix)",
               file: file.path, line: syntax.line, column: syntax.column))
         }
+        // A module type stored without a conformance: the registry writes it where it can, else
+        // one error that names the fix.
         if let unstorable, case .failure(let blocked) = synthesis.conformance(for: unstorable.type) {
           diagnostics.append(
             Diagnostic(

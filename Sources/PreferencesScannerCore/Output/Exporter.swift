@@ -55,10 +55,12 @@ package enum Exporter {
         // A decimal is stored as its text, which is what a text field stores.
         specifier["Type"] = .string("PSTextFieldSpecifier")
         specifier["KeyboardType"] = .string("DecimalPad")
-        switch plan.syntax.defaultValue.flatMap({ PlistLiteral.encode($0, as: nil) }) {
-        case .integer?, .double?:
-          specifier["DefaultValue"] = .string(plan.syntax.defaultValue!.text.replacing("_", with: ""))
-        default: break
+        if let expression = plan.syntax.defaultValue {
+          switch PlistLiteral.encode(expression, as: nil) {
+          case .integer?, .double?:
+            specifier["DefaultValue"] = .string(expression.text.replacing("_", with: ""))
+          default: break
+          }
         }
       default:
         diagnostics.append(
