@@ -94,6 +94,65 @@ import Testing
       text.contains("extension Layout: @unchecked Sendable, PreferenceValue {}  // stored as JSON text"))
   }
 
+  /// A `RawRepresentable` struct whose raw value is a string or number (an `OptionSet`, the
+  /// "extensible enum" `struct Tag: RawRepresentable`) is stored as its raw value, as
+  /// `@AppStorage` stores it. The raw type is read from `rawValue` (stored or computed) or the
+  /// `RawValue` alias; where syntax does not show a storable one, the user writes the conformance.
+  @Test func rawRepresentableStructsAreStoredAsTheirRawValue() {
+    let result = scan(
+      """
+      struct ShippingOptions: OptionSet { let rawValue: UInt8; static let fast = ShippingOptions(rawValue: 1) }
+      struct Tag: RawRepresentable, Hashable { var rawValue: String }
+      struct Mood: RawRepresentable {
+        typealias RawValue = String
+        var rawValue: RawValue
+        init(rawValue: String) { self.rawValue = rawValue }
+      }
+      struct Level: RawRepresentable {
+        private var stored: Int
+        var rawValue: Swift.Int { stored }
+        init?(rawValue: Int) { stored = rawValue }
+      }
+      protocol Flags: OptionSet {}
+      struct Modifiers: Flags { let rawValue: Int }
+      struct Point2: RawRepresentable { var rawValue: CGPoint }
+      struct Wrapped: RawRepresentable { var rawValue: Tag }
+      struct Unwritten: RawRepresentable { let rawValue = 1 }
+      struct Named { var rawValue: String }
+      struct S {
+        @Preference var shipping: ShippingOptions = [.fast]
+        @Preference var tag = Tag(rawValue: "a")
+        @Preference var mood: Mood? = nil
+        @Preference var levels: [Level] = []
+        @Preference var modifiers: Modifiers = []
+        @Preference var point: Point2? = nil
+        @Preference var wrapped: Wrapped? = nil
+        @Preference var unwritten: Unwritten? = nil
+        @Preference var named: Named? = nil
+      }
+      """)
+    #expect(
+      result.conformances.map(\.typeName) == ["Level", "Modifiers", "Mood", "ShippingOptions", "Tag"],
+      "\(errors(result))")
+    #expect(result.conformances.allSatisfy { $0.storage == .rawRepresentable && $0.statesSendable })
+    let messages = errors(result)
+    #expect(messages.count == 4, "\(messages)")
+    for property in ["point", "wrapped", "unwritten", "named"] {
+      #expect(
+        messages.contains { $0.contains("'\(property)'") && $0.contains("nor a RawRepresentable struct") },
+        "\(property): \(messages)")
+    }
+    // Where the default isolation is MainActor the conformance needs a nonisolated type: the
+    // compiler reports the line at the type's declaration, with the fix beside it.
+    let text = generated(result)
+    #expect(
+      text.contains(
+        """
+        #sourceLocation(file: "Sources/App/File.swift", line: 1)
+        extension ShippingOptions: @unchecked Sendable, PreferenceValue {}  // stored as its raw value. Not conforming? Where the default isolation is MainActor, declare the type nonisolated
+        """), "\(text)")
+  }
+
   @Test func aTypeDeclaredSendableOrIsolatedIsNotStatedSendableAgain() {
     let result = scan(
       """
@@ -205,7 +264,8 @@ import Testing
     #expect(message("box").contains("'Box' is a class; make it a final class that is Sendable"))
     #expect(
       message("noRaw").contains(
-        "neither an enum with a String or number raw value nor Codable; declare it Codable"))
+        "neither an enum with a String or number raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable; declare it Codable"
+      ))
     #expect(
       message("again")
         == message("noRaw").replacingOccurrences(of: "noRaw", with: "again").replacingOccurrences(

@@ -130,4 +130,20 @@ struct WindowSettings {
   @Preference var zone = TimeZone(identifier: "Europe/Paris")!
   @Preference var pages = 1...20
   @Preference var autosave: Duration = .seconds(30)
+  @Preference var shipping: ShippingOptions = [.express]
+  @Preference var channel = Channel(rawValue: "stable")
+}
+
+/// An option set and an "extensible enum": stored as their raw values, as `@AppStorage` stores
+/// them, with no written conformance. `nonisolated`, which a default-MainActor target needs for
+/// a conformance the registry writes (the generated line says so where it is missing).
+nonisolated struct ShippingOptions: OptionSet {
+  let rawValue: Int
+  static let express = ShippingOptions(rawValue: 1)
+  static let giftWrap = ShippingOptions(rawValue: 2)
+}
+
+nonisolated struct Channel: RawRepresentable, Hashable {
+  typealias RawValue = String
+  var rawValue: RawValue
 }

@@ -58,8 +58,10 @@ case .write:
     defaults.string(forKey: "WindowSettings.budget") == "12.5"
       && defaults.string(forKey: "WindowSettings.zone") == "Europe/Paris"
       && defaults.array(forKey: "WindowSettings.pages") as? [Int] == [1, 20]
-      && defaults.string(forKey: "WindowSettings.size") == "[800,600]",
-    "Foundation values' defaults are registered in their stored form")
+      && defaults.string(forKey: "WindowSettings.size") == "[800,600]"
+      && defaults.integer(forKey: "WindowSettings.shipping") == 1
+      && defaults.string(forKey: "WindowSettings.channel") == "stable",
+    "Foundation values' and raw-representable structs' defaults are registered in their stored form")
   check(
     WindowSettings().size == CGSize(width: 800, height: 600) && WindowSettings().pages == 1...20,
     "Foundation values' defaults")
@@ -69,6 +71,11 @@ case .write:
   WindowSettings().pages = 3...9
   check(WindowSettings().autosave == .seconds(30), "a Duration's default")
   WindowSettings().autosave = .milliseconds(1500)
+  check(
+    WindowSettings().shipping == .express && WindowSettings().channel == Channel(rawValue: "stable"),
+    "raw-representable structs' defaults")
+  WindowSettings().shipping = [.express, .giftWrap]
+  WindowSettings().channel = Channel(rawValue: "beta")
   let batch = await Task.detached { () -> Int in
     let settings = SyncSettings()
     let before = settings.batchSize
@@ -115,6 +122,11 @@ case .verify:
     WindowSettings().autosave == .milliseconds(1500)
       && defaults.double(forKey: "WindowSettings.autosave") == 1.5,
     "a Duration persisted, as seconds")
+  check(
+    WindowSettings().shipping == [.express, .giftWrap] && WindowSettings().channel.rawValue == "beta"
+      && defaults.integer(forKey: "WindowSettings.shipping") == 3
+      && defaults.string(forKey: "WindowSettings.channel") == "beta",
+    "an option set and a RawRepresentable struct persisted, as their raw values")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

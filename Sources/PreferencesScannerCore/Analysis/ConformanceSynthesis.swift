@@ -1,7 +1,8 @@
 /// The conformances to `PreferenceValue` the registry writes for module types declared without
 /// one, so that `@Preference var theme = Theme.dark` needs nothing more: an enum with a
-/// property-list raw value is stored as its raw value, a `Codable` type as JSON text (the
-/// protocol's default implementations, as for a conformance the user writes).
+/// property-list raw value, or a `RawRepresentable` struct (an `OptionSet`) whose raw value is a
+/// string or number, is stored as its raw value, a `Codable` type as JSON text (the protocol's
+/// default implementations, as for a conformance the user writes).
 ///
 /// `PreferenceValue` refines `Sendable`, and Swift accepts a conformance that implies `Sendable`
 /// only in the file that declares the type. The generated file therefore states the type
@@ -79,13 +80,15 @@ struct ConformanceSynthesis {
           fix: info.kind == .class ? "make it a final class that is Sendable, and \(ownFix)" : ownFix))
     }
     let rawValue = kind == .enum && isRawValueEnum(info)
+    let rawStruct = kind == .struct && isRawValueStruct(type)
     let codable =
       index.inherits(type, anyOf: ["Codable"])
       || (index.inherits(type, anyOf: ["Encodable"]) && index.inherits(type, anyOf: ["Decodable"]))
-    guard rawValue || codable else {
+    guard rawValue || rawStruct || codable else {
       return .failure(
         ConformanceBlock(
-          reason: "it is neither an enum with a String or number raw value nor Codable",
+          reason:
+            "it is neither an enum with a String or number raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable",
           fix: "declare it Codable (it is then stored as JSON text), or \(ownFix) and implement it"))
     }
     let declaredSendable = index.inherits(type, anyOf: ["Sendable"]) || info.globalActor != nil
@@ -119,13 +122,35 @@ struct ConformanceSynthesis {
     }
     return .success(
       SynthesizedConformance(
-        typeName: name, storage: rawValue ? .rawValue : .json, statesSendable: !declaredSendable,
+        typeName: name, storage: rawValue ? .rawValue : rawStruct ? .rawRepresentable : .json,
+        statesSendable: !declaredSendable,
         condition: condition.isEmpty ? nil : condition, site: info.declarationSite))
   }
 
   private func isRawValueEnum(_ info: ModuleIndex.TypeInfo) -> Bool {
     info.kind == .enum
       && info.firstInherited.map { Self.rawValueTypes.contains(ModuleIndex.lastComponent($0)) } == true
+  }
+
+  /// Whether a struct is `RawRepresentable` (an `OptionSet`, or `struct Tag: RawRepresentable`)
+  /// with a raw value of a type the registry knows is storable, as written on its `rawValue`
+  /// property or its `RawValue` type alias: the protocol's default implementation then stores
+  /// its raw value, as `@AppStorage` stores such a type. A raw type syntax does not show (or of
+  /// another kind) leaves the struct to the user, so that the generated conformance never names
+  /// a type that does not satisfy it.
+  private func isRawValueStruct(_ type: ModuleIndex.TypeID) -> Bool {
+    guard index.inherits(type, anyOf: ["RawRepresentable", "OptionSet"]) else { return false }
+    let members = index[type].members
+    let alias = members["RawValue"]?.first { $0.syntax.kind == .typeAlias }?.syntax.type
+    var written = members["rawValue"]?.first { $0.syntax.kind == .property && !$0.syntax.isStatic }?.syntax
+      .type
+    if written == nil || written == "RawValue" || written == "Self.RawValue" { written = alias }
+    guard let written else { return false }
+    let names = written.removing(" ").split(separator: ".").map(String.init)
+    let standard =
+      names.count == 1
+      ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : ""
+    return Self.rawValueTypes.contains(standard)
   }
 
   /// Where the conformance compiles: where the type is declared, and not where the user's own
@@ -245,6 +270,11 @@ struct ConformanceSynthesis {
     if let type = index.typeID(of: names, in: context), index[type].kind != nil {
       return isProvablySendable(type, visiting: &visiting)
     }
+    // A type alias of the module (`typealias RawValue = String`): its target.
+    if let (target, owner) = index.aliasTarget(of: names, in: context) {
+      return isSendableType(
+        target, context: owner.map(enclosingTypes) ?? [], visiting: &visiting, depth: depth + 1)
+    }
     // `String`, or `Swift.String`, `Foundation.Date`.
     let standard =
       names.count == 1
@@ -264,6 +294,8 @@ package struct SynthesizedConformance: Sendable {
   package enum Storage: String, Sendable {
     /// An enum stored as its raw value.
     case rawValue
+    /// A `RawRepresentable` struct (an `OptionSet`, say) stored as its raw value.
+    case rawRepresentable
     /// A `Codable` type stored as JSON text.
     case json
   }

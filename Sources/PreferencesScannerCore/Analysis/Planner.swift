@@ -402,7 +402,7 @@ package struct Planner: Sendable {
     switch member.syntax.kind {
     case .enumCase where !member.syntax.hasPayload:
       return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
-    case .property:
+    case .property where member.syntax.isStatic:
       return propertyType(
         member, context: enclosingTypes(owner), declaringType: owner, budget: budget)
     default:

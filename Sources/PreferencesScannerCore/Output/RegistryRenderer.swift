@@ -271,7 +271,8 @@ package enum RegistryRenderer {
   /// The conformances to `PreferenceValue` the module's types are declared without: what a user
   /// would write (`extension Theme: PreferenceValue {}`), under the `#if` where the type exists
   /// and the user's own conformance does not. The protocol's default implementations store a
-  /// raw-value enum as its raw value and a `Codable` type as JSON text. `PreferenceValue` refines
+  /// raw-value enum or `RawRepresentable` struct as its raw value and a `Codable` type as JSON
+  /// text. `PreferenceValue` refines
   /// `Sendable`, which Swift lets only the declaring file infer: where the type does not declare
   /// it, the conformance states it, as the scanner proved it (see ``ConformanceSynthesis``).
   package static func conformances(_ conformances: [SynthesizedConformance]) -> String {
@@ -290,16 +291,21 @@ package enum RegistryRenderer {
       }
       // The comment is what the compiler prints under a rejected conformance: for a Codable
       // type, it names the fix for the one way this line fails.
+      let isolationFix =
+        "Not conforming? Where the default isolation is MainActor, declare the type nonisolated (nonisolated struct …)"
       let comment =
-        conformance.storage == .rawValue
-        ? "stored as its raw value"
-        : "stored as JSON text. Not conforming? Where the default isolation is MainActor, declare the type nonisolated (nonisolated struct …)"
+        switch conformance.storage {
+        case .rawValue: "stored as its raw value"
+        case .rawRepresentable: "stored as its raw value. \(isolationFix)"
+        case .json: "stored as JSON text. \(isolationFix)"
+        }
       let line =
         "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")PreferenceValue {}  // \(comment)\n"
-      if conformance.storage == .json, let site = conformance.site {
-        // Where the default isolation is MainActor, a Codable type's conformance is main-actor
-        // isolated unless the type is `nonisolated`, and this line cannot compile: the compiler
-        // then reports it at the type's declaration, where the fix (`nonisolated`) goes.
+      if conformance.storage != .rawValue, let site = conformance.site {
+        // Where the default isolation is MainActor, a Codable or RawRepresentable type's
+        // conformance is main-actor isolated unless the type is `nonisolated` (an enum's
+        // synthesized raw value is not), and this line cannot compile: the compiler then reports
+        // it at the type's declaration, where the fix (`nonisolated`) goes.
         text += "#sourceLocation(file: \(StringLiteral.quote(site.file)), line: \(site.line))\n" + line
         text += "#sourceLocation()\n"
       } else {

@@ -78,6 +78,11 @@ extension FileParser {
       return
     }
     var (type, cursor) = annotation(after: index + 1)
+    // A `RawRepresentable` struct's raw type, stored or computed: what makes it storable.
+    if type != nil, source.isWord(index + 1, "rawValue") {
+      member(
+        .property, name: "rawValue", introducer: index, nameIndex: index + 1, type: type, isStatic: false)
+    }
     if type != nil {
       // `{ get … }` or a getter body: computed; `{ willSet/didSet … }`: stored, with observers.
       if source.isPunct(cursor, UInt8(ascii: "{")) {
