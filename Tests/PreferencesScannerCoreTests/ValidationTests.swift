@@ -179,6 +179,40 @@ import Testing
       ])
   }
 
+  /// A protocol of the standard library or Foundation written bare (`[CodingKey]`, found porting
+  /// swift-argument-parser, and `Error?`) is a protocol type too; a module type of that name in
+  /// scope (a nested `enum Error`) or an alias is a concrete type, left alone.
+  @Test func aStandardProtocolTypeIsAnErrorThatNamesTheFix() {
+    let result = scan(
+      """
+      struct Decoder1 {
+        @Preference var codingPath: [CodingKey] = []
+        @Preference var lastError: Error? = nil
+        @Preference var failures: [String: Swift.Error] = [:]
+        @Preference var payload: Encodable? = nil
+        @Preference var label: CustomStringConvertible? = nil
+      }
+      struct Sync {
+        enum Error: String { case offline }
+        typealias Decoder = Int
+        @Preference var lastError: Error? = nil
+        @Preference var decoder: Decoder = 1
+        @Preference var errors: [Error] = []
+      }
+      """)
+    let fix =
+      "cannot conform to PreferenceValue, so no store can hold it; store a concrete type instead: an enum with a case for each kind (stored as its raw value), or a Codable struct (stored as JSON text)"
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:2:4: error: @Preference 'codingPath' stores [CodingKey]: a protocol type ('CodingKey') \(fix)",
+        "Sources/App/File.swift:3:4: error: @Preference 'lastError' stores Error?: a protocol type ('Error') \(fix)",
+        "Sources/App/File.swift:4:4: error: @Preference 'failures' stores [String: Swift.Error]: a protocol type ('Swift.Error') \(fix)",
+        "Sources/App/File.swift:5:4: error: @Preference 'payload' stores Encodable?: a protocol type ('Encodable') \(fix)",
+        "Sources/App/File.swift:6:4: error: @Preference 'label' stores CustomStringConvertible?: a protocol type ('CustomStringConvertible') \(fix)",
+      ])
+    #expect(result.conformances.map(\.typeName) == ["Sync.Error"])
+  }
+
   /// A metatype (`any Filter.Type`, `Screen.Type`) is a type, not a value: the fix stores which
   /// type it is. One inside another generic type's arguments is left to the compiler.
   @Test func aMetatypeIsAnErrorThatNamesTheFix() {

@@ -784,11 +784,12 @@ package struct Planner: Sendable {
       {
         return .existential(type)
       }
+      if isStandardExistential([type], context: context) { return .existential(type) }
       return nil
     }
     if !type.containsByte(from: Self.parenthesis), !type.containsText("ny"), !type.containsText(".Type"),
       !type.containsText(".Protocol"),
-      index.protocolNames.isEmpty || !Self.namesAny(of: index.protocolNames, in: type)
+      !Self.namesAny(of: index.protocolNames, Self.standardExistentials, in: type)
     {
       return nil
     }
@@ -815,7 +816,8 @@ package struct Planner: Sendable {
         let isProtocol =
           !isMetatype
           && (word == "any"
-            || self.index.typeID(of: names, in: context).map { self.index[$0].kind == .protocol } == true)
+            || self.index.typeID(of: names, in: context).map { self.index[$0].kind == .protocol } == true
+            || isStandardExistential(names, context: context))
         guard isMetatype || isProtocol, Self.isStoredElement(index, in: syntax) else { continue }
         let written = (word == "any" ? "any " : "") + names.joined(separator: ".")
         return isMetatype ? .metatype(written) : .existential(written)
@@ -823,6 +825,31 @@ package struct Planner: Sendable {
       if syntax.punct(index, UInt8(ascii: "(")), Self.isTuple(syntax, open: index) { return .tuple }
     }
     return nil
+  }
+
+  /// Protocols of the standard library and Foundation that a property's type may name bare
+  /// (`var codingPath: [CodingKey]`, `var lastError: Error?`), each then a protocol type that
+  /// cannot conform to `PreferenceValue` (found porting swift-argument-parser). Those with
+  /// `Self` or associated-type requirements are left out: naming them bare is the compiler's
+  /// error already.
+  static let standardExistentials: Set<String> = [
+    "Error", "LocalizedError", "CodingKey", "Encoder", "Decoder", "Codable", "Encodable", "Decodable",
+    "Sendable", "CustomStringConvertible", "CustomDebugStringConvertible", "PreferenceValue",
+  ]
+
+  /// Whether `names` is one of ``standardExistentials`` (`Error`, or `Swift.Error`) and, written
+  /// bare, means it where it is written: no type or type alias of the module by that name is in
+  /// scope there (a nested `enum Error` is a concrete type).
+  private func isStandardExistential(_ names: [String], context: [ModuleIndex.TypeID]) -> Bool {
+    switch names.count {
+    case 1:
+      Self.standardExistentials.contains(names[0]) && index.typeID(of: names, in: context) == nil
+        && index.aliasTarget(of: names, in: context) == nil
+    case 2:
+      ["Swift", "Foundation", "Preferences"].contains(names[0])
+        && Self.standardExistentials.contains(names[1])
+    default: false
+    }
   }
 
   /// Whether the parentheses opening at `open` hold a tuple: nothing (`()`), or a comma outside
