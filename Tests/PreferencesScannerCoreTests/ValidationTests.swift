@@ -398,15 +398,18 @@ import Testing
   }
 }
 
-/// Dictionaries keyed by anything but strings, and the empty collections defaults name.
+/// Dictionaries keyed by what cannot be stored as text, and the empty collections defaults name.
 @Suite struct DictionaryKeyTests {
-  @Test func aDictionaryKeyedByAnythingButStringsIsAnErrorThatNamesTheFix() {
+  static let fix =
+    "but a stored dictionary is keyed by text (as property lists are): String, or a LosslessStringConvertible type such as Int, stored as its description; key it by one of those (a String for a UUID, its uuidString), or store a Codable type that holds it (stored as JSON text)"
+
+  @Test func aDictionaryKeyedByWhatIsNotTextIsAnErrorThatNamesTheFix() {
     let result = scan(
       """
       struct Tag: Hashable {}
       enum Side: String { case left }
       struct F {
-        @Preference var byNumber: [Int: String] = [:]
+        @Preference var byURL: [URL: String] = [:]
         @Preference var byTag = [Tag: Int]()
         @Preference var bySide: [Side: Bool]? = nil
         @Preference var nested: [String: [UUID: Int]] = [:]
@@ -415,12 +418,36 @@ import Testing
       """)
     #expect(
       errors(result) == [
-        "Sources/App/File.swift:4:4: error: @Preference 'byNumber' stores [Int: String], a dictionary keyed by Int, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
-        "Sources/App/File.swift:5:4: error: @Preference 'byTag' stores [Tag: Int], a dictionary keyed by Tag, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
-        "Sources/App/File.swift:6:4: error: @Preference 'bySide' stores [Side: Bool]?, a dictionary keyed by Side, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
-        "Sources/App/File.swift:7:4: error: @Preference 'nested' stores [String: [UUID: Int]], a dictionary keyed by UUID, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
-        "Sources/App/File.swift:8:4: error: @Preference 'spelled' stores Dictionary<Date, [String]>, a dictionary keyed by Date, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
+        "Sources/App/File.swift:4:4: error: @Preference 'byURL' stores [URL: String], a dictionary keyed by URL, \(Self.fix)",
+        "Sources/App/File.swift:5:4: error: @Preference 'byTag' stores [Tag: Int], a dictionary keyed by Tag, \(Self.fix)",
+        "Sources/App/File.swift:6:4: error: @Preference 'bySide' stores [Side: Bool]?, a dictionary keyed by Side, \(Self.fix)",
+        "Sources/App/File.swift:7:4: error: @Preference 'nested' stores [String: [UUID: Int]], a dictionary keyed by UUID, \(Self.fix)",
+        "Sources/App/File.swift:8:4: error: @Preference 'spelled' stores Dictionary<Date, [String]>, a dictionary keyed by Date, \(Self.fix)",
       ])
+  }
+
+  /// Keys a stored dictionary holds as their text: the standard `LosslessStringConvertible`
+  /// types, directly or through an alias, and a module type that declares the conformance.
+  @Test func aDictionaryKeyedByTextualKeysIsAccepted() {
+    let result = scan(
+      """
+      typealias Identifier = Int
+      struct Level: Hashable, LosslessStringConvertible {
+        var value: Int
+        init?(_ description: String) { guard let value = Int(description) else { return nil }; self.value = value }
+        var description: String { String(value) }
+      }
+      struct F {
+        @Preference var byNumber: [Int: String] = [1: "one"]
+        @Preference var byID: [Identifier: Bool] = [:]
+        @Preference var byFlag: [Bool: [UInt64: Double]] = [:]
+        @Preference var byLetter = Dictionary<Character, Int>()
+        @Preference var byLevel: [Level: String] = [:]
+        @Preference var byInterval: [TimeInterval: String] = [:]
+      }
+      """)
+    #expect(errors(result) == [], "\(errors(result))")
+    #expect(result.plans.count == 6)
   }
 
   @Test func aDictionaryKeyedByAGenericParameterIsAnError() {
@@ -433,15 +460,15 @@ import Testing
       """)
     #expect(
       errors(result) == [
-        "Sources/App/File.swift:2:4: error: @Preference 'positions' stores [T: Int], a dictionary keyed by T, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
-        "Sources/App/File.swift:3:18: error: @Preference 'marks' stores Dictionary<T, [String]>, a dictionary keyed by T, but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)",
+        "Sources/App/File.swift:2:4: error: @Preference 'positions' stores [T: Int], a dictionary keyed by T, \(Self.fix)",
+        "Sources/App/File.swift:3:18: error: @Preference 'marks' stores Dictionary<T, [String]>, a dictionary keyed by T, \(Self.fix)",
       ])
   }
 
   @Test func aDictionaryKeyedThroughATypeAliasIsCheckedAsWhatTheAliasStandsFor() {
     let result = scan(
       """
-      typealias Identifier = Int
+      typealias Identifier = UUID
       typealias Name = String
       struct Tag: Hashable {}
       struct F {

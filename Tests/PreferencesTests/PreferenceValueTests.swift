@@ -247,6 +247,37 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     roundTrip(String?.none, default: nil, kind: kind)
   }
 
+  /// A dictionary keyed by a `LosslessStringConvertible` type is stored keyed by each key's text,
+  /// and read back through it: what `defaults read` shows, and what another reader of the
+  /// property list sees. A stored key that is no key of the type is a mismatch, reported once,
+  /// and the stored value stays.
+  @Test(arguments: StoreKind.allCases)
+  func dictionariesKeyedByTextualKeysRoundTrip(kind: StoreKind) throws {
+    roundTrip([1: "one", -20: "minus twenty", Int.max: "max"], default: [:], kind: kind)
+    roundTrip([true: 1.5, false: -2], default: [:], kind: kind)
+    roundTrip([UInt64.max: [1, 2]], default: [:], kind: kind)
+    roundTrip([Character("é"): 1, "a": 2], default: [:], kind: kind)
+    roundTrip([0.1: "tenth", -0.0: "zero"], default: [:], kind: kind)
+    roundTrip(["outer": [7: Optional(true)]], default: [:], kind: kind)
+    roundTrip([Int8(-1): Set(["x"])] as [Int8: Set<String>]?, default: nil, kind: kind)
+    #expect(
+      try [3: "c", 10: "j"].propertyListValue() == .dictionary(["3": .string("c"), "10": .string("j")]))
+    #expect(try [false: 1].propertyListValue() == .dictionary(["false": .integer(1)]))
+
+    Diagnostics.start()
+    let directory = TemporaryDirectory()
+    let (store, reopen) = kind.make(in: directory)
+    let key = "badkeys-\(UUID().uuidString)"
+    let stored = PropertyListValue.dictionary(["1": .string("one"), "two": .string("2")])
+    store.set(stored, forKey: key)
+    let fresh = reopen()
+    #expect(fresh.value(forKey: key, default: [0: "default"]) == [0: "default"])
+    #expect(
+      fresh.value(forKey: key, default: ["1": "one"]) == ["1": "one", "two": "2"], "as [String: String]")
+    #expect(Diagnostics.reported(mentioning: key).count == 1)
+    #expect(fresh.backend.value(forKey: key) == stored)
+  }
+
   @Test(arguments: StoreKind.allCases)
   func customTypesRoundTrip(kind: StoreKind) throws {
     roundTrip(Theme.dark, default: .light, kind: kind)

@@ -132,6 +132,7 @@ struct WindowSettings {
   @Preference var autosave: Duration = .seconds(30)
   @Preference var shipping: ShippingOptions = [.express]
   @Preference var channel = Channel(rawValue: "stable")
+  @Preference var columnWidths: [Int: Double] = [0: 120, 1: 80.5]
 }
 
 /// An option set and an "extensible enum": stored as their raw values, as `@AppStorage` stores

@@ -60,7 +60,10 @@ case .write:
       && defaults.array(forKey: "WindowSettings.pages") as? [Int] == [1, 20]
       && defaults.string(forKey: "WindowSettings.size") == "[800,600]"
       && defaults.integer(forKey: "WindowSettings.shipping") == 1
-      && defaults.string(forKey: "WindowSettings.channel") == "stable",
+      && defaults.string(forKey: "WindowSettings.channel") == "stable"
+      && defaults.dictionary(forKey: "WindowSettings.columnWidths") as? [String: Double] == [
+        "0": 120, "1": 80.5,
+      ],
     "Foundation values' and raw-representable structs' defaults are registered in their stored form")
   check(
     WindowSettings().size == CGSize(width: 800, height: 600) && WindowSettings().pages == 1...20,
@@ -76,6 +79,8 @@ case .write:
     "raw-representable structs' defaults")
   WindowSettings().shipping = [.express, .giftWrap]
   WindowSettings().channel = Channel(rawValue: "beta")
+  check(WindowSettings().columnWidths == [0: 120, 1: 80.5], "an Int-keyed dictionary's default")
+  WindowSettings().columnWidths[2] = 64
   let batch = await Task.detached { () -> Int in
     let settings = SyncSettings()
     let before = settings.batchSize
@@ -127,6 +132,12 @@ case .verify:
       && defaults.integer(forKey: "WindowSettings.shipping") == 3
       && defaults.string(forKey: "WindowSettings.channel") == "beta",
     "an option set and a RawRepresentable struct persisted, as their raw values")
+  check(
+    WindowSettings().columnWidths == [0: 120, 1: 80.5, 2: 64]
+      && defaults.dictionary(forKey: "WindowSettings.columnWidths") as? [String: Double] == [
+        "0": 120, "1": 80.5, "2": 64,
+      ],
+    "an Int-keyed dictionary persisted, keyed by text")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

@@ -51,14 +51,18 @@ extension Set: PreferenceValue where Element: PreferenceValue {
   }
 }
 
-/// Stored as a property-list dictionary; `nil` values of optional dictionaries are dropped.
-extension Dictionary: PreferenceValue where Key == String, Value: PreferenceValue {
+/// Stored as a property-list dictionary, whose keys are text: a `String` key as it is, any other
+/// (`Int`, `UInt64`, `Bool`, `Double`, `Character`, or your own `LosslessStringConvertible` type)
+/// as its `description`, read back with `init?(_:)`. A stored key that does not read back as a
+/// key is a mismatch, like a value of the wrong type. `nil` values of optional dictionaries are
+/// dropped.
+extension Dictionary: PreferenceValue where Key: LosslessStringConvertible, Value: PreferenceValue {
   /// The value in stored form.
   public func propertyListValue() throws -> PropertyListValue? {
     var result: [String: PropertyListValue] = [:]
     result.reserveCapacity(count)
     for (key, value) in self {
-      if let stored = try value.propertyListValue() { result[key] = stored }
+      if let stored = try value.propertyListValue() { result[key.description] = stored }
     }
     return .dictionary(result)
   }
@@ -66,6 +70,16 @@ extension Dictionary: PreferenceValue where Key == String, Value: PreferenceValu
   /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
     guard case .dictionary(let elements) = value else { throw Self.mismatch(value) }
-    self = try elements.mapValues { try Value(propertyListValue: $0) }
+    if Key.self == String.self {
+      // `Self` is `[String: Value]`: the stored keys are the keys.
+      self = try elements.mapValues { try Value(propertyListValue: $0) } as! Self
+      return
+    }
+    self = [:]
+    reserveCapacity(elements.count)
+    for (text, element) in elements {
+      guard let key = Key(text) else { throw Self.mismatch(value) }
+      self[key] = try Value(propertyListValue: element)
+    }
   }
 }

@@ -184,7 +184,7 @@ package struct Planner: Sendable {
     // A dictionary keyed by anything but strings: property lists key dictionaries by string.
     if let valueType, let key = dictionaryKeyProblem(valueType, context: context) {
       error(
-        "@Preference '\(syntax.property)' stores \(valueType), a dictionary keyed by \(key), but a stored dictionary is keyed by String (as property lists are); key it by String, or store a Codable type that holds it (stored as JSON text)"
+        "@Preference '\(syntax.property)' stores \(valueType), a dictionary keyed by \(key), but a stored dictionary is keyed by text (as property lists are): String, or a LosslessStringConvertible type such as Int, stored as its description; key it by one of those (a String for a UUID, its uuidString), or store a Codable type that holds it (stored as JSON text)"
       )
     }
 
@@ -634,17 +634,18 @@ package struct Planner: Sendable {
     return info.members["init"]?.contains(where: { $0.syntax.isFailable }) == true ? nil : name
   }
 
-  /// Standard types a dictionary may be keyed by that are not `String`.
-  private static let nonStringKeys: Set<String> = [
-    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
-    "Float", "Float16", "CGFloat", "Bool", "Character", "Substring", "Date", "URL", "UUID", "Data",
-    "Decimal", "AnyHashable", "TimeInterval",
+  /// Standard types a dictionary may be keyed by that are not `LosslessStringConvertible`, so a
+  /// stored dictionary (keyed by text) cannot be keyed by them.
+  private static let untextualKeys: Set<String> = [
+    "CGFloat", "Date", "URL", "UUID", "Data", "Decimal", "AnyHashable",
   ]
 
-  /// The key type of a dictionary in `type` (`[K: V]` or `Dictionary<K, V>`, at any depth) that is
-  /// surely not `String`: a standard type, or a struct, enum, class or actor of the module. A
-  /// name that may alias `String` (a type alias, a type from another module) is left to the
-  /// compiler, and so is a type longer than any real one (256 tokens: bounded work).
+  /// The key type of a dictionary in `type` (`[K: V]` or `Dictionary<K, V>`, at any depth) that
+  /// surely cannot be stored as text: a standard type that is not `LosslessStringConvertible`
+  /// (`UUID`, `Date`), or a struct, enum, class or actor of the module that does not declare it.
+  /// `String`, `Int`, `Bool` and the other standard `LosslessStringConvertible` types are keys
+  /// a stored dictionary holds. A name from another module is left to the compiler, and so is a
+  /// type longer than any real one (256 tokens: bounded work).
   func dictionaryKeyProblem(_ type: String, context: [ModuleIndex.TypeID]) -> String? {
     guard type.containsText(":") || type.containsText("Dictionary") else { return nil }
     let syntax = ExpressionSyntax(text: type)
@@ -688,7 +689,7 @@ package struct Planner: Sendable {
         keyContext = owner.map(enclosingTypes) ?? []
       }
       if names == ["Swift", "String"] || names == ["String"] { continue }
-      if names.count == 1, Self.nonStringKeys.contains(names[0]) { return key }
+      if names.count == 1, Self.untextualKeys.contains(names[0]) { return key }
       // A generic parameter (`[T: Int]` in `struct S<T: Hashable>`): never `String`.
       if keyRange.count == 1, case .genericParameter = self.index.resolve(key, in: context).0 { return key }
       if names.allSatisfy({
@@ -696,7 +697,7 @@ package struct Planner: Sendable {
       }),
         let id = self.index.typeID(of: names, in: keyContext), let kind = self.index[id].kind,
         kind != .protocol,
-        kind != .extension
+        kind != .extension, !self.index.inherits(id, anyOf: ["LosslessStringConvertible"])
       {
         return key
       }
