@@ -44,7 +44,8 @@ EXPECTED_ACROSS_MODULES = ("duplicate preference key", "first declared here", "i
 # With --any-default, properties of types no preference can store (views, tasks, class instances)
 # are ported too; the scanner must say so, naming the fix.
 UNSTORABLE = ("does not conform to PreferenceValue, and the registry cannot add the conformance",
-              "but a stored dictionary is keyed by String",
+              "does not conform to PreferenceDictionaryKey",
+              "but a stored dictionary is keyed by text",
               "cannot conform to PreferenceValue, so no store can hold it")
 # Properties of structs whose Codable conformance the compiler synthesizes are ported too; the
 # scanner must say that the conformance cannot include a preference.

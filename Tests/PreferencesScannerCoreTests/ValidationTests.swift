@@ -401,33 +401,36 @@ import Testing
 /// Dictionaries keyed by what cannot be stored as text, and the empty collections defaults name.
 @Suite struct DictionaryKeyTests {
   static let fix =
-    "but a stored dictionary is keyed by text (as property lists are): String, or a LosslessStringConvertible type such as Int, stored as its description; key it by one of those (a String for a UUID, its uuidString), or store a Codable type that holds it (stored as JSON text)"
+    "but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String or number raw value; key it by one of those (a String for a URL, its absoluteString), or store a Codable type that holds it (stored as JSON text)"
 
-  @Test func aDictionaryKeyedByWhatIsNotTextIsAnErrorThatNamesTheFix() {
+  @Test func aDictionaryKeyedByWhatHasNoTextIsAnErrorThatNamesTheFix() {
     let result = scan(
       """
       struct Tag: Hashable {}
-      enum Side: String { case left }
+      final class Node: Hashable {}
       struct F {
         @Preference var byURL: [URL: String] = [:]
         @Preference var byTag = [Tag: Int]()
-        @Preference var bySide: [Side: Bool]? = nil
-        @Preference var nested: [String: [UUID: Int]] = [:]
+        @Preference var byNode: [Node: Bool]? = nil
+        @Preference var nested: [String: [Data: Int]] = [:]
         @Preference var spelled = Dictionary<Date, [String]>()
       }
       """)
     #expect(
       errors(result) == [
         "Sources/App/File.swift:4:4: error: @Preference 'byURL' stores [URL: String], a dictionary keyed by URL, \(Self.fix)",
-        "Sources/App/File.swift:5:4: error: @Preference 'byTag' stores [Tag: Int], a dictionary keyed by Tag, \(Self.fix)",
-        "Sources/App/File.swift:6:4: error: @Preference 'bySide' stores [Side: Bool]?, a dictionary keyed by Side, \(Self.fix)",
-        "Sources/App/File.swift:7:4: error: @Preference 'nested' stores [String: [UUID: Int]], a dictionary keyed by UUID, \(Self.fix)",
+        "Sources/App/File.swift:5:4: error: @Preference 'byTag' stores [Tag: Int], a dictionary keyed by 'Tag', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: it is neither an enum nor a RawRepresentable struct with a String or number raw value, nor LosslessStringConvertible, so it has no text to be stored as; key the dictionary by its raw value or another text, or add 'extension Tag: PreferenceDictionaryKey {}' in the file that declares it and implement it",
+        "Sources/App/File.swift:6:4: error: @Preference 'byNode' stores [Node: Bool]?, a dictionary keyed by 'Node', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: 'Node' is a class; make it a final class that is Sendable, and add 'extension Node: PreferenceDictionaryKey {}' in the file that declares it",
+        "Sources/App/File.swift:7:4: error: @Preference 'nested' stores [String: [Data: Int]], a dictionary keyed by Data, \(Self.fix)",
         "Sources/App/File.swift:8:4: error: @Preference 'spelled' stores Dictionary<Date, [String]>, a dictionary keyed by Date, \(Self.fix)",
       ])
+    #expect(result.conformances.isEmpty)
   }
 
-  /// Keys a stored dictionary holds as their text: the standard `LosslessStringConvertible`
-  /// types, directly or through an alias, and a module type that declares the conformance.
+  /// Keys a stored dictionary holds as their text: the standard keys, directly or through an
+  /// alias, and the module's raw-value enums, `RawRepresentable` structs and
+  /// `LosslessStringConvertible` types, whose `PreferenceDictionaryKey` conformance the registry
+  /// writes (in one extension with `PreferenceValue` for a type that is also stored).
   @Test func aDictionaryKeyedByTextualKeysIsAccepted() {
     let result = scan(
       """
@@ -437,17 +440,35 @@ import Testing
         init?(_ description: String) { guard let value = Int(description) else { return nil }; self.value = value }
         var description: String { String(value) }
       }
+      enum Side: String { case left, right }
+      enum Feature: Int, PreferenceDictionaryKey { case sync }
+      struct Tag: RawRepresentable, Hashable { var rawValue: String }
       struct F {
         @Preference var byNumber: [Int: String] = [1: "one"]
         @Preference var byID: [Identifier: Bool] = [:]
         @Preference var byFlag: [Bool: [UInt64: Double]] = [:]
         @Preference var byLetter = Dictionary<Character, Int>()
+        @Preference var byAccount: [UUID: String] = [:]
         @Preference var byLevel: [Level: String] = [:]
-        @Preference var byInterval: [TimeInterval: String] = [:]
+        @Preference var bySide: [Side: Side] = [.left: .right]
+        @Preference var byFeature: [Feature: Bool] = [:]
+        @Preference var byTag: [String: [Tag: Int]] = [:]
       }
       """)
     #expect(errors(result) == [], "\(errors(result))")
-    #expect(result.plans.count == 6)
+    #expect(result.plans.count == 9)
+    #expect(result.conformances.map(\.typeName) == ["Level", "Side", "Tag"])
+    #expect(result.conformances.map(\.keyStorage) == [.description, .rawValue, .rawRepresentable])
+    #expect(result.conformances.map(\.storage) == [nil, .rawValue, nil])
+    let text = RegistryRenderer.conformances(result.conformances)
+    #expect(
+      text.contains(
+        "extension Side: @unchecked Sendable, PreferenceValue, PreferenceDictionaryKey {}  // stored as its raw value; a dictionary key as its raw value\n"
+      ), "\(text)")
+    #expect(
+      text.contains(
+        "extension Level: @unchecked Sendable, PreferenceDictionaryKey {}  // a dictionary key as its description. Not conforming?"
+      ), "\(text)")
   }
 
   @Test func aDictionaryKeyedByAGenericParameterIsAnError() {
@@ -468,7 +489,7 @@ import Testing
   @Test func aDictionaryKeyedThroughATypeAliasIsCheckedAsWhatTheAliasStandsFor() {
     let result = scan(
       """
-      typealias Identifier = UUID
+      typealias Identifier = URL
       typealias Name = String
       struct Tag: Hashable {}
       struct F {
@@ -481,11 +502,14 @@ import Testing
       }
       """)
     #expect(
-      errors(result).map { $0.components(separatedBy: ", but").first ?? "" } == [
-        "Sources/App/File.swift:7:4: error: @Preference 'byID' stores [Identifier: String], a dictionary keyed by Identifier",
-        "Sources/App/File.swift:8:4: error: @Preference 'byTag' stores [TagKey: Int], a dictionary keyed by TagKey",
-        "Sources/App/File.swift:9:4: error: @Preference 'byAlias' stores [F.Alias: Int], a dictionary keyed by F.Alias",
-      ])
+      errors(result).map {
+        $0.components(separatedBy: ", but").first?.components(separatedBy: ", which").first ?? ""
+      }
+        == [
+          "Sources/App/File.swift:7:4: error: @Preference 'byID' stores [Identifier: String], a dictionary keyed by Identifier",
+          "Sources/App/File.swift:8:4: error: @Preference 'byTag' stores [TagKey: Int], a dictionary keyed by 'Tag'",
+          "Sources/App/File.swift:9:4: error: @Preference 'byAlias' stores [F.Alias: Int], a dictionary keyed by F.Alias",
+        ])
   }
 
   @Test func stringKeysAndNamesThatMayAliasStringAreAccepted() {

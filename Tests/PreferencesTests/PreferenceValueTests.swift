@@ -29,6 +29,23 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
   }
 }
 
+/// A dictionary key stored as its raw value.
+enum KeyedFeature: String, PreferenceValue, PreferenceDictionaryKey {
+  case sync = "sync-v2", search
+}
+
+/// A key that is both `RawRepresentable` and `LosslessStringConvertible`, with a description
+/// unlike its raw value.
+struct KeyedLevel: RawRepresentable, LosslessStringConvertible, PreferenceDictionaryKey {
+  var rawValue: Int
+  init(rawValue: Int) { self.rawValue = rawValue }
+  init?(_ description: String) {
+    guard description.hasPrefix("level "), let value = Int(description.dropFirst(6)) else { return nil }
+    rawValue = value
+  }
+  var description: String { "level \(rawValue)" }
+}
+
 @Suite struct PreferenceValueTests {
   /// Writes `value`, reads it back through the same store (cache) and through a freshly opened
   /// store (disk), and compares both with `value`.
@@ -260,9 +277,17 @@ final class Token: NSObject, NSSecureCoding, PreferenceValue {
     roundTrip([0.1: "tenth", -0.0: "zero"], default: [:], kind: kind)
     roundTrip(["outer": [7: Optional(true)]], default: [:], kind: kind)
     roundTrip([Int8(-1): Set(["x"])] as [Int8: Set<String>]?, default: nil, kind: kind)
+    let account = UUID()
+    roundTrip([account: "work"], default: [:], kind: kind)
+    roundTrip([KeyedFeature.sync: true, .search: false], default: [:], kind: kind)
+    roundTrip([KeyedLevel(rawValue: 3): "three"], default: [:], kind: kind)
     #expect(
       try [3: "c", 10: "j"].propertyListValue() == .dictionary(["3": .string("c"), "10": .string("j")]))
     #expect(try [false: 1].propertyListValue() == .dictionary(["false": .integer(1)]))
+    #expect(try [account: 1].propertyListValue() == .dictionary([account.uuidString: .integer(1)]))
+    #expect(try [KeyedFeature.sync: 1].propertyListValue() == .dictionary(["sync-v2": .integer(1)]))
+    // A raw value is what other code stored: it wins over a description.
+    #expect(try [KeyedLevel(rawValue: 3): 1].propertyListValue() == .dictionary(["3": .integer(1)]))
 
     Diagnostics.start()
     let directory = TemporaryDirectory()

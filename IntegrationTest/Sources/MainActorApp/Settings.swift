@@ -133,7 +133,13 @@ struct WindowSettings {
   @Preference var shipping: ShippingOptions = [.express]
   @Preference var channel = Channel(rawValue: "stable")
   @Preference var columnWidths: [Int: Double] = [0: 120, 1: 80.5]
+  @Preference var panesShown: [Pane: Bool] = [.sidebar: true]
+  @Preference var accountNames: [UUID: String] = [:]
 }
+
+/// A dictionary key with no written conformance: the registry makes it a key (stored as its raw
+/// value).
+enum Pane: String { case sidebar, inspector }
 
 /// An option set and an "extensible enum": stored as their raw values, as `@AppStorage` stores
 /// them, with no written conformance. `nonisolated`, which a default-MainActor target needs for

@@ -63,7 +63,8 @@ case .write:
       && defaults.string(forKey: "WindowSettings.channel") == "stable"
       && defaults.dictionary(forKey: "WindowSettings.columnWidths") as? [String: Double] == [
         "0": 120, "1": 80.5,
-      ],
+      ]
+      && defaults.dictionary(forKey: "WindowSettings.panesShown") as? [String: Bool] == ["sidebar": true],
     "Foundation values' and raw-representable structs' defaults are registered in their stored form")
   check(
     WindowSettings().size == CGSize(width: 800, height: 600) && WindowSettings().pages == 1...20,
@@ -81,6 +82,9 @@ case .write:
   WindowSettings().channel = Channel(rawValue: "beta")
   check(WindowSettings().columnWidths == [0: 120, 1: 80.5], "an Int-keyed dictionary's default")
   WindowSettings().columnWidths[2] = 64
+  check(WindowSettings().panesShown == [.sidebar: true], "an enum-keyed dictionary's default")
+  WindowSettings().panesShown = [.sidebar: false, .inspector: true]
+  WindowSettings().accountNames = [UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!: "Work"]
   let batch = await Task.detached { () -> Int in
     let settings = SyncSettings()
     let before = settings.batchSize
@@ -138,6 +142,16 @@ case .verify:
         "0": 120, "1": 80.5, "2": 64,
       ],
     "an Int-keyed dictionary persisted, keyed by text")
+  check(
+    WindowSettings().panesShown == [.sidebar: false, .inspector: true]
+      && defaults.dictionary(forKey: "WindowSettings.panesShown") as? [String: Bool] == [
+        "sidebar": false, "inspector": true,
+      ]
+      && WindowSettings().accountNames == [UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!: "Work"]
+      && defaults.dictionary(forKey: "WindowSettings.accountNames") as? [String: String] == [
+        "E621E1F8-C36C-495A-93FC-0C247A3E6E5F": "Work"
+      ],
+    "enum- and UUID-keyed dictionaries persisted, keyed by raw value and uuidString")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

@@ -6,9 +6,8 @@ import Foundation
 /// library conforms `Bool`, every fixed-width integer, `Double`, `Float`, `CGFloat`, `String`,
 /// `Character`, `Data`, `Date`, `URL`, `UUID`, `Decimal`, `Duration`, `Locale`, `TimeZone`,
 /// `CGPoint`, `CGSize`, `CGRect`, SwiftUI's `Color.Resolved`, and ranges, arrays, sets,
-/// dictionaries and optionals of supported values. A dictionary's keys are stored as text: a
-/// `String` as it is, an `Int`, `Bool` or other `LosslessStringConvertible` key as its
-/// `description`.
+/// dictionaries and optionals of supported values. A dictionary's keys are stored as text: see
+/// ``PreferenceDictionaryKey``.
 ///
 /// Your module's own raw-value enums, `RawRepresentable` structs and `Codable` types need
 /// nothing: the build plugin writes

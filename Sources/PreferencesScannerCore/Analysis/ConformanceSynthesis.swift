@@ -19,6 +19,7 @@ struct ConformanceSynthesis {
   /// Whether the module imports `Preferences` so that a public type's conformance may name it.
   let importsPublicly: Bool
   private var decided: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
+  private var decidedKeys: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
   private var sendable: [ModuleIndex.TypeID: Bool] = [:]
   /// How many times a proof assumed a type it was already proving.
   private var assumptions = 0
@@ -29,9 +30,31 @@ struct ConformanceSynthesis {
     importsPublicly = own.isEmpty || own.contains { $0.accessLevel == nil || $0.accessLevel == "public" }
   }
 
-  /// Every conformance decided so far, by type name.
+  /// Every conformance decided so far, by type name: a type that is both stored and a stored
+  /// dictionary's key gets one extension that lists both protocols (and states `Sendable` once).
   var conformances: [SynthesizedConformance] {
-    decided.values.compactMap { try? $0.get() }.sorted { $0.typeName < $1.typeName }
+    var byType: [String: SynthesizedConformance] = [:]
+    var separate: [SynthesizedConformance] = []
+    for case .success(let value) in decided.values { byType[value.typeName] = value }
+    for case .success(let key) in decidedKeys.values {
+      guard var merged = byType[key.typeName] else {
+        byType[key.typeName] = key
+        continue
+      }
+      if merged.condition == key.condition {
+        merged.keyStorage = key.keyStorage
+        byType[key.typeName] = merged
+      } else {
+        // Under another `#if` than the stored type's (the user conformed it to `PreferenceValue`
+        // under one): a line of its own, which leaves `Sendable` to the other.
+        var alone = key
+        alone.statesSendable = alone.statesSendable && !merged.statesSendable
+        separate.append(alone)
+      }
+    }
+    return (Array(byType.values) + separate).sorted {
+      ($0.typeName, $0.condition ?? "") < ($1.typeName, $1.condition ?? "")
+    }
   }
 
   /// The raw types whose enums the registry makes storable.
@@ -50,20 +73,37 @@ struct ConformanceSynthesis {
     "URLComponents", "Duration", "PropertyListValue", "CGPoint", "CGSize", "CGRect", "CGVector",
   ]
 
-  /// The conformance the registry writes for `type`, or why it cannot.
+  /// The conformance to `PreferenceValue` the registry writes for `type`, or why it cannot.
   mutating func conformance(for type: ModuleIndex.TypeID) -> Result<SynthesizedConformance, ConformanceBlock>
   {
     if let known = decided[type] { return known }
-    let result = decide(type)
+    let result = decide(type, asKey: false)
     decided[type] = result
     return result
   }
 
-  private mutating func decide(_ type: ModuleIndex.TypeID) -> Result<SynthesizedConformance, ConformanceBlock>
-  {
+  /// The conformance to `PreferenceDictionaryKey` the registry writes for `type`, a stored
+  /// dictionary's key, or why it cannot.
+  mutating func keyConformance(for type: ModuleIndex.TypeID) -> Result<
+    SynthesizedConformance, ConformanceBlock
+  > {
+    if let known = decidedKeys[type] { return known }
+    let result = decide(type, asKey: true)
+    decidedKeys[type] = result
+    return result
+  }
+
+  /// The raw types whose enums and structs the registry makes dictionary keys: those the
+  /// library conforms to `PreferenceDictionaryKey`.
+  static let keyRawValueTypes = rawValueTypes.subtracting(["CGFloat"])
+
+  private mutating func decide(_ type: ModuleIndex.TypeID, asKey: Bool) -> Result<
+    SynthesizedConformance, ConformanceBlock
+  > {
     let info = index[type]
     let name = index.qualifiedName(type)
-    let ownFix = "add 'extension \(name): PreferenceValue {}' in the file that declares it"
+    let protocolName = asKey ? "PreferenceDictionaryKey" : "PreferenceValue"
+    let ownFix = "add 'extension \(name): \(protocolName) {}' in the file that declares it"
     if let generic = info.genericType {
       return .failure(
         ConformanceBlock(
@@ -79,17 +119,37 @@ struct ConformanceSynthesis {
           reason: "'\(name)' is \(info.kind.map { "a \($0.rawValue)" } ?? "not declared in this module")",
           fix: info.kind == .class ? "make it a final class that is Sendable, and \(ownFix)" : ownFix))
     }
-    let rawValue = kind == .enum && isRawValueEnum(info)
-    let rawStruct = kind == .struct && isRawValueStruct(type)
-    let codable =
-      index.inherits(type, anyOf: ["Codable"])
-      || (index.inherits(type, anyOf: ["Encodable"]) && index.inherits(type, anyOf: ["Decodable"]))
-    guard rawValue || rawStruct || codable else {
-      return .failure(
-        ConformanceBlock(
-          reason:
-            "it is neither an enum with a String or number raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable",
-          fix: "declare it Codable (it is then stored as JSON text), or \(ownFix) and implement it"))
+    var storage: SynthesizedConformance.Storage?
+    var keyStorage: SynthesizedConformance.KeyStorage?
+    if asKey {
+      let rawTypes = Self.keyRawValueTypes
+      if kind == .enum && isRawValueEnum(info, rawTypes: rawTypes) {
+        keyStorage = .rawValue
+      } else if kind == .struct && isRawValueStruct(type, rawTypes: rawTypes) {
+        keyStorage = .rawRepresentable
+      } else if index.inherits(type, anyOf: ["LosslessStringConvertible"]) {
+        keyStorage = .description
+      } else {
+        return .failure(
+          ConformanceBlock(
+            reason:
+              "it is neither an enum nor a RawRepresentable struct with a String or number raw value, nor LosslessStringConvertible, so it has no text to be stored as",
+            fix: "key the dictionary by its raw value or another text, or \(ownFix) and implement it"))
+      }
+    } else {
+      let rawValue = kind == .enum && isRawValueEnum(info)
+      let rawStruct = kind == .struct && isRawValueStruct(type)
+      let codable =
+        index.inherits(type, anyOf: ["Codable"])
+        || (index.inherits(type, anyOf: ["Encodable"]) && index.inherits(type, anyOf: ["Decodable"]))
+      guard rawValue || rawStruct || codable else {
+        return .failure(
+          ConformanceBlock(
+            reason:
+              "it is neither an enum with a String or number raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable",
+            fix: "declare it Codable (it is then stored as JSON text), or \(ownFix) and implement it"))
+      }
+      storage = rawValue ? .rawValue : rawStruct ? .rawRepresentable : .json
     }
     let declaredSendable = index.inherits(type, anyOf: ["Sendable"]) || info.globalActor != nil
     if let access = info.access, access >= .public {
@@ -115,21 +175,21 @@ struct ConformanceSynthesis {
             "the scanner cannot prove '\(name)' Sendable from its stored properties (each must be of a standard value type, or a module type proven the same way, with its type written)",
           fix: "declare it '\(kind.rawValue) \(info.name): …, Sendable', or \(ownFix)"))
     }
-    guard let condition = condition(info) else {
+    guard let condition = condition(info, excludingOwn: !asKey) else {
       return .failure(
         ConformanceBlock(
           reason: "'\(name)' is declared under an #if condition too long to repeat", fix: ownFix))
     }
     return .success(
       SynthesizedConformance(
-        typeName: name, storage: rawValue ? .rawValue : rawStruct ? .rawRepresentable : .json,
-        statesSendable: !declaredSendable,
-        condition: condition.isEmpty ? nil : condition, site: info.declarationSite))
+        typeName: name, storage: storage, keyStorage: keyStorage,
+        statesSendable: !declaredSendable, condition: condition.isEmpty ? nil : condition,
+        site: info.declarationSite))
   }
 
-  private func isRawValueEnum(_ info: ModuleIndex.TypeInfo) -> Bool {
+  private func isRawValueEnum(_ info: ModuleIndex.TypeInfo, rawTypes: Set<String> = rawValueTypes) -> Bool {
     info.kind == .enum
-      && info.firstInherited.map { Self.rawValueTypes.contains(ModuleIndex.lastComponent($0)) } == true
+      && info.firstInherited.map { rawTypes.contains(ModuleIndex.lastComponent($0)) } == true
   }
 
   /// Whether a struct is `RawRepresentable` (an `OptionSet`, or `struct Tag: RawRepresentable`)
@@ -138,7 +198,7 @@ struct ConformanceSynthesis {
   /// its raw value, as `@AppStorage` stores such a type. A raw type syntax does not show (or of
   /// another kind) leaves the struct to the user, so that the generated conformance never names
   /// a type that does not satisfy it.
-  private func isRawValueStruct(_ type: ModuleIndex.TypeID) -> Bool {
+  private func isRawValueStruct(_ type: ModuleIndex.TypeID, rawTypes: Set<String> = rawValueTypes) -> Bool {
     guard index.inherits(type, anyOf: ["RawRepresentable", "OptionSet"]) else { return false }
     let members = index[type].members
     let alias = members["RawValue"]?.first { $0.syntax.kind == .typeAlias }?.syntax.type
@@ -150,19 +210,22 @@ struct ConformanceSynthesis {
     let standard =
       names.count == 1
       ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : ""
-    return Self.rawValueTypes.contains(standard)
+    return rawTypes.contains(standard)
   }
 
-  /// Where the conformance compiles: where the type is declared, and not where the user's own
-  /// conformance is (`""` for everywhere); `nil` if a condition was too long to repeat.
-  private func condition(_ info: ModuleIndex.TypeInfo) -> String? {
+  /// Where the conformance compiles: where the type is declared, and (with `excludingOwn`) not
+  /// where the user's own conformance to `PreferenceValue` is (`""` for everywhere); `nil` if a
+  /// condition was too long to repeat.
+  private func condition(_ info: ModuleIndex.TypeInfo, excludingOwn: Bool) -> String? {
     var clauses: [String] = []
     if !info.declarationConditions.contains(nil) {
       let declared = info.declarationConditions.compactMap { $0 }.sorted()
       clauses.append(
         declared.count == 1 ? declared[0] : "(" + declared.map(Self.grouped).joined(separator: " || ") + ")")
     }
-    clauses += info.preferenceValueConditions.compactMap { $0 }.sorted().map { "!" + Self.grouped($0) }
+    if excludingOwn {
+      clauses += info.preferenceValueConditions.compactMap { $0 }.sorted().map { "!" + Self.grouped($0) }
+    }
     if clauses.contains(where: { $0.contains("…") }) { return nil }
     return clauses.joined(separator: " && ")
   }
@@ -289,7 +352,8 @@ struct ConformanceBlock: Error {
   var fix: String
 }
 
-/// A conformance to `PreferenceValue` the registry writes for a module type declared without one.
+/// A conformance to `PreferenceValue` (or `PreferenceDictionaryKey`, or both) the registry writes
+/// for a module type declared without one.
 package struct SynthesizedConformance: Sendable {
   package enum Storage: String, Sendable {
     /// An enum stored as its raw value.
@@ -300,11 +364,24 @@ package struct SynthesizedConformance: Sendable {
     case json
   }
 
+  /// How a stored dictionary's key is stored as text.
+  package enum KeyStorage: String, Sendable {
+    /// An enum's raw value.
+    case rawValue
+    /// A `RawRepresentable` struct's raw value.
+    case rawRepresentable
+    /// A `LosslessStringConvertible` type's `description`.
+    case description
+  }
+
   /// The type's qualified name in the module.
   package let typeName: String
-  package let storage: Storage
+  /// How it is stored, where it conforms to `PreferenceValue`; `nil` where it does not.
+  package var storage: Storage?
+  /// How it is stored as a dictionary's key, where it conforms to `PreferenceDictionaryKey`.
+  package var keyStorage: KeyStorage? = nil
   /// Whether the conformance also states `@unchecked Sendable`, which the scanner proved.
-  package let statesSendable: Bool
+  package var statesSendable: Bool
   /// The `#if` condition to compile it under: where the type is declared and the user's own
   /// conformance is not; `nil` for always.
   package let condition: String?

@@ -35,7 +35,7 @@ package struct Planner: Sendable {
     var synthesis = ConformanceSynthesis(index: index, files: files)
     for (fileIndex, file) in files.enumerated() {
       for (declarationIndex, syntax) in file.preferences.enumerated() {
-        let (plan, problems, unstorable) = self.plan(
+        let (plan, problems, unstorable, keyTypes) = self.plan(
           syntax, number: declarationIndex, file: file, fileIndex: fileIndex)
         if let plan { plans.append(plan) }
         diagnostics += problems
@@ -64,6 +64,15 @@ package struct Planner: Sendable {
               "@Preference '\(syntax.property)' stores \(unstorable.valueType), but '\(unstorable.name)' does not conform to PreferenceValue, and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
               file: file.path, line: syntax.line, column: syntax.column))
         }
+        // A module type a stored dictionary is keyed by: the registry makes it a key where it can.
+        for key in keyTypes {
+          guard case .failure(let blocked) = synthesis.keyConformance(for: key.type) else { continue }
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              "@Preference '\(syntax.property)' stores \(plan?.valueType ?? ""), a dictionary keyed by '\(key.name)', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
+              file: file.path, line: syntax.line, column: syntax.column))
+        }
       }
     }
     return (plans, diagnostics, synthesis.conformances)
@@ -82,7 +91,7 @@ package struct Planner: Sendable {
   package static let typeNameLimit = 1_000
 
   private func plan(_ syntax: PreferenceSyntax, number: Int, file: FileSyntax, fileIndex: Int) -> (
-    PreferencePlan?, [Diagnostic], Unstorable?
+    PreferencePlan?, [Diagnostic], Unstorable?, [(name: String, type: ModuleIndex.TypeID)]
   ) {
     var problems: [Diagnostic] = []
     func error(_ message: String) {
@@ -94,7 +103,7 @@ package struct Planner: Sendable {
       error(
         "@Preference '\(syntax.property)' is declared in a type nested \(index[declaringType].depth) levels deep, whose qualified name is longer than \(Self.typeNameLimit) bytes; the registry cannot name it. Declare the preference in a less deeply nested type"
       )
-      return (nil, problems, nil)
+      return (nil, problems, nil, [])
     }
     let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
     let key =
@@ -181,10 +190,11 @@ package struct Planner: Sendable {
     let store = storeCode(syntax.arguments.store, label: "store")
     let movedFrom = storeCode(syntax.arguments.movedFrom, label: "movedFrom")?.code
 
-    // A dictionary keyed by anything but strings: property lists key dictionaries by string.
-    if let valueType, let key = dictionaryKeyProblem(valueType, context: context) {
+    // A dictionary keyed by what has no text: property lists key dictionaries by string.
+    let keys = valueType.map { dictionaryKeys($0, context: context) }
+    if let valueType, let key = keys?.problem {
       error(
-        "@Preference '\(syntax.property)' stores \(valueType), a dictionary keyed by \(key), but a stored dictionary is keyed by text (as property lists are): String, or a LosslessStringConvertible type such as Int, stored as its description; key it by one of those (a String for a UUID, its uuidString), or store a Codable type that holds it (stored as JSON text)"
+        "@Preference '\(syntax.property)' stores \(valueType), a dictionary keyed by \(key), but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String or number raw value; key it by one of those (a String for a URL, its absoluteString), or store a Codable type that holds it (stored as JSON text)"
       )
     }
 
@@ -222,7 +232,7 @@ package struct Planner: Sendable {
       renamedFrom: syntax.arguments.renamedFrom,
       condition: syntax.branch.map { BranchSyntax.condition(of: $0, in: file.branches) },
       lockCheck: canFormKeyPath(syntax, type: declaringType, blocked: blocked) ? typePath : nil)
-    return (plan, problems, unstorable)
+    return (plan, problems, unstorable, keys?.moduleKeys ?? [])
   }
 
   /// Whether generated code (another file, on the main actor) can form a key path to the
@@ -634,22 +644,26 @@ package struct Planner: Sendable {
     return info.members["init"]?.contains(where: { $0.syntax.isFailable }) == true ? nil : name
   }
 
-  /// Standard types a dictionary may be keyed by that are not `LosslessStringConvertible`, so a
-  /// stored dictionary (keyed by text) cannot be keyed by them.
+  /// Standard types a dictionary may be keyed by that the library does not conform to
+  /// `PreferenceDictionaryKey`: a stored dictionary (keyed by text) cannot be keyed by them.
   private static let untextualKeys: Set<String> = [
-    "CGFloat", "Date", "URL", "UUID", "Data", "Decimal", "AnyHashable",
+    "CGFloat", "Date", "URL", "Data", "Decimal", "AnyHashable", "Substring", "Float16",
   ]
 
-  /// The key type of a dictionary in `type` (`[K: V]` or `Dictionary<K, V>`, at any depth) that
-  /// surely cannot be stored as text: a standard type that is not `LosslessStringConvertible`
-  /// (`UUID`, `Date`), or a struct, enum, class or actor of the module that does not declare it.
-  /// `String`, `Int`, `Bool` and the other standard `LosslessStringConvertible` types are keys
-  /// a stored dictionary holds. A name from another module is left to the compiler, and so is a
-  /// type longer than any real one (256 tokens: bounded work).
-  func dictionaryKeyProblem(_ type: String, context: [ModuleIndex.TypeID]) -> String? {
-    guard type.containsText(":") || type.containsText("Dictionary") else { return nil }
+  /// The keys of the dictionaries in `type` (`[K: V]` or `Dictionary<K, V>`, at any depth):
+  /// the first that surely cannot be stored as text (a standard type the library does not make
+  /// a key, such as `Date`, or a generic parameter), and the module's types among them that do
+  /// not declare `PreferenceDictionaryKey` (whose conformance the registry writes where it can).
+  /// `String`, the numbers, `Bool`, `Character` and `UUID` are keys. A name from another module
+  /// is left to the compiler, and so is a type longer than any real one (256 tokens: bounded
+  /// work).
+  func dictionaryKeys(_ type: String, context: [ModuleIndex.TypeID]) -> (
+    problem: String?, moduleKeys: [(name: String, type: ModuleIndex.TypeID)]
+  ) {
+    var moduleKeys: [(name: String, type: ModuleIndex.TypeID)] = []
+    guard type.containsText(":") || type.containsText("Dictionary") else { return (nil, moduleKeys) }
     let syntax = ExpressionSyntax(text: type)
-    guard syntax.tokens.count <= 256 else { return nil }
+    guard syntax.tokens.count <= 256 else { return (nil, moduleKeys) }
     for index in syntax.tokens.indices {
       let keyRange: ClosedRange<Int>
       if syntax.punct(index, UInt8(ascii: "[")) {
@@ -689,20 +703,22 @@ package struct Planner: Sendable {
         keyContext = owner.map(enclosingTypes) ?? []
       }
       if names == ["Swift", "String"] || names == ["String"] { continue }
-      if names.count == 1, Self.untextualKeys.contains(names[0]) { return key }
-      // A generic parameter (`[T: Int]` in `struct S<T: Hashable>`): never `String`.
-      if keyRange.count == 1, case .genericParameter = self.index.resolve(key, in: context).0 { return key }
+      if names.count == 1, Self.untextualKeys.contains(names[0]) { return (key, moduleKeys) }
+      // A generic parameter (`[T: Int]` in `struct S<T: Hashable>`): the registry cannot conform it.
+      if keyRange.count == 1, case .genericParameter = self.index.resolve(key, in: context).0 {
+        return (key, moduleKeys)
+      }
       if names.allSatisfy({
         !$0.isEmpty && !$0.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") })
       }),
         let id = self.index.typeID(of: names, in: keyContext), let kind = self.index[id].kind,
         kind != .protocol,
-        kind != .extension, !self.index.inherits(id, anyOf: ["LosslessStringConvertible"])
+        kind != .extension, !self.index.inherits(id, anyOf: ["PreferenceDictionaryKey"])
       {
-        return key
+        moduleKeys.append((names.joined(separator: "."), id))
       }
     }
-    return nil
+    return (nil, moduleKeys)
   }
 
   /// The protocol (`Codable`, `Encodable` or `Decodable`) whose conformance the compiler would

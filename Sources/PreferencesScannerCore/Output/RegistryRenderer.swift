@@ -268,13 +268,14 @@ package enum RegistryRenderer {
     """
   }
 
-  /// The conformances to `PreferenceValue` the module's types are declared without: what a user
-  /// would write (`extension Theme: PreferenceValue {}`), under the `#if` where the type exists
-  /// and the user's own conformance does not. The protocol's default implementations store a
-  /// raw-value enum or `RawRepresentable` struct as its raw value and a `Codable` type as JSON
-  /// text. `PreferenceValue` refines
-  /// `Sendable`, which Swift lets only the declaring file infer: where the type does not declare
-  /// it, the conformance states it, as the scanner proved it (see ``ConformanceSynthesis``).
+  /// The conformances to `PreferenceValue` (and `PreferenceDictionaryKey`) the module's types
+  /// are declared without: what a user would write (`extension Theme: PreferenceValue {}`), under
+  /// the `#if` where the type exists and the user's own conformance does not. The protocols'
+  /// default implementations store a raw-value enum or `RawRepresentable` struct as its raw
+  /// value, a `Codable` type as JSON text, and a `LosslessStringConvertible` key as its
+  /// description. Both protocols refine `Sendable`, which Swift lets only the declaring file
+  /// infer: where the type does not declare it, the conformance states it, as the scanner proved
+  /// it (see ``ConformanceSynthesis``).
   package static func conformances(_ conformances: [SynthesizedConformance]) -> String {
     guard !conformances.isEmpty else { return "" }
     var out =
@@ -282,30 +283,47 @@ package enum RegistryRenderer {
     for conformance in conformances {
       let name = conformance.typeName.split(separator: ".").map { SwiftIdentifier.escaped(String($0)) }
         .joined(separator: ".")
+      let rawValueEnum =
+        conformance.storage.map { $0 == .rawValue } ?? (conformance.keyStorage == .rawValue)
       var text = ""
       if conformance.statesSendable {
         text +=
-          conformance.storage == .rawValue
+          rawValueEnum
           ? "// Sendable: a raw-value enum has no payloads; each value is one of its cases.\n"
           : "// Sendable: every stored property is of a standard value type or a type proven Sendable.\n"
       }
-      // The comment is what the compiler prints under a rejected conformance: for a Codable
-      // type, it names the fix for the one way this line fails.
-      let isolationFix =
-        "Not conforming? Where the default isolation is MainActor, declare the type nonisolated (nonisolated struct …)"
-      let comment =
-        switch conformance.storage {
-        case .rawValue: "stored as its raw value"
-        case .rawRepresentable: "stored as its raw value. \(isolationFix)"
-        case .json: "stored as JSON text. \(isolationFix)"
-        }
+      // The comment is what the compiler prints under a rejected conformance: for a type whose
+      // conformance uses its own members (Codable, a raw value it declares, a description), it
+      // names the fix for the one way this line fails.
+      var protocols: [String] = []
+      var comments: [String] = []
+      switch conformance.storage {
+      case .rawValue?, .rawRepresentable?: comments.append("stored as its raw value")
+      case .json?: comments.append("stored as JSON text")
+      case nil: break
+      }
+      if conformance.storage != nil { protocols.append("PreferenceValue") }
+      switch conformance.keyStorage {
+      case .rawValue?, .rawRepresentable?: comments.append("a dictionary key as its raw value")
+      case .description?: comments.append("a dictionary key as its description")
+      case nil: break
+      }
+      if conformance.keyStorage != nil { protocols.append("PreferenceDictionaryKey") }
+      let isolated =
+        [.rawRepresentable, .json].contains(conformance.storage)
+        || [.rawRepresentable, .description].contains(conformance.keyStorage)
+      var comment = comments.joined(separator: "; ")
+      if isolated {
+        comment +=
+          ". Not conforming? Where the default isolation is MainActor, declare the type nonisolated (nonisolated struct …)"
+      }
       let line =
-        "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")PreferenceValue {}  // \(comment)\n"
-      if conformance.storage != .rawValue, let site = conformance.site {
-        // Where the default isolation is MainActor, a Codable or RawRepresentable type's
-        // conformance is main-actor isolated unless the type is `nonisolated` (an enum's
-        // synthesized raw value is not), and this line cannot compile: the compiler then reports
-        // it at the type's declaration, where the fix (`nonisolated`) goes.
+        "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")\(protocols.joined(separator: ", ")) {}  // \(comment)\n"
+      if isolated, let site = conformance.site {
+        // Where the default isolation is MainActor, such a conformance is main-actor isolated
+        // unless the type is `nonisolated` (an enum's synthesized raw value is not), and this
+        // line cannot compile: the compiler then reports it at the type's declaration, where the
+        // fix (`nonisolated`) goes.
         text += "#sourceLocation(file: \(StringLiteral.quote(site.file)), line: \(site.line))\n" + line
         text += "#sourceLocation()\n"
       } else {
