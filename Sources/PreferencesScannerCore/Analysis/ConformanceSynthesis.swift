@@ -2,7 +2,10 @@
 /// one, so that `@Preference var theme = Theme.dark` needs nothing more: an enum with a
 /// property-list raw value, or a `RawRepresentable` struct (an `OptionSet`) whose raw value is a
 /// string or number, is stored as its raw value, a `Codable` type as JSON text (the protocol's
-/// default implementations, as for a conformance the user writes).
+/// default implementations, as for a conformance the user writes). Likewise the conformances to
+/// `PreferenceDictionaryKey` of the module types a stored dictionary is keyed by: a raw-value
+/// enum or struct is a key as its raw value, a `LosslessStringConvertible` type as its
+/// description.
 ///
 /// `PreferenceValue` refines `Sendable`, and Swift accepts a conformance that implies `Sendable`
 /// only in the file that declares the type. The generated file therefore states the type

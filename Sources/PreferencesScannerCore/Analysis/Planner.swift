@@ -713,7 +713,8 @@ package struct Planner: Sendable {
       }),
         let id = self.index.typeID(of: names, in: keyContext), let kind = self.index[id].kind,
         kind != .protocol,
-        kind != .extension, !self.index.inherits(id, anyOf: ["PreferenceDictionaryKey"])
+        kind != .extension, !self.index.inherits(id, anyOf: ["PreferenceDictionaryKey"]),
+        !moduleKeys.contains(where: { $0.type == id })
       {
         moduleKeys.append((names.joined(separator: "."), id))
       }
