@@ -35,15 +35,19 @@ let package = Package(
   targets: [
     // What every program here uses to check and report; no preferences of its own.
     .target(name: "IntegrationSupport"),
+    // Stands in for SwiftUI on Linux: it declares a `PreferenceKey` protocol, as SwiftUI does.
+    .target(name: "ViewKit"),
     // Swift 6, strict concurrency: keys, central registration, persistence, the lock.
     .executableTarget(name: "IntegrationApp", dependencies: [preferences], plugins: [plugin]),
     // A new Xcode 26 app target.
     .executableTarget(
-      name: "MainActorApp", dependencies: [support, preferences], exclude: ["preferences-config.json"],
+      name: "MainActorApp", dependencies: [support, preferences, "ViewKit"],
+      exclude: ["preferences-config.json"],
       swiftSettings: xcode26AppSettings, plugins: [plugin]),
     // The real default of a new Xcode 26 app: Swift 5 mode, MainActor, approachable concurrency.
     .executableTarget(
-      name: "Xcode26DefaultApp", dependencies: [support, preferences], exclude: ["preferences-config.json"],
+      name: "Xcode26DefaultApp", dependencies: [support, preferences, "ViewKit"],
+      exclude: ["preferences-config.json"],
       swiftSettings: xcode26TemplateSettings, plugins: [plugin]),
     // The Xcode project fixture's sources, built by SwiftPM too: the same keys either way.
     .executableTarget(
@@ -51,7 +55,8 @@ let package = Package(
       swiftSettings: xcode26TemplateSettings, plugins: [plugin]),
     // An app that has not moved to Swift 6.
     .executableTarget(
-      name: "Swift5App", dependencies: [support, preferences], exclude: ["preferences-config.json"],
+      name: "Swift5App", dependencies: [support, preferences, "ViewKit"],
+      exclude: ["preferences-config.json"],
       swiftSettings: [.swiftLanguageMode(.v5)], plugins: [plugin]),
     // A settings library with public preferences, used by another module; ported from
     // @AppStorage, so it reads the data the previous version stored.

@@ -28,7 +28,7 @@ import Foundation
 /// (``PreferenceStore/register(defaults:)``) the first time the keys are used with it.
 ///
 /// Each case's type is known at compile time: the build plugin reads the `defaultValue` switch and
-/// generates a typed ``PreferenceKey`` for each case (`PreferenceKey<AppKeys, String>.name`), which
+/// generates a typed ``TypedPreferenceKey`` for each case (`TypedPreferenceKey<AppKeys, String>.name`), which
 /// every read and write of ``KeyedPreferences`` takes. A case's type is its default's: a literal's
 /// (`"Anonymous"` is a `String`, `0` an `Int`, `0.5` a `Double`), `T?.none` for an optional,
 /// `T(…)`, an enum case `T.case`, or the type after `as` (`0 as Double`,
@@ -40,7 +40,7 @@ import Foundation
 /// Without the plugin, declare the typed keys yourself:
 ///
 /// ```swift
-/// extension PreferenceKey where Keys == AppKeys, Value == String {
+/// extension TypedPreferenceKey where Keys == AppKeys, Value == String {
 ///   static var name: Self { Self(.name) }
 /// }
 /// ```
@@ -55,8 +55,10 @@ public protocol PreferenceKeys: RawRepresentable, CaseIterable, Sendable where R
 /// not compile.
 ///
 /// The build plugin generates one static member per case, named after the case, so a key is
-/// written `.name` wherever a `PreferenceKey` is expected.
-public struct PreferenceKey<Keys: PreferenceKeys, Value: PreferenceValue>: Sendable, Hashable {
+/// written `.name` wherever a `TypedPreferenceKey` is expected. (It is not named `PreferenceKey`:
+/// that is SwiftUI's protocol for view preferences, and a file that imports both modules could
+/// not name either.)
+public struct TypedPreferenceKey<Keys: PreferenceKeys, Value: PreferenceValue>: Sendable, Hashable {
   /// The enum case; its raw value is the stored key.
   public let key: Keys
 
@@ -99,13 +101,13 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
 
   /// The value of `key`: stored, else its default.
   ///
-  /// If a hand-written ``PreferenceKey`` names a type other than the one its case's default has,
+  /// If a hand-written ``TypedPreferenceKey`` names a type other than the one its case's default has,
   /// the read never stops the app: it returns the default converted to `Value` where it converts
   /// (`0` declared, read as `Double`: `0.0`), else the stored value if it reads as `Value`, else an
   /// empty value, and ``PreferenceError/wrongValueType(key:declared:given:)`` is reported once per
   /// key and type. (Generated keys always agree with their defaults.)
   @inlinable
-  public func value<Value: PreferenceValue>(for key: PreferenceKey<Keys, Value>) -> Value {
+  public func value<Value: PreferenceValue>(for key: TypedPreferenceKey<Keys, Value>) -> Value {
     // A cached value of this type exists only after a checked read or write of this key.
     if let cached = store.cachedValue(forKey: key.key.rawValue, as: Value.self) { return cached }
     return uncachedValue(for: key.key)
@@ -113,7 +115,8 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
 
   /// The value of `key`; the key already names the type.
   @available(*, deprecated, message: "the key names its type; remove 'as:'")
-  public func value<Value: PreferenceValue>(for key: PreferenceKey<Keys, Value>, as type: Value.Type) -> Value
+  public func value<Value: PreferenceValue>(for key: TypedPreferenceKey<Keys, Value>, as type: Value.Type)
+    -> Value
   {
     value(for: key)
   }
@@ -156,10 +159,10 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
 
   /// Stores `value` for `key`; `nil` (for optional keys) removes the stored value.
   ///
-  /// A hand-written ``PreferenceKey`` whose type differs from its case's default stores nothing:
+  /// A hand-written ``TypedPreferenceKey`` whose type differs from its case's default stores nothing:
   /// the error is reported through ``PreferenceDiagnostics`` and the method returns `false`.
   @discardableResult
-  public func set<Value: PreferenceValue>(_ value: Value, for key: PreferenceKey<Keys, Value>) -> Bool {
+  public func set<Value: PreferenceValue>(_ value: Value, for key: TypedPreferenceKey<Keys, Value>) -> Bool {
     guard Self.accepts(key.key, Value.self) else {
       PreferenceDiagnostics.report(
         .wrongValueType(
@@ -172,19 +175,19 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
   }
 
   /// Reads or writes `key`.
-  public subscript<Value: PreferenceValue>(key: PreferenceKey<Keys, Value>) -> Value {
+  public subscript<Value: PreferenceValue>(key: TypedPreferenceKey<Keys, Value>) -> Value {
     get { value(for: key) }
     nonmutating set { set(newValue, for: key) }
   }
 
   /// The string value of `key`.
-  @inlinable public func string(for key: PreferenceKey<Keys, String>) -> String { value(for: key) }
+  @inlinable public func string(for key: TypedPreferenceKey<Keys, String>) -> String { value(for: key) }
   /// The integer value of `key`.
-  @inlinable public func integer(for key: PreferenceKey<Keys, Int>) -> Int { value(for: key) }
+  @inlinable public func integer(for key: TypedPreferenceKey<Keys, Int>) -> Int { value(for: key) }
   /// The Boolean value of `key`.
-  @inlinable public func bool(for key: PreferenceKey<Keys, Bool>) -> Bool { value(for: key) }
+  @inlinable public func bool(for key: TypedPreferenceKey<Keys, Bool>) -> Bool { value(for: key) }
   /// The floating-point value of `key`.
-  @inlinable public func double(for key: PreferenceKey<Keys, Double>) -> Double { value(for: key) }
+  @inlinable public func double(for key: TypedPreferenceKey<Keys, Double>) -> Double { value(for: key) }
 
   /// Removes the stored value of `key`, so that it reads its default again.
   public func removeValue(for key: Keys) { store.removeValue(forKey: key.rawValue) }

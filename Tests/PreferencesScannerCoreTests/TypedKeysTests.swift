@@ -49,7 +49,7 @@ import Testing
         "limit": "Int", "ratio": "CGFloat", "default": "Bool", "other": "Bool",
       ])
     let text = RegistryRenderer.typedKeys(result.typedKeys)
-    #expect(text.contains("extension PreferenceKey where Keys == AppKeys, Value == String {\n"))
+    #expect(text.contains("extension TypedPreferenceKey where Keys == AppKeys, Value == String {\n"))
     #expect(text.contains("  nonisolated static var name: Self { Self(AppKeys.name) }\n"))
     #expect(text.contains("  nonisolated static var `default`: Self { Self(AppKeys.`default`) }\n"))
   }
@@ -89,7 +89,7 @@ import Testing
     #expect(result.typedKeys.first { $0.keysType == "MacKeys" }?.condition == "(os(macOS))")
     #expect(
       RegistryRenderer.typedKeys(result.typedKeys).contains(
-        "#if (os(macOS))\nextension PreferenceKey where Keys == MacKeys, Value == Int {"))
+        "#if (os(macOS))\nextension TypedPreferenceKey where Keys == MacKeys, Value == Int {"))
   }
 
   /// What the plugin cannot type is one warning at the clause, asking for `as` (the key is still
@@ -124,7 +124,7 @@ import Testing
       """)
     let messages = warnings(result)
     // A generic type's call (`Set([1, 2])` is a `Set<Int>`) and a function's (`max`) are not
-    // typed by their names, which would declare `PreferenceKey<AppKeys, Set>`.
+    // typed by their names, which would declare `TypedPreferenceKey<AppKeys, Set>`.
     #expect(messages.count == 5, "\(messages)")
     #expect(messages.contains { $0.contains("'AppKeys.set' from its default 'Set([1, 2])'") })
     #expect(messages.contains { $0.contains("'AppKeys.largest' from its default 'max(1, 2)'") })

@@ -207,7 +207,7 @@ import Testing
     #expect(store.integer(for: .launchCount) == 1)
     // `store.set(42, for: .name)` does not compile (Scripts/integration-test.sh holds that); a
     // hand-written key of the wrong type stores nothing and says why.
-    #expect(!store.set(42, for: PreferenceKey<AppKeys, Int>(.name)))
+    #expect(!store.set(42, for: TypedPreferenceKey<AppKeys, Int>(.name)))
     #expect(store.string(for: .name) == "Paul")
     #expect(
       Diagnostics.reported(mentioning: "preference 'name' is declared as String but was given Int").count >= 1
@@ -230,13 +230,14 @@ import Testing
   @Test func aKeyedReadWithTheWrongTypeNeverTraps() {
     Diagnostics.start()
     let store = PreferenceStore.inMemory().keyed(by: PortedKeys.self)
-    let rateAsDouble = PreferenceKey<PortedKeys, Double>(.overscrollRate)
+    let rateAsDouble = TypedPreferenceKey<PortedKeys, Double>(.overscrollRate)
     #expect(store.value(for: rateAsDouble) == 0.0)
     #expect(store[rateAsDouble] == 0.0)
-    #expect(store.value(for: PreferenceKey<PortedKeys, Int>(.encoding)) == Int(String.Encoding.utf8.rawValue))
-    #expect(store.value(for: PreferenceKey<PortedKeys, Int>(.title)) == 0)
-    #expect(store.value(for: PreferenceKey<PortedKeys, [String]>(.title)) == [])
-    #expect(store.value(for: PreferenceKey<PortedKeys, Int?>(.title)) == nil)
+    #expect(
+      store.value(for: TypedPreferenceKey<PortedKeys, Int>(.encoding)) == Int(String.Encoding.utf8.rawValue))
+    #expect(store.value(for: TypedPreferenceKey<PortedKeys, Int>(.title)) == 0)
+    #expect(store.value(for: TypedPreferenceKey<PortedKeys, [String]>(.title)) == [])
+    #expect(store.value(for: TypedPreferenceKey<PortedKeys, Int?>(.title)) == nil)
     let received = Locked<[Double]>([])
     let observation = store.observe(rateAsDouble) { value in received.withLock { $0.append(value) } }
     store.store.set(0.5, forKey: "overscrollRate")

@@ -12,7 +12,9 @@ import Testing
 @Suite struct CrashSafetyTests {
   /// A child writes ten keys in a loop, flushing each round; it is killed with SIGKILL at random
   /// moments. After every kill the file parses and holds, for every key, the value of the last
-  /// round or the one before: never a partial or empty file.
+  /// round or the one before: never a partial or empty file. Until the child has committed a
+  /// round, each kill waits for the file first (a loaded machine may start the child more slowly
+  /// than the longest random delay), so that the run cannot pass without the child writing.
   @Test func sigkillDuringWritesNeverCorruptsTheFile() throws {
     let directory = TemporaryDirectory()
     let url = directory.file("killed.plist")
@@ -25,6 +27,7 @@ import Testing
       process.executableURL = helperURL
       process.arguments = ["kill-loop", url.path]
       try process.run()
+      if rounds == 0 { waitUntil { FileManager.default.fileExists(atPath: url.path) } }
       usleep(UInt32.random(in: 5_000...40_000, using: &random))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()

@@ -202,14 +202,18 @@ import Testing
     }
 
     /// A writer killed with SIGKILL at random moments never leaves an empty or partial suite file.
+    /// Until the child has committed a round, each kill waits for the file first, so that the
+    /// run cannot pass without the child writing.
     @Test func sigkillDuringSuiteWritesNeverDamagesTheFile() throws {
       let suite = TemporarySuite()
       var previous = 0
+      var progressed = false
       for _ in 0..<Intensity.rounds(quick: 25, long: 200) {
         let process = Process()
         process.executableURL = helperURL
         process.arguments = ["kill-loop", suite.target]
         try process.run()
+        if !progressed { waitUntil { FileManager.default.fileExists(atPath: suite.file.path) } }
         usleep(UInt32.random(in: 5_000...40_000))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -223,7 +227,9 @@ import Testing
         #expect((rounds.max() ?? 0) - (rounds.min() ?? 0) <= 1)
         #expect((rounds.min() ?? 0) >= Int64(previous))
         previous = Int(rounds.min() ?? 0)
+        progressed = true
       }
+      #expect(progressed, "the child committed a round between kills")
     }
 
   #endif

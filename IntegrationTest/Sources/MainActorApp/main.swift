@@ -33,8 +33,19 @@ withObservationTracking {
 PreferenceStore.default.set(!sidebar.isShown, forKey: "SidebarModel.isShown")
 check(invalidated.isRaised, "an @Observable model's computed property is invalidated by a store write")
 
+// An enum-keyed store, whose typed keys the plugin generated in a file that repeats the keys'
+// imports (one of which declares `PreferenceKey`, as SwiftUI does).
+let launch = PreferenceStore.default.keyed(by: LaunchKeys.self)
+var height = HeightKey.defaultValue
+HeightKey.reduce(value: &height) { 44 }
+check(height == 44, "a view preference key declared beside the library")
+
 switch Mode.current {
 case .write:
+  check(launch.value(for: .nickname) == "Anonymous", "an enum key's default")
+  check(launch.value(for: .lastOpened) == Date(timeIntervalSince1970: 0), "a typed Date key's default")
+  launch.set("Paul", for: .nickname)
+  launch.set(Date(timeIntervalSince1970: 86_400), for: .lastOpened)
   check(view.volume == 0.8 && view.layout == Layout(columns: 2), "defaults before any write")
   view.username = "Paul"
   view.volume = 0.3
@@ -152,6 +163,11 @@ case .verify:
         "E621E1F8-C36C-495A-93FC-0C247A3E6E5F": "Work"
       ],
     "enum- and UUID-keyed dictionaries persisted, keyed by raw value and uuidString")
+  check(
+    launch.value(for: .nickname) == "Paul"
+      && launch.value(for: .lastOpened) == Date(timeIntervalSince1970: 86_400)
+      && defaults.string(forKey: "nickname") == "Paul",
+    "an enum-keyed store's values persisted")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

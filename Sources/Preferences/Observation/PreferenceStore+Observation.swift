@@ -261,7 +261,7 @@ extension PreferenceProjection {
 extension KeyedPreferences {
   /// Calls `handler` with the new value each time `key` changes.
   public func observe<Value: PreferenceValue>(
-    _ key: PreferenceKey<Keys, Value>, _ handler: @escaping @Sendable (Value) -> Void
+    _ key: TypedPreferenceKey<Keys, Value>, _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
     store.observe(key.key.rawValue, default: defaultValue(of: key.key, as: Value.self), handler)
   }
@@ -269,19 +269,20 @@ extension KeyedPreferences {
   /// Calls `handler` with the new value each time `key` changes; the key already names the type.
   @available(*, deprecated, message: "the key names its type; remove 'as:'")
   public func observe<Value: PreferenceValue>(
-    _ key: PreferenceKey<Keys, Value>, as type: Value.Type, _ handler: @escaping @Sendable (Value) -> Void
+    _ key: TypedPreferenceKey<Keys, Value>, as type: Value.Type,
+    _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
     observe(key, handler)
   }
 
   /// The value of `key` now and after every change.
-  public func values<Value: PreferenceValue>(for key: PreferenceKey<Keys, Value>) -> AsyncStream<Value> {
+  public func values<Value: PreferenceValue>(for key: TypedPreferenceKey<Keys, Value>) -> AsyncStream<Value> {
     store.values(forKey: key.key.rawValue, default: defaultValue(of: key.key, as: Value.self))
   }
 
   /// The value of `key` now and after every change; the key already names the type.
   @available(*, deprecated, message: "the key names its type; remove 'as:'")
-  public func values<Value: PreferenceValue>(for key: PreferenceKey<Keys, Value>, as type: Value.Type)
+  public func values<Value: PreferenceValue>(for key: TypedPreferenceKey<Keys, Value>, as type: Value.Type)
     -> AsyncStream<Value>
   {
     values(for: key)

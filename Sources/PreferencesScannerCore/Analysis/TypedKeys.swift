@@ -1,6 +1,6 @@
 /// The typed keys of the module's `PreferenceKeys` enums: for each case, the type of the default
 /// its `defaultValue` switch returns, so that generated code can declare
-/// `PreferenceKey<AppKeys, String>.name` and a read or write of another type does not compile.
+/// `TypedPreferenceKey<AppKeys, String>.name` and a read or write of another type does not compile.
 ///
 /// A case's type is read from its default as a reader would: a literal's (`"x"` `String`, `0`
 /// `Int`, `0.5` `Double`, `[1]` `[Int]`), `T?.none` or `Optional<T>.none` (`T?`), the type after a

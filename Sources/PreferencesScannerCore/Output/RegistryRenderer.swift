@@ -170,7 +170,7 @@ package enum RegistryRenderer {
   }
 
   /// The files declaring `PreferenceKeys` enums whose typed keys name another module's types
-  /// (`PreferenceKey<AppKeys, Date>`): the file declaring those keys repeats their imports.
+  /// (`TypedPreferenceKey<AppKeys, Date>`): the file declaring those keys repeats their imports.
   static func keyFiles(_ result: PreferenceScanner.Result) -> [Int] {
     var seen: Set<Int> = []
     return result.typedKeys.filter(\.namesImportedTypes).map(\.fileIndex).filter { seen.insert($0).inserted }
@@ -334,8 +334,8 @@ package enum RegistryRenderer {
     return out
   }
 
-  /// The typed keys of each `PreferenceKeys` enum: one static member of `PreferenceKey` per case,
-  /// in an extension per value type, so that `.name` is a `PreferenceKey<AppKeys, String>` and a
+  /// The typed keys of each `PreferenceKeys` enum: one static member of `TypedPreferenceKey` per case,
+  /// in an extension per value type, so that `.name` is a `TypedPreferenceKey<AppKeys, String>` and a
   /// value of another type does not compile. `nonisolated`, so that a target whose default
   /// isolation is MainActor can use them on any thread.
   package static func typedKeys(_ groups: [TypedKeyGroup]) -> String {
@@ -350,7 +350,7 @@ package enum RegistryRenderer {
         let valueType = group.keys[start].valueType
         var end = start
         while end < group.keys.count, group.keys[end].valueType == valueType { end += 1 }
-        text += "extension PreferenceKey where Keys == \(keysType), Value == \(valueType) {\n"
+        text += "extension TypedPreferenceKey where Keys == \(keysType), Value == \(valueType) {\n"
         for key in group.keys[start..<end] {
           let name = SwiftIdentifier.escaped(key.caseName)
           text += "  \(group.access)nonisolated static var \(name): Self { Self(\(keysType).\(name)) }\n"
