@@ -40,7 +40,10 @@ SIMPLE_TYPES = {
 }
 LITERALS = {"integer_literal", "real_literal", "boolean_literal", "line_string_literal"}
 # Diagnostics that scanning several modules as one makes legitimate.
-EXPECTED_ACROSS_MODULES = ("duplicate preference key", "first declared here", "is reported at")
+EXPECTED_ACROSS_MODULES = ("duplicate preference key", "first declared here", "is reported at",
+                           # a module's own `Preference` type (iina's) collides with the wrapper
+                           "has the name of the @Preference property wrapper",
+                           "a nested type of that name hides the wrapper here")
 # With --any-default, properties of types no preference can store (views, tasks, class instances)
 # are ported too; the scanner must say so, naming the fix.
 UNSTORABLE = ("does not conform to PreferenceValue, and the registry cannot add the conformance",

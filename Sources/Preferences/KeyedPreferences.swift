@@ -28,7 +28,7 @@ import Foundation
 /// (``PreferenceStore/register(defaults:)``) the first time the keys are used with it.
 ///
 /// Each case's type is known at compile time: the build plugin reads the `defaultValue` switch and
-/// generates a typed ``TypedPreferenceKey`` for each case (`TypedPreferenceKey<AppKeys, String>.name`), which
+/// generates a ``TypedPreferenceKey`` for each case (`TypedPreferenceKey<AppKeys, String>.name`), which
 /// every read and write of ``KeyedPreferences`` takes. A case's type is its default's: a literal's
 /// (`"Anonymous"` is a `String`, `0` an `Int`, `0.5` a `Double`), `T?.none` for an optional,
 /// `T(…)`, an enum case `T.case`, or the type after `as` (`0 as Double`,

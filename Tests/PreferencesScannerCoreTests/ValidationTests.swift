@@ -179,6 +179,49 @@ import Testing
       ])
   }
 
+  /// A module type or type alias named `Preference` at file scope (iina's settings keys are
+  /// `struct Preference`) collides with the wrapper the registry declares: one error, at the
+  /// type. A nested one hides the wrapper only where it is in scope: an error at each declaration
+  /// there, none elsewhere.
+  @Test func aTypeNamedPreferenceIsAnErrorThatNamesTheFix() {
+    let clash = scan(
+      """
+      struct Preference {
+        struct Key { static let volume = "volume" }
+      }
+      struct Player { @Preference var volume = 0.5 }
+      struct Queue { @Preference var length = 1 }
+      """)
+    #expect(
+      errors(clash) == [
+        "Sources/App/File.swift:1:1: error: struct 'Preference' has the name of the @Preference property wrapper, which the build plugin declares for this module, so the two collide; rename the struct (for example to 'AppPreference')"
+      ])
+
+    let alias = scan([
+      ("Sources/App/Alias.swift", "typealias Preference = UserDefaults\n"),
+      ("Sources/App/File.swift", "struct Player {\n  @Preference var volume = 0.5\n}\n"),
+    ])
+    #expect(
+      errors(alias) == [
+        "Sources/App/File.swift:2:4: error: type alias 'Preference' (in Sources/App/Alias.swift) has the name of the @Preference property wrapper, which the build plugin declares for this module, so the two collide; rename the type alias (for example to 'AppPreference')"
+      ])
+
+    let nested = scan(
+      """
+      enum Settings {
+        enum Preference: String { case volume }
+        struct Audio { @Preference var volume = 0.5 }
+      }
+      struct Elsewhere { @Preference var length = 1 }
+      struct Preferences { @Preference var shown = true }
+      """)
+    #expect(
+      errors(nested) == [
+        "Sources/App/File.swift:3:19: error: @Preference 'volume' names the type 'Settings.Preference' (Sources/App/File.swift:2), not the property wrapper: a nested type of that name hides the wrapper here; rename the type (for example to 'Settings.AppPreference')"
+      ])
+    #expect(nested.plans.count == 3)
+  }
+
   /// A protocol of the standard library or Foundation written bare (`[CodingKey]`, found porting
   /// swift-argument-parser, and `Error?`) is a protocol type too; a module type of that name in
   /// scope (a nested `enum Error`) or an alias is a concrete type, left alone.

@@ -33,6 +33,9 @@ package struct Planner: Sendable {
     var plans: [PreferencePlan] = []
     var diagnostics: [Diagnostic] = []
     var synthesis = ConformanceSynthesis(index: index, files: files)
+    if let first = files.first(where: { !$0.preferences.isEmpty }), let clash = preferenceNameClash(first) {
+      diagnostics.append(clash)
+    }
     for (fileIndex, file) in files.enumerated() {
       for (declarationIndex, syntax) in file.preferences.enumerated() {
         let (plan, problems, unstorable, keyTypes) = self.plan(
@@ -78,6 +81,28 @@ package struct Planner: Sendable {
     return (plans, diagnostics, synthesis.conformances)
   }
 
+  /// The module's own type or type alias named `Preference` at file scope (iina's settings keys
+  /// are `struct Preference`), which collides with the wrapper the registry declares under that
+  /// name: one error at its declaration (a type alias's, whose line the index does not keep, at
+  /// the first declaration of a preference, in `first`).
+  private func preferenceNameClash(_ first: FileSyntax) -> Diagnostic? {
+    func message(_ what: String, at place: String = "") -> String {
+      "\(what) 'Preference'\(place) has the name of the @Preference property wrapper, which the build plugin declares for this module, so the two collide; rename the \(what) (for example to 'AppPreference')"
+    }
+    if let type = index.child("Preference", of: nil), let kind = index[type].kind {
+      let site = index[type].declarationSite
+      return Diagnostic(
+        .error, message(kind.rawValue), file: site?.file ?? first.path, line: site?.line ?? 1, column: 1)
+    }
+    if let alias = index.globals["Preference"]?.first(where: { $0.syntax.kind == .typeAlias }) {
+      let declaration = first.preferences[0]
+      return Diagnostic(
+        .error, message("type alias", at: " (in \(alias.file))"), file: first.path,
+        line: declaration.line, column: declaration.column)
+    }
+    return nil
+  }
+
   /// A module type a declaration stores that does not conform to `PreferenceValue`.
   struct Unstorable {
     var name: String
@@ -106,6 +131,17 @@ package struct Planner: Sendable {
       return (nil, problems, nil, [])
     }
     let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
+    // A nested type named `Preference` around the declaration: `@Preference` names that type
+    // there, not the wrapper. (One at file scope is one error of its own: see `plan(_:)`.)
+    if let shadow = index.typeID(of: ["Preference"], in: context), index[shadow].parent != nil,
+      index[shadow].kind != nil
+    {
+      let name = index.qualifiedName(shadow)
+      let site = index[shadow].declarationSite.map { " (\($0.file):\($0.line))" } ?? ""
+      error(
+        "@Preference '\(syntax.property)' names the type '\(name)'\(site), not the property wrapper: a nested type of that name hides the wrapper here; rename the type (for example to '\(name.dropLast("Preference".count))AppPreference')"
+      )
+    }
     let key =
       syntax.arguments.key
       ?? configuration.prefix + (typePath + [syntax.property]).joined(separator: configuration.separator)
