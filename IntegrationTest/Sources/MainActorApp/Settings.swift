@@ -154,3 +154,10 @@ nonisolated struct Channel: RawRepresentable, Hashable {
   typealias RawValue = String
   var rawValue: RawValue
 }
+
+/// An app's own settings object named as apps name it (NetNewsWire's and Whisky's are `class
+/// Preferences`): nothing the registry generates may need the library's module name, which this
+/// type hides in the module.
+final class Preferences {
+  @Preference var zoom = 1.0
+}

@@ -45,6 +45,8 @@ case .write:
   check(launch.value(for: .nickname) == "Anonymous", "an enum key's default")
   check(launch.value(for: .lastOpened) == Date(timeIntervalSince1970: 0), "a typed Date key's default")
   launch.set("Paul", for: .nickname)
+  check(Preferences().zoom == 1, "a preference in a type named like the library's module")
+  Preferences().zoom = 1.25
   launch.set(Date(timeIntervalSince1970: 86_400), for: .lastOpened)
   check(view.volume == 0.8 && view.layout == Layout(columns: 2), "defaults before any write")
   view.username = "Paul"
@@ -168,6 +170,7 @@ case .verify:
       && launch.value(for: .lastOpened) == Date(timeIntervalSince1970: 86_400)
       && defaults.string(forKey: "nickname") == "Paul",
     "an enum-keyed store's values persisted")
+  check(Preferences().zoom == 1.25, "a preference in a type named like the library's module persisted")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")
