@@ -445,4 +445,21 @@ struct KeyedLevel: RawRepresentable, LosslessStringConvertible, PreferenceDictio
       }
     }
   }
+
+  /// A view preference declared in a file that imports SwiftUI and Preferences, as a view that
+  /// uses `@Preference` may: the library declares no type SwiftUI's `PreferenceKey` protocol
+  /// would be ambiguous with (the library's typed key was `PreferenceKey` until it became
+  /// `TypedPreferenceKey`). This file does not compile if one comes back.
+  private struct HeightKey: PreferenceKey {
+    static let defaultValue: CGFloat = 0
+    static func reduce(value: inout CGFloat, nextValue: () -> CGFloat) { value = max(value, nextValue()) }
+  }
+
+  @Suite struct SwiftUINameTests {
+    @Test func swiftUIsPreferenceKeyNeedsNoModuleName() {
+      var height = HeightKey.defaultValue
+      HeightKey.reduce(value: &height) { 44 }
+      #expect(height == 44)
+    }
+  }
 #endif
