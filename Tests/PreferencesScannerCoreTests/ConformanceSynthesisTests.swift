@@ -119,7 +119,18 @@ import Testing
       struct Wrapped: RawRepresentable { var rawValue: Tag }
       struct Unwritten: RawRepresentable { let rawValue = 1 }
       struct Named { var rawValue: String }
+      enum Filter: RawRepresentable, Hashable {
+        case all, tag(String)
+        init?(rawValue: String) { self = rawValue == "all" ? .all : .tag(rawValue) }
+        var rawValue: String {
+          switch self {
+          case .all: "all"
+          case .tag(let name): name
+          }
+        }
+      }
       struct S {
+        @Preference var filters: [Filter: Bool] = [.all: true]
         @Preference var shipping: ShippingOptions = [.fast]
         @Preference var tag = Tag(rawValue: "a")
         @Preference var mood: Mood? = nil
@@ -132,9 +143,15 @@ import Testing
       }
       """)
     #expect(
-      result.conformances.map(\.typeName) == ["Level", "Modifiers", "Mood", "ShippingOptions", "Tag"],
+      result.conformances.map(\.typeName) == [
+        "Filter", "Level", "Modifiers", "Mood", "ShippingOptions", "Tag",
+      ],
       "\(errors(result))")
-    #expect(result.conformances.allSatisfy { $0.storage == .rawRepresentable && $0.statesSendable })
+    #expect(
+      result.conformances.dropFirst().allSatisfy { $0.storage == .rawRepresentable && $0.statesSendable })
+    // An enum with payloads that writes its raw value is a dictionary key as that raw value.
+    #expect(result.conformances.first?.keyStorage == .rawRepresentable)
+    #expect(result.conformances.first?.storage == nil)
     let messages = errors(result)
     #expect(messages.count == 4, "\(messages)")
     for property in ["point", "wrapped", "unwritten", "named"] {

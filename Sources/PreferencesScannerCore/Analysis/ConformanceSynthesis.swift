@@ -128,7 +128,7 @@ struct ConformanceSynthesis {
       let rawTypes = Self.keyRawValueTypes
       if kind == .enum && isRawValueEnum(info, rawTypes: rawTypes) {
         keyStorage = .rawValue
-      } else if kind == .struct && isRawValueStruct(type, rawTypes: rawTypes) {
+      } else if isWrittenRawRepresentable(type, rawTypes: rawTypes) {
         keyStorage = .rawRepresentable
       } else if index.inherits(type, anyOf: ["LosslessStringConvertible"]) {
         keyStorage = .description
@@ -141,7 +141,7 @@ struct ConformanceSynthesis {
       }
     } else {
       let rawValue = kind == .enum && isRawValueEnum(info)
-      let rawStruct = kind == .struct && isRawValueStruct(type)
+      let rawStruct = !rawValue && isWrittenRawRepresentable(type)
       let codable =
         index.inherits(type, anyOf: ["Codable"])
         || (index.inherits(type, anyOf: ["Encodable"]) && index.inherits(type, anyOf: ["Decodable"]))
@@ -195,13 +195,17 @@ struct ConformanceSynthesis {
       && info.firstInherited.map { rawTypes.contains(ModuleIndex.lastComponent($0)) } == true
   }
 
-  /// Whether a struct is `RawRepresentable` (an `OptionSet`, or `struct Tag: RawRepresentable`)
+  /// Whether a struct or enum is `RawRepresentable` by its own members (an `OptionSet`,
+  /// `struct Tag: RawRepresentable`, an enum with payloads that writes `var rawValue: String`)
   /// with a raw value of a type the registry knows is storable, as written on its `rawValue`
   /// property or its `RawValue` type alias: the protocol's default implementation then stores
   /// its raw value, as `@AppStorage` stores such a type. A raw type syntax does not show (or of
-  /// another kind) leaves the struct to the user, so that the generated conformance never names
-  /// a type that does not satisfy it.
-  private func isRawValueStruct(_ type: ModuleIndex.TypeID, rawTypes: Set<String> = rawValueTypes) -> Bool {
+  /// another kind) leaves the type to the user, so that the generated conformance never names a
+  /// type that does not satisfy it.
+  private func isWrittenRawRepresentable(_ type: ModuleIndex.TypeID, rawTypes: Set<String> = rawValueTypes)
+    -> Bool
+  {
+    guard index[type].kind == .struct || index[type].kind == .enum else { return false }
     guard index.inherits(type, anyOf: ["RawRepresentable", "OptionSet"]) else { return false }
     let members = index[type].members
     let alias = members["RawValue"]?.first { $0.syntax.kind == .typeAlias }?.syntax.type
@@ -361,7 +365,8 @@ package struct SynthesizedConformance: Sendable {
   package enum Storage: String, Sendable {
     /// An enum stored as its raw value.
     case rawValue
-    /// A `RawRepresentable` struct (an `OptionSet`, say) stored as its raw value.
+    /// A struct or enum `RawRepresentable` by members it writes (an `OptionSet`, say), stored as
+    /// its raw value.
     case rawRepresentable
     /// A `Codable` type stored as JSON text.
     case json
