@@ -87,7 +87,7 @@ struct Broken {
 SWIFT
 must_fail broken "Broken.swift:2:4: error: @Preference 'missing' has no default value"
 
-echo "== a duplicate key fails the build naming both places"
+echo "== a key declared twice with another default fails the build naming both places"
 make_copy
 cat >"$work/copy/Sources/IntegrationApp/Duplicate.swift" <<'SWIFT'
 extension ContentView {
@@ -96,8 +96,8 @@ extension ContentView {
   }
 }
 SWIFT
-must_fail dup "error: duplicate preference key 'ContentView.username'"
-grep -E "error: duplicate preference key 'ContentView.username'" "$work/dup.log" | grep "Duplicate.swift:3:6" | grep -q "Settings.swift:6:4" || {
+must_fail dup "error: preference key 'ContentView.username' is also declared at"
+grep -E "error: preference key 'ContentView.username' is also declared at" "$work/dup.log" | grep "Duplicate.swift:3:6" | grep -q "Settings.swift:6:4" || {
   cat "$work/dup.log"; exit 1
 }
 

@@ -41,6 +41,7 @@ SIMPLE_TYPES = {
 LITERALS = {"integer_literal", "real_literal", "boolean_literal", "line_string_literal"}
 # Diagnostics that scanning several modules as one makes legitimate.
 EXPECTED_ACROSS_MODULES = ("duplicate preference key", "first declared here", "is reported at",
+                           "with another type, default or options",
                            # a module's own `Preference` type (iina's) collides with the wrapper
                            "has the name of the @Preference property wrapper",
                            "a nested type of that name hides the wrapper here")

@@ -10,9 +10,43 @@ import Testing
     )
     #expect(
       errors(result) == [
-        #"Sources/App/File.swift:7:13: error: duplicate preference key 'D.x': also declared at Sources/App/File.swift:2:4; rename one property, or give one an explicit key with @Preference(key: "…")"#
+        "Sources/App/File.swift:7:13: error: preference key 'D.x' is also declared at Sources/App/File.swift:2:4 with another type, default or options; declarations that share a key (as views that read one @AppStorage key do) must agree on all of them, because the registry registers one default for the key: make them agree, or give one another key"
       ])
     #expect(result.diagnostics.contains { $0.severity == .note && $0.line == 2 })
+  }
+
+  /// Views that read one `@AppStorage` key each declare it; ported, they name the key and agree
+  /// on its type, default and options, and share it. Declarations that disagree on any of them,
+  /// or that both derive a key, are still errors.
+  @Test func declarationsThatNameOneKeyAndAgreeShareIt() {
+    let result = scan(
+      """
+      enum Scheme: String { case system, dark }
+      struct ChatView {
+        @Preference(key: "systemPrompt") var systemPrompt = ""
+        @Preference(key: "colorScheme") var colorScheme: Scheme = .system
+        @Preference(key: "model", settings: true) var model = "llama"
+      }
+      struct SettingsView {
+        @Preference(key: "systemPrompt") var prompt = ""
+        @Preference(key: "colorScheme") var colorScheme = Scheme.system
+        @Preference(key: "model", settings: true) var model = "llama"
+      }
+      struct PromptPanel {
+        @Preference(key: "systemPrompt") var systemPrompt = "Be brief"
+        @Preference(key: "model") var model = "llama"
+        @Preference(key: "ChatView.systemPrompt") var derived = 1
+      }
+      """)
+    let messages = errors(result)
+    #expect(messages.count == 2, "\(messages)")
+    #expect(
+      messages.contains { $0.contains("13:4: error: preference key 'systemPrompt' is also declared at") })
+    #expect(messages.contains { $0.contains("14:4: error: preference key 'model' is also declared at") })
+    #expect(result.plans.filter { $0.key == "systemPrompt" }.count == 3)
+    var diagnostics: [Diagnostic] = []
+    let settings = Exporter.settingsPlist(result.plans, diagnostics: &diagnostics)
+    #expect(settings.components(separatedBy: "PSTextFieldSpecifier").count == 2, "one setting: \(settings)")
   }
 
   @Test func declarationsInExclusiveBranchesOfNestedGroupsAreNotDuplicates() {

@@ -161,3 +161,13 @@ nonisolated struct Channel: RawRepresentable, Hashable {
 final class Preferences {
   @Preference var zoom = 1.0
 }
+
+/// Two views that read one key, as views that read one `@AppStorage` key do: each names it, and
+/// they agree on its type and default.
+struct ChatView {
+  @Preference(key: "systemPrompt") var systemPrompt = ""
+}
+
+struct PromptSettingsView {
+  @Preference(key: "systemPrompt") var prompt = ""
+}

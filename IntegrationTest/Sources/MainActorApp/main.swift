@@ -47,6 +47,11 @@ case .write:
   launch.set("Paul", for: .nickname)
   check(Preferences().zoom == 1, "a preference in a type named like the library's module")
   Preferences().zoom = 1.25
+  check(ChatView().systemPrompt == "" && PromptSettingsView().prompt == "", "a shared key's default")
+  PromptSettingsView().prompt = "Be brief"
+  check(
+    ChatView().systemPrompt == "Be brief",
+    "a write through one declaration of a shared key reads through the other")
   launch.set(Date(timeIntervalSince1970: 86_400), for: .lastOpened)
   check(view.volume == 0.8 && view.layout == Layout(columns: 2), "defaults before any write")
   view.username = "Paul"
@@ -171,6 +176,10 @@ case .verify:
       && defaults.string(forKey: "nickname") == "Paul",
     "an enum-keyed store's values persisted")
   check(Preferences().zoom == 1.25, "a preference in a type named like the library's module persisted")
+  check(
+    ChatView().systemPrompt == "Be brief" && defaults.string(forKey: "systemPrompt") == "Be brief"
+      && PreferenceRegistry.preferences.filter { $0.key == "systemPrompt" }.count == 2,
+    "a shared key persisted; the registry lists both declarations")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")

@@ -63,9 +63,13 @@ package enum Validation {
     }
     for (key, declarations) in byKey.filter({ $0.value.count > 1 }).sorted(by: { $0.key < $1.key }) {
       for (later, earlier) in duplicates(declarations.map { plans[$0] }, files: files) {
+        let named = later.syntax.arguments.key != nil || earlier.syntax.arguments.key != nil
+        if named && agree(later, earlier) { continue }
         report(
           .error,
-          "duplicate preference key '\(key)': also declared at \(earlier.file):\(earlier.line):\(earlier.column); rename one property, or give one an explicit key with @Preference(key: \"…\")",
+          named
+            ? "preference key '\(key)' is also declared at \(earlier.file):\(earlier.line):\(earlier.column) with another type, default or options; declarations that share a key (as views that read one @AppStorage key do) must agree on all of them, because the registry registers one default for the key: make them agree, or give one another key"
+            : "duplicate preference key '\(key)': also declared at \(earlier.file):\(earlier.line):\(earlier.column); rename one property, or give one an explicit key with @Preference(key: \"…\")",
           at: later)
         diagnostics.append(
           Diagnostic(
@@ -75,6 +79,22 @@ package enum Validation {
     }
     diagnostics += renames(plans, byKey: byKey)
     return diagnostics
+  }
+
+  /// Whether two declarations of one key, one of which names it with `key:`, declare the same
+  /// preference: the same type, default and options, so that one default is registered and
+  /// every reader sees one value (views that read one `@AppStorage` key each declare it). A
+  /// default written `.case` and one written `Type.case` agree.
+  static func agree(_ a: PreferencePlan, _ b: PreferencePlan) -> Bool {
+    guard let type = a.valueType, type == b.valueType else { return false }
+    func normalized(_ plan: PreferencePlan) -> String? {
+      guard let text = plan.syntax.defaultValue?.text else { return nil }
+      return text.hasPrefix(type + ".") ? String(text.dropFirst(type.count)) : text
+    }
+    let (x, y) = (a.syntax.arguments, b.syntax.arguments)
+    return normalized(a) == normalized(b) && x.store?.text == y.store?.text && x.format == y.format
+      && x.syncs == y.syncs && x.inSettings == y.inSettings && x.renamedFrom == y.renamedFrom
+      && x.movedFrom?.text == y.movedFrom?.text && a.condition == b.condition
   }
 
   /// `renamedFrom:` must not take a value away from a live declaration, be claimed twice, or go

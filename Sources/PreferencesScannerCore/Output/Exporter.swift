@@ -30,7 +30,9 @@ package enum Exporter {
 
   static func settingsPlist(_ plans: [PreferencePlan], diagnostics: inout [Diagnostic]) -> String {
     var specifiers: [PlistLiteral] = []
-    for plan in plans where plan.inSettings {
+    var exported: Set<String> = []
+    // Declarations that share a key (which agree on everything) are one setting.
+    for plan in plans where plan.inSettings && exported.insert(plan.key).inserted {
       let title = plan.documentation?.split(separator: "\n").first.map(String.init) ?? plan.property
       var specifier: [String: PlistLiteral] = ["Key": .string(plan.key), "Title": .string(title)]
       let literal = plan.syntax.defaultValue.flatMap { PlistLiteral.encode($0, as: plan.syntax.declaredType) }
