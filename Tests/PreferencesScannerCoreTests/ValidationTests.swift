@@ -32,6 +32,11 @@ import Testing
         @Preference(key: "colorScheme") var colorScheme = Scheme.system
         @Preference(key: "model", settings: true) var model = "llama"
       }
+      #if os(macOS)
+      struct MacPanel {
+        @Preference(key: "colorScheme") var scheme: Scheme = .system
+      }
+      #endif
       struct PromptPanel {
         @Preference(key: "systemPrompt") var systemPrompt = "Be brief"
         @Preference(key: "model") var model = "llama"
@@ -41,8 +46,8 @@ import Testing
     let messages = errors(result)
     #expect(messages.count == 2, "\(messages)")
     #expect(
-      messages.contains { $0.contains("13:4: error: preference key 'systemPrompt' is also declared at") })
-    #expect(messages.contains { $0.contains("14:4: error: preference key 'model' is also declared at") })
+      messages.contains { $0.contains("18:4: error: preference key 'systemPrompt' is also declared at") })
+    #expect(messages.contains { $0.contains("19:4: error: preference key 'model' is also declared at") })
     #expect(result.plans.filter { $0.key == "systemPrompt" }.count == 3)
     var diagnostics: [Diagnostic] = []
     let settings = Exporter.settingsPlist(result.plans, diagnostics: &diagnostics)

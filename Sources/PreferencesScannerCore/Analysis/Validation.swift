@@ -84,7 +84,8 @@ package enum Validation {
   /// Whether two declarations of one key, one of which names it with `key:`, declare the same
   /// preference: the same type, default and options, so that one default is registered and
   /// every reader sees one value (views that read one `@AppStorage` key each declare it). A
-  /// default written `.case` and one written `Type.case` agree.
+  /// default written `.case` and one written `Type.case` agree; so do declarations under
+  /// different `#if` conditions (a macOS-only panel that reads a key the shared views read).
   static func agree(_ a: PreferencePlan, _ b: PreferencePlan) -> Bool {
     guard let type = a.valueType, type == b.valueType else { return false }
     func normalized(_ plan: PreferencePlan) -> String? {
@@ -94,7 +95,7 @@ package enum Validation {
     let (x, y) = (a.syntax.arguments, b.syntax.arguments)
     return normalized(a) == normalized(b) && x.store?.text == y.store?.text && x.format == y.format
       && x.syncs == y.syncs && x.inSettings == y.inSettings && x.renamedFrom == y.renamedFrom
-      && x.movedFrom?.text == y.movedFrom?.text && a.condition == b.condition
+      && x.movedFrom?.text == y.movedFrom?.text
   }
 
   /// `renamedFrom:` must not take a value away from a live declaration, be claimed twice, or go
