@@ -4,7 +4,7 @@ import ViewKit  // stands in for SwiftUI, whose `PreferenceKey` protocol this fi
 
 /// An enum-keyed store's keys, in a file that imports a module declaring `PreferenceKey` (the
 /// typed keys generated for them repeat this file's imports, as `lastOpened` is a `Date`).
-nonisolated enum LaunchKeys: String, PreferenceKeys {
+enum LaunchKeys: String, PreferenceKeys {
   case lastOpened, nickname
   var defaultValue: any PreferenceValue {
     switch self {
