@@ -170,6 +170,27 @@ import Testing
         """), "\(text)")
   }
 
+  /// A public raw-value enum has no payloads and never can: the registry states it `Sendable`
+  /// as for an internal one (IceCubes' public settings enums), where a public struct must say so
+  /// itself (see the next tests).
+  @Test func aPublicRawValueEnumNeedsNoWrittenConformance() {
+    let result = scan(
+      """
+      public enum StatusAction: String, CaseIterable { case reply, boost }
+      public enum Pane: Int { case left }
+      public struct Settings {
+        @Preference public var action = StatusAction.reply
+        @Preference public var panes: [Pane: Bool] = [:]
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(result.conformances.map(\.typeName) == ["Pane", "StatusAction"])
+    #expect(result.conformances.allSatisfy { $0.statesSendable })
+    #expect(
+      RegistryRenderer.conformances(result.conformances).contains(
+        "extension StatusAction: @unchecked Sendable, PreferenceValue {}  // stored as its raw value"))
+  }
+
   @Test func aTypeDeclaredSendableOrIsolatedIsNotStatedSendableAgain() {
     let result = scan(
       """
@@ -244,7 +265,7 @@ import Testing
   @Test func whatTheRegistryCannotConformIsOneErrorThatNamesTheFix() {
     let result = scan(
       """
-      public enum PublicMode: String { case a }
+      public struct PublicMode: Codable { public var columns = 2 }
       final class Box: Codable {}
       enum NoRaw { case a }
       struct Holder: Codable { var box: Box }
@@ -255,7 +276,7 @@ import Testing
       final class Tag: RawRepresentable, Codable { let rawValue: String; init(rawValue: String) { self.rawValue = rawValue } }
       final class Subclass: ForeignBase {}
       struct S {
-        @Preference public var publicMode = PublicMode.a
+        @Preference public var publicMode = PublicMode()
         @Preference var box = Box()
         @Preference var noRaw = NoRaw.a
         @Preference var holder: Holder? = nil
@@ -276,7 +297,7 @@ import Testing
     }
     #expect(
       message("publicMode").hasSuffix(
-        "'PublicMode' does not conform to PreferenceValue, and the registry cannot add the conformance: 'PublicMode' is public and not declared Sendable; declare it 'enum PublicMode: …, Sendable', or add 'extension PublicMode: PreferenceValue {}' in the file that declares it"
+        "'PublicMode' does not conform to PreferenceValue, and the registry cannot add the conformance: 'PublicMode' is public and not declared Sendable; declare it 'struct PublicMode: …, Sendable', or add 'extension PublicMode: PreferenceValue {}' in the file that declares it"
       ))
     #expect(message("box").contains("'Box' is a class; make it a final class that is Sendable"))
     #expect(

@@ -13,8 +13,9 @@
 /// payloads: a value is one of its cases), or a struct or enum whose every stored property (and
 /// associated value) is of a standard value type or of a module type proven the same way. A type
 /// declared `Sendable`, or isolated to a global actor, needs no such statement. Anything else
-/// (a class, a generic or private type, a public type not declared `Sendable`, storage syntax
-/// does not show) gets one error at the declaration that names the one-line fix.
+/// (a class, a generic or private type, a public type not declared `Sendable` but a raw-value
+/// enum, storage syntax does not show) gets one error at the declaration that names the
+/// one-line fix.
 ///
 /// Each type is decided once, however many declarations store it.
 struct ConformanceSynthesis {
@@ -162,8 +163,10 @@ struct ConformanceSynthesis {
             reason: "'\(name)' is \(access.rawValue), and the module imports Preferences below public",
             fix: ownFix))
       }
-      // Sendable is part of a public type's contract: the user states it.
-      if !declaredSendable {
+      // Sendable is part of a public type's contract: the user states it. Except for a
+      // raw-value enum, which has no payloads and never can: it is Sendable by construction, and
+      // stating so takes nothing from its future (IceCubes' public settings enums).
+      if !declaredSendable, !(kind == .enum && isRawValueEnum(info)) {
         return .failure(
           ConformanceBlock(
             reason: "'\(name)' is \(access.rawValue) and not declared Sendable",
