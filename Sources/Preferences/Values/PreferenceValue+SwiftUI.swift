@@ -25,9 +25,10 @@
   /// }
   /// ```
   ///
-  /// Apple documents `Color.Resolved` as `Sendable` and `Codable`, available from iOS 17, macOS
-  /// 14, tvOS 17, watchOS 10 and visionOS 1: this package's deployment targets
-  /// (developer.apple.com/documentation/swiftui/color/resolved). The stored form is the
-  /// `Codable` default's, which the library tests with its own types on every platform.
+  /// Apple documents `Color.Resolved` as `Encodable` and `Decodable` and a `ShapeStyle`, which
+  /// refines `Sendable`, available from iOS 17, macOS 14, tvOS 17, watchOS 10 and visionOS 1:
+  /// this package's deployment targets (developer.apple.com/documentation/swiftui/color/resolved,
+  /// …/swiftui/shapestyle). No callback is involved. The stored form is the `Codable` default's,
+  /// which the library tests with its own types on every platform.
   extension Color.Resolved: PreferenceValue {}
 #endif

@@ -10,8 +10,8 @@ import Foundation
 /// ``PreferenceDictionaryKey``.
 ///
 /// Your module's own raw-value enums, `RawRepresentable` structs and `Codable` types need
-/// nothing: the build plugin writes
-/// their conformance when a preference stores them. Written by hand, it is one line:
+/// nothing: the build plugin writes their conformance when a preference stores them. Written by
+/// hand, it is one line:
 ///
 /// ```swift
 /// enum Theme: String, PreferenceValue { case light, dark }        // stored as its raw value

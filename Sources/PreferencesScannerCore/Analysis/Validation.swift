@@ -2,7 +2,10 @@
 /// that `#sourceLocation` made ambiguous, sync limits, and `renamedFrom:` that would move or
 /// split a live value.
 package enum Validation {
-  /// `NSUbiquitousKeyValueStore`'s limits, checked for `sync: true` declarations.
+  /// `NSUbiquitousKeyValueStore`'s limits, checked for `sync: true` declarations: keys of at
+  /// most 64 bytes of UTF-8 (the class's documentation; a longer key raises
+  /// `NSInvalidArgumentException`), and at most 1024 keys (Apple's documentation of
+  /// `NSUbiquitousKeyValueStoreQuotaViolationChange`). `ValidationTests` checks both on Linux.
   package static let syncedKeyLimit = 64
   package static let syncedKeyCountLimit = 1024
 
