@@ -176,8 +176,12 @@ def check(scanner, root):
             file.write_bytes(data + b"\n// @Preference\n")
         diagnostics = scan(scanner, lexed)["diagnostics"]
         for d in diagnostics:
-            print(f"  lexing: {d['file']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}")
-        failures += len(diagnostics)
+            # A module type named as the generated code's declarations collides with them
+            # whether or not the module declares preferences (iina's `struct Preference`).
+            collides = "so the two collide" in d["message"]
+            print(f"  lexing: {d['file']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}"
+                  + (" (expected)" if collides else ""))
+            failures += 0 if collides else 1
 
         ported = pathlib.Path(work) / "ported"
         copy(root, ported)

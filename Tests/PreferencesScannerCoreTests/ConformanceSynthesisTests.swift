@@ -87,11 +87,12 @@ import Testing
     #expect(result.conformances.allSatisfy { $0.statesSendable && $0.condition == nil })
     let text = generated(result)
     #expect(
-      text.contains("extension Theme: @unchecked Sendable, PreferenceValue {}  // stored as its raw value"))
-    #expect(text.contains("extension Outer.Density: @unchecked Sendable, PreferenceValue {}"))
+      text.contains("extension Theme: @unchecked Sendable, _Preferences.Value {}  // stored as its raw value")
+    )
+    #expect(text.contains("extension Outer.Density: @unchecked Sendable, _Preferences.Value {}"))
     #expect(text.contains("// Sendable: a raw-value enum has no payloads"))
     #expect(
-      text.contains("extension Layout: @unchecked Sendable, PreferenceValue {}  // stored as JSON text"))
+      text.contains("extension Layout: @unchecked Sendable, _Preferences.Value {}  // stored as JSON text"))
   }
 
   /// A `RawRepresentable` struct whose raw value is a string or number (an `OptionSet`, the
@@ -166,7 +167,7 @@ import Testing
       text.contains(
         """
         #sourceLocation(file: "Sources/App/File.swift", line: 1)
-        extension ShippingOptions: @unchecked Sendable, PreferenceValue {}  // stored as its raw value. Not conforming? Where the default isolation is MainActor, declare the type nonisolated
+        extension ShippingOptions: @unchecked Sendable, _Preferences.Value {}  // stored as its raw value. Not conforming? Where the default isolation is MainActor, declare the type nonisolated
         """), "\(text)")
   }
 
@@ -188,7 +189,7 @@ import Testing
     #expect(result.conformances.allSatisfy { $0.statesSendable })
     #expect(
       RegistryRenderer.conformances(result.conformances).contains(
-        "extension StatusAction: @unchecked Sendable, PreferenceValue {}  // stored as its raw value"))
+        "extension StatusAction: @unchecked Sendable, _Preferences.Value {}  // stored as its raw value"))
   }
 
   @Test func aTypeDeclaredSendableOrIsolatedIsNotStatedSendableAgain() {
@@ -209,7 +210,7 @@ import Testing
     #expect(errors(result).isEmpty, "\(errors(result))")
     #expect(result.conformances.map(\.typeName) == ["Mode", "Model", "Public", "Theme"])
     #expect(result.conformances.allSatisfy { !$0.statesSendable })
-    #expect(generated(result).contains("extension Theme: PreferenceValue {}"))
+    #expect(generated(result).contains("extension Theme: _Preferences.Value {}"))
   }
 
   /// A conformance the user wrote anywhere, in any file, is never repeated; one written under an

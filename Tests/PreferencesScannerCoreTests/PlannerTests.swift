@@ -261,10 +261,10 @@ import Testing
     let generated = PreferenceScanner.renderAll(result, module: "App")
     #expect(
       generated.contains(
-        "case 1: return PreferenceIsolatedStore(followsDefaultIsolation: true) { Screen._preference_store_b() }"
+        "case 1: return _Preferences.IsolatedStore(followsDefaultIsolation: true) { Screen._preference_store_b() }"
       ))
     #expect(
-      generated.contains("@MainActor fileprivate static func _preference_store_b() -> PreferenceStore {"))
+      generated.contains("@MainActor fileprivate static func _preference_store_b() -> _Preferences.Store {"))
   }
 
   @Test func valueTypesAreInferredWhereTheyAreUnambiguous() {

@@ -57,14 +57,14 @@ import Testing
     #expect(
       literal.hasPrefix("nonisolated func _Preferences_We_u22_ird() -> (StaticString, StaticString) {\n"))
     #expect(literal.contains(#"("App/We\"ird.swift", #"[{"key":"S.a""#), "the file ID is quoted")
-    #expect(!literal.contains("PreferenceFileTable"))
+    #expect(!literal.contains("_Preferences.FileTable"))
     for needsCode in [
       "struct S {\n  @Preference var a = 1\n  @Preference var d = Date()\n}\n",
       "struct S {\n  @Preference var a = 1\n  @Preference(store: .suite(\"g\")) var e = 2\n}\n",
       "struct S {\n  @Preference var a = 1\n  #if DEBUG\n  @Preference var f = 3\n  #endif\n}\n",
     ] {
       let text = table(needsCode)
-      #expect(text.contains("() -> PreferenceFileTable {"), "\(needsCode)")
+      #expect(text.contains("() -> _Preferences.FileTable {"), "\(needsCode)")
       #expect(!text.contains("StaticString"), "\(needsCode)")
     }
   }
@@ -74,8 +74,8 @@ import Testing
       PreferenceScanner(module: "Empty").scan(files: []), module: "Empty")
     #expect(
       rendered.contains(
-        "typealias Preference<Value: PreferenceValue> = DerivedPreference<Value, PreferenceRegistry>"))
-    #expect(rendered.contains("enum PreferenceRegistry: GeneratedPreferenceRegistry"))
+        "typealias Preference<Value: _Preferences.Value> = DerivedPreference<Value, PreferenceRegistry>"))
+    #expect(rendered.contains("enum PreferenceRegistry: _Preferences.Registry"))
   }
 
   /// Everything taken from input is escaped for where it lands.

@@ -49,7 +49,7 @@ import Testing
         "limit": "Int", "ratio": "CGFloat", "default": "Bool", "other": "Bool",
       ])
     let text = RegistryRenderer.typedKeys(result.typedKeys)
-    #expect(text.contains("extension TypedPreferenceKey where Keys == AppKeys, Value == String {\n"))
+    #expect(text.contains("extension _Preferences.TypedKey where Keys == AppKeys, Value == String {\n"))
     #expect(text.contains("  nonisolated static var name: Self { Self(AppKeys.name) }\n"))
     #expect(text.contains("  nonisolated static var `default`: Self { Self(AppKeys.`default`) }\n"))
   }
@@ -89,7 +89,7 @@ import Testing
     #expect(result.typedKeys.first { $0.keysType == "MacKeys" }?.condition == "(os(macOS))")
     #expect(
       RegistryRenderer.typedKeys(result.typedKeys).contains(
-        "#if (os(macOS))\nextension TypedPreferenceKey where Keys == MacKeys, Value == Int {"))
+        "#if (os(macOS))\nextension _Preferences.TypedKey where Keys == MacKeys, Value == Int {"))
   }
 
   /// What the plugin cannot type is one warning at the clause, asking for `as` (the key is still

@@ -261,6 +261,36 @@ import Testing
     #expect(nested.plans.count == 3)
   }
 
+  /// The registry's own name and the library type the generated `Preference` names: a module
+  /// type of either name is one error at it, with or without preferences (the registry is
+  /// generated either way). Every other library name the generated code uses goes through
+  /// `_Preferences` (the integration package's ScannerStress target declares them all).
+  @Test func aTypeNamedAfterTheGeneratedRegistryIsAnErrorThatNamesTheFix() {
+    let registry = scan(
+      """
+      final class PreferenceRegistry {}
+      struct Player { @Preference var volume = 0.5 }
+      """)
+    #expect(
+      errors(registry) == [
+        "Sources/App/File.swift:1:1: error: class 'PreferenceRegistry' has the name of the registry of every @Preference, which the build plugin declares for this module, so the two collide; rename the class (for example to 'AppPreferenceRegistry')"
+      ])
+
+    let noPreferences = scan([
+      ("Sources/App/Types.swift", "import Foundation\n\nenum DerivedPreference {}\n"),
+      ("Sources/App/Alias.swift", "typealias PreferenceRegistry = [String: Any]\n"),
+    ])
+    #expect(
+      errors(noPreferences) == [
+        "Sources/App/Alias.swift:1:1: error: type alias 'PreferenceRegistry' has the name of the registry of every @Preference, which the build plugin declares for this module, so the two collide; rename the type alias (for example to 'AppPreferenceRegistry')",
+        "Sources/App/Types.swift:3:1: error: enum 'DerivedPreference' has the name of the library type that the build plugin's @Preference stands for, so the two collide; rename the enum (for example to 'AppDerivedPreference')",
+      ])
+
+    let nested = scan(
+      "enum Settings { struct PreferenceRegistry {} ; @Preference static var volume = 0.5 }\n")
+    #expect(errors(nested).isEmpty)
+  }
+
   /// A protocol of the standard library or Foundation written bare (`[CodingKey]`, found porting
   /// swift-argument-parser, and `Error?`) is a protocol type too; a module type of that name in
   /// scope (a nested `enum Error`) or an alias is a concrete type, left alone.
@@ -545,11 +575,11 @@ import Testing
     let text = RegistryRenderer.conformances(result.conformances)
     #expect(
       text.contains(
-        "extension Side: @unchecked Sendable, PreferenceValue, PreferenceDictionaryKey {}  // stored as its raw value; a dictionary key as its raw value\n"
+        "extension Side: @unchecked Sendable, _Preferences.Value, _Preferences.DictionaryKey {}  // stored as its raw value; a dictionary key as its raw value\n"
       ), "\(text)")
     #expect(
       text.contains(
-        "extension Level: @unchecked Sendable, PreferenceDictionaryKey {}  // a dictionary key as its description. Not conforming?"
+        "extension Level: @unchecked Sendable, _Preferences.DictionaryKey {}  // a dictionary key as its description. Not conforming?"
       ), "\(text)")
   }
 

@@ -5,10 +5,10 @@ import Foundation
 
 /// `@Preference` in this module: a property wrapper whose key `PreferenceRegistry` derives
 /// from the enclosing type and property names.
-@usableFromInline typealias Preference<Value: PreferenceValue> = DerivedPreference<Value, PreferenceRegistry>
+@usableFromInline typealias Preference<Value: _Preferences.Value> = DerivedPreference<Value, PreferenceRegistry>
 
 /// Every `@Preference` declared in this module.
-@usableFromInline enum PreferenceRegistry: GeneratedPreferenceRegistry {
+@usableFromInline enum PreferenceRegistry: _Preferences.Registry {
   @usableFromInline nonisolated static func _preferenceFiles() -> [Any] {
     [_Preferences_LiteralDefaults(), _Preferences_Showcase()]
   }
@@ -32,8 +32,8 @@ nonisolated func _Preferences_LiteralDefaults() -> (StaticString, StaticString) 
   ("RegistryIntegrationTests/LiteralDefaults.swift", #"[{"key":"LiteralDefaults.count","property":"count","declaringType":"LiteralDefaults","valueType":"Int","defaultValue":"3","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":8,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":0,"registeredValue":{"integer":3}},{"key":"LiteralDefaults.title","property":"title","declaringType":"LiteralDefaults","valueType":"String","defaultValue":"\"Hello, \\\"world\\\"\"","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":9,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":1,"registeredValue":{"string":"Hello, \"world\""}},{"key":"Literal.enabled","property":"enabled","declaringType":"LiteralDefaults","valueType":"Bool","defaultValue":"true","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":10,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":["enabled"],"registration":"registry","registrationNote":null,"index":2,"registeredValue":{"bool":true}},{"key":"LiteralDefaults.ratio","property":"ratio","declaringType":"LiteralDefaults","valueType":"Double","defaultValue":"0.25","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":11,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":3,"registeredValue":{"double":0.25}},{"key":"LiteralDefaults.lastSearch","property":"lastSearch","declaringType":"LiteralDefaults","valueType":"String?","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":12,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":4}]"#)
 }
 
-nonisolated func _Preferences_Showcase() -> PreferenceFileTable {
-  PreferenceFileTable(
+nonisolated func _Preferences_Showcase() -> _Preferences.FileTable {
+  _Preferences.FileTable(
     fileID: "RegistryIntegrationTests/Showcase.swift",
     records: {
       var records: [String] = []
@@ -71,7 +71,7 @@ nonisolated func _Preferences_Showcase() -> PreferenceFileTable {
 
 extension Showcase {
   /// The default of `Showcase.theme`.
-  nonisolated fileprivate static func _preferenceDefault_theme() -> PropertyListValue? {
+  nonisolated fileprivate static func _preferenceDefault_theme() -> _Preferences.PropertyList? {
     let value: Theme = .dark
     return _preferenceDefault(value)
   }
@@ -79,7 +79,7 @@ extension Showcase {
 
 extension Showcase {
   /// The default of `Showcase.layout`.
-  @MainActor fileprivate static func _preferenceDefault_layout() -> PropertyListValue? {
+  @MainActor fileprivate static func _preferenceDefault_layout() -> _Preferences.PropertyList? {
     let value = Layout(columns: 2)
     return _preferenceDefault(value)
   }
@@ -87,27 +87,27 @@ extension Showcase {
 
 extension Showcase {
   /// The default of `Showcase.default`.
-  @MainActor fileprivate static func _preferenceDefault_default() -> PropertyListValue? {
+  @MainActor fileprivate static func _preferenceDefault_default() -> _Preferences.PropertyList? {
     let value = Self.defaultVolume
     return _preferenceDefault(value)
   }
 }
 
 extension Showcase {
-  nonisolated fileprivate static func _preference_store_separate() -> PreferenceStore {
+  nonisolated fileprivate static func _preference_store_separate() -> _Preferences.Store {
     Self.separateStore
   }
 }
 
 extension Showcase {
-  nonisolated fileprivate static func _preference_store_displayName() -> PreferenceStore {
+  nonisolated fileprivate static func _preference_store_displayName() -> _Preferences.Store {
     Self.renameStore
   }
 }
 
 extension Showcase.Inner {
   /// The default of `Showcase.Inner.depth`.
-  nonisolated fileprivate static func _preferenceDefault_depth() -> PropertyListValue? {
+  nonisolated fileprivate static func _preferenceDefault_depth() -> _Preferences.PropertyList? {
     let value = Deepest.unused.hashValue == 0 ? 1 : 1
     return _preferenceDefault(value)
   }
@@ -118,7 +118,7 @@ extension Showcase.Inner {
 
 extension Links {
   /// The default of `Links.homepage`.
-  nonisolated fileprivate static func _preferenceDefault_homepage() -> PropertyListValue? {
+  nonisolated fileprivate static func _preferenceDefault_homepage() -> _Preferences.PropertyList? {
     let value = URL(string: "https://example.com")!
     return _preferenceDefault(value)
   }
@@ -126,7 +126,7 @@ extension Links {
 
 extension Links {
   /// The default of `Links.since`.
-  nonisolated fileprivate static func _preferenceDefault_since() -> PropertyListValue? {
+  nonisolated fileprivate static func _preferenceDefault_since() -> _Preferences.PropertyList? {
     let value = Date(timeIntervalSince1970: 0)
     return _preferenceDefault(value)
   }
@@ -134,7 +134,7 @@ extension Links {
 
 extension IsolatedScreen {
   /// The default of `IsolatedScreen.columnCount`.
-  @MainActor fileprivate static func _preferenceDefault_columnCount() -> PropertyListValue? {
+  @MainActor fileprivate static func _preferenceDefault_columnCount() -> _Preferences.PropertyList? {
     let value = Self.columns
     return _preferenceDefault(value)
   }
@@ -142,7 +142,7 @@ extension IsolatedScreen {
 
 extension IsolatedScreen {
   /// The default of `IsolatedScreen.rowCount`.
-  nonisolated fileprivate static func _preferenceDefault_rowCount() -> PropertyListValue? {
+  nonisolated fileprivate static func _preferenceDefault_rowCount() -> _Preferences.PropertyList? {
     let value = Self.rows
     return _preferenceDefault(value)
   }
@@ -150,7 +150,7 @@ extension IsolatedScreen {
 
 extension DependentScreen {
   /// The default of `DependentScreen.columns`.
-  @MainActor fileprivate static func _preferenceDefault_columns() -> PropertyListValue? {
+  @MainActor fileprivate static func _preferenceDefault_columns() -> _Preferences.PropertyList? {
     let value = ScreenConstants.columns
     return _preferenceDefault(value)
   }

@@ -1,6 +1,6 @@
 // Every declaration of this target persists under the key derived for it, however its file is
 // written (regex literals, #sourceLocation, a byte order mark, backticked names, conditions with
-// comments, strings that look like code).
+// comments, strings that look like code), and whatever names of the library's the module declares too.
 import Foundation
 import IntegrationSupport
 import Preferences
@@ -12,7 +12,7 @@ struct Case {
   var verify: () -> Bool
 }
 
-func makeCase<Value: PreferenceValue & Equatable>(
+func makeCase<Value: Preferences.PreferenceValue & Equatable>(
   _ projection: @escaping () -> PreferenceProjection<Value>, _ key: String, _ value: Value
 ) -> Case {
   Case(
@@ -41,6 +41,11 @@ let cases = [
   makeCase({ Platform().$nested }, "Platform.nested", "changed"),
   makeCase({ Texts().$greeting }, "Texts.greeting", "changed"),
   makeCase({ Texts().$template }, "Texts.template", "changed"),
+  makeCase({ NamedLikeTheLibrary().$since }, "NamedLikeTheLibrary.since", Date(timeIntervalSince1970: 60)),
+  makeCase({ NamedLikeTheLibrary().$pane }, "NamedLikeTheLibrary.pane", Pane.advanced),
+  makeCase({ NamedLikeTheLibrary().$widths }, "NamedLikeTheLibrary.widths", [.advanced: 240]),
+  makeCase({ NamedLikeTheLibrary().$count }, "NamedLikeTheLibrary.count", 2),
+  makeCase({ MainActorNames().$isolated }, "MainActorNames.isolated", "y"),
 ]
 
 let declared = Set(PreferenceRegistry.preferences.map(\.key))
@@ -50,12 +55,17 @@ check(
 check(Platform().$syncedOnDesktop.defaultValue == "desktop", "the macOS-or-Linux branch is compiled")
 check(Generated().$fromTemplate.key == "Generated.fromTemplate", "a #sourceLocation declaration resolves")
 
+let paneKeys = KeyedPreferences<PaneKeys>()
+
 switch Mode.current {
 case .write:
   for item in cases { item.write() }
+  check(paneKeys.value(for: .lastPane) == .general, "a typed key reads its default")
+  paneKeys.set(Pane.advanced, for: .lastPane)
   passed("wrote \(cases.count) values")
 case .verify:
   let failed = cases.filter { !$0.verify() }.map(\.key)
   check(failed.isEmpty, "not persisted under their keys: \(failed)")
+  check(paneKeys.value(for: .lastPane) == .advanced, "a typed key's value persisted")
   passed("verified \(cases.count) values persisted under their keys")
 }

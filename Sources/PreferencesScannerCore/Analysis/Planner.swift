@@ -33,9 +33,7 @@ package struct Planner: Sendable {
     var plans: [PreferencePlan] = []
     var diagnostics: [Diagnostic] = []
     var synthesis = ConformanceSynthesis(index: index, files: files)
-    if let first = files.first(where: { !$0.preferences.isEmpty }), let clash = preferenceNameClash(first) {
-      diagnostics.append(clash)
-    }
+    diagnostics += preferenceNameClashes(first: files.first(where: { !$0.preferences.isEmpty }))
     for (fileIndex, file) in files.enumerated() {
       for (declarationIndex, syntax) in file.preferences.enumerated() {
         let (plan, problems, unstorable, keyTypes) = self.plan(
@@ -81,26 +79,49 @@ package struct Planner: Sendable {
     return (plans, diagnostics, synthesis.conformances)
   }
 
-  /// The module's own type or type alias named `Preference` at file scope (iina's settings keys
-  /// are `struct Preference`), which collides with the wrapper the registry declares under that
-  /// name: one error at its declaration (a type alias's, whose line the index does not keep, at
-  /// the first declaration of a preference, in `first`).
-  private func preferenceNameClash(_ first: FileSyntax) -> Diagnostic? {
-    func message(_ what: String, at place: String = "") -> String {
-      "\(what) 'Preference'\(place) has the name of the @Preference property wrapper, which the build plugin declares for this module, so the two collide; rename the \(what) (for example to 'AppPreference')"
+  /// The module's own types or type aliases at file scope named `Preference` (iina's settings
+  /// keys are `struct Preference`) or `PreferenceRegistry`, which collide with the wrapper and the
+  /// registry the generated code declares under those names, or `DerivedPreference`, which would
+  /// capture the generated `Preference` alias's reference to the library's type: one error at
+  /// each declaration (a type alias's, whose line the index does not keep, at the first
+  /// declaration of a preference, `first`, if there is one). The generated code names every other
+  /// library type through `_Preferences`, which no module declares.
+  private func preferenceNameClashes(first: FileSyntax?) -> [Diagnostic] {
+    let declared = [
+      (
+        "Preference", "the @Preference property wrapper, which the build plugin declares for this module",
+        "AppPreference"
+      ),
+      (
+        "PreferenceRegistry",
+        "the registry of every @Preference, which the build plugin declares for this module",
+        "AppPreferenceRegistry"
+      ),
+      (
+        "DerivedPreference", "the library type that the build plugin's @Preference stands for",
+        "AppDerivedPreference"
+      ),
+    ]
+    return declared.compactMap { name, role, example in
+      func message(_ what: String, at place: String = "") -> String {
+        "\(what) '\(name)'\(place) has the name of \(role), so the two collide; rename the \(what) (for example to '\(example)')"
+      }
+      if let type = index.child(name, of: nil), let kind = index[type].kind {
+        let site = index[type].declarationSite
+        return Diagnostic(
+          .error, message(kind.rawValue), file: site?.file ?? first?.path ?? "", line: site?.line ?? 1,
+          column: 1)
+      }
+      if let alias = index.globals[name]?.first(where: { $0.syntax.kind == .typeAlias }) {
+        guard let first, let declaration = first.preferences.first else {
+          return Diagnostic(.error, message("type alias"), file: alias.file, line: 1, column: 1)
+        }
+        return Diagnostic(
+          .error, message("type alias", at: " (in \(alias.file))"), file: first.path,
+          line: declaration.line, column: declaration.column)
+      }
+      return nil
     }
-    if let type = index.child("Preference", of: nil), let kind = index[type].kind {
-      let site = index[type].declarationSite
-      return Diagnostic(
-        .error, message(kind.rawValue), file: site?.file ?? first.path, line: site?.line ?? 1, column: 1)
-    }
-    if let alias = index.globals["Preference"]?.first(where: { $0.syntax.kind == .typeAlias }) {
-      let declaration = first.preferences[0]
-      return Diagnostic(
-        .error, message("type alias", at: " (in \(alias.file))"), file: first.path,
-        line: declaration.line, column: declaration.column)
-    }
-    return nil
   }
 
   /// A module type a declaration stores that does not conform to `PreferenceValue`.

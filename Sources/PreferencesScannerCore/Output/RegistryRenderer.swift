@@ -242,10 +242,10 @@ package enum RegistryRenderer {
 
     /// `@Preference` in this module: a property wrapper whose key `PreferenceRegistry` derives
     /// from the enclosing type and property names.
-    \(access.declaration)typealias Preference<Value: PreferenceValue> = DerivedPreference<Value, PreferenceRegistry>
+    \(access.declaration)typealias Preference<Value: _Preferences.Value> = DerivedPreference<Value, PreferenceRegistry>
 
     /// Every `@Preference` declared in this module.
-    \(access.declaration)enum PreferenceRegistry: GeneratedPreferenceRegistry {
+    \(access.declaration)enum PreferenceRegistry: _Preferences.Registry {
       \(access.member)nonisolated static func _preferenceFiles() -> [Any] {
         [\(tables.map { $0 + "()" }.joined(separator: ", "))]
       }
@@ -302,13 +302,13 @@ package enum RegistryRenderer {
       case .json?: comments.append("stored as JSON text")
       case nil: break
       }
-      if conformance.storage != nil { protocols.append("PreferenceValue") }
+      if conformance.storage != nil { protocols.append("_Preferences.Value") }
       switch conformance.keyStorage {
       case .rawValue?, .rawRepresentable?: comments.append("a dictionary key as its raw value")
       case .description?: comments.append("a dictionary key as its description")
       case nil: break
       }
-      if conformance.keyStorage != nil { protocols.append("PreferenceDictionaryKey") }
+      if conformance.keyStorage != nil { protocols.append("_Preferences.DictionaryKey") }
       let isolated =
         [.rawRepresentable, .json].contains(conformance.storage)
         || [.rawRepresentable, .description].contains(conformance.keyStorage)
@@ -350,7 +350,7 @@ package enum RegistryRenderer {
         let valueType = group.keys[start].valueType
         var end = start
         while end < group.keys.count, group.keys[end].valueType == valueType { end += 1 }
-        text += "extension TypedPreferenceKey where Keys == \(keysType), Value == \(valueType) {\n"
+        text += "extension _Preferences.TypedKey where Keys == \(keysType), Value == \(valueType) {\n"
         for key in group.keys[start..<end] {
           let name = SwiftIdentifier.escaped(key.caseName)
           text += "  \(group.access)nonisolated static var \(name): Self { Self(\(keysType).\(name)) }\n"
@@ -389,8 +389,8 @@ package enum RegistryRenderer {
       return out + extensions
     }
 
-    out += "nonisolated func \(name)() -> PreferenceFileTable {\n"
-    out += "  PreferenceFileTable(\n    fileID: \(StringLiteral.quote(file.fileID)),\n"
+    out += "nonisolated func \(name)() -> _Preferences.FileTable {\n"
+    out += "  _Preferences.FileTable(\n    fileID: \(StringLiteral.quote(file.fileID)),\n"
 
     // Records: one JSON array per run of declarations in the same #if branch.
     out += "    records: {\n      var records: [String] = []\n"
@@ -439,7 +439,7 @@ package enum RegistryRenderer {
         plans.map {
           let follows = $0.storeIsolation == .defaultIsolation
           return
-            "      case \($0.number): return PreferenceIsolatedStore(followsDefaultIsolation: \(follows)) { \(qualified($0.typePath)).\(storeFunction($0, "store"))() }\n"
+            "      case \($0.number): return _Preferences.IsolatedStore(followsDefaultIsolation: \(follows)) { \(qualified($0.typePath)).\(storeFunction($0, "store"))() }\n"
         }.joined()
       }
       out += "      default: return nil\n      }\n    }"
@@ -459,7 +459,7 @@ package enum RegistryRenderer {
       let type = evaluation.type.map { ": \($0)" } ?? ""
       body += """
           /// The default of `\(SwiftIdentifier.comment(plan.enclosingType + "." + plan.property))`.
-          \(attribute) fileprivate static func \(defaultFunction(plan))() -> PropertyListValue? {
+          \(attribute) fileprivate static func \(defaultFunction(plan))() -> _Preferences.PropertyList? {
             let value\(type) = \(indented(evaluation.expression))
             return _preferenceDefault(value\(plan.format == "json" ? ", format: .json" : ""))
           }
@@ -472,7 +472,7 @@ package enum RegistryRenderer {
       guard let code else { continue }
       let attribute = label == "store" && plan.storeIsolation != .nonisolated ? "@MainActor" : "nonisolated"
       body += """
-          \(attribute) fileprivate static func \(storeFunction(plan, label))() -> PreferenceStore {
+          \(attribute) fileprivate static func \(storeFunction(plan, label))() -> _Preferences.Store {
             \(indented(code))
           }
 

@@ -1,0 +1,34 @@
+/// The names by which generated registries refer to the library's types.
+///
+/// A generated registry is compiled in the user's module, where the module's own declarations
+/// hide imported ones: an app that declares its own `PropertyListValue` enum or `PreferenceStore`
+/// class (common names) would capture the registry's references to the library's types of those
+/// names. Generated code names this namespace instead, whose name no app declares, and the
+/// module's name never (a module may declare a type named `Preferences`). The one exception is
+/// ``DerivedPreference``, which the module's `Preference` alias names directly: every
+/// declaration resolves that alias, and one more alias in between cost each declaration's
+/// compile 1 % (`Scripts/declaration-cost.sh`). The scanner reports a module type of that name.
+///
+/// Generated code only; not part of the public API.
+public enum _Preferences {
+  /// ``PreferenceValue``.
+  public typealias Value = PreferenceValue
+  /// ``PreferenceDictionaryKey``.
+  public typealias DictionaryKey = PreferenceDictionaryKey
+  /// ``GeneratedPreferenceRegistry``.
+  public typealias Registry = GeneratedPreferenceRegistry
+  /// ``TypedPreferenceKey``, which the registry extends with a `PreferenceKeys` enum's keys.
+  public typealias TypedKey<Keys: PreferenceKeys, Value: PreferenceValue> = TypedPreferenceKey<Keys, Value>
+  /// ``PreferenceStore``.
+  public typealias Store = PreferenceStore
+  /// ``PropertyListValue``.
+  public typealias PropertyList = PropertyListValue
+}
+
+@_spi(Generated)
+extension _Preferences {
+  /// A source file's table.
+  public typealias FileTable = PreferenceFileTable
+  /// A store whose expression may need the main actor.
+  public typealias IsolatedStore = PreferenceIsolatedStore
+}
