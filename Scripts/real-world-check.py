@@ -57,6 +57,9 @@ IN_CODABLE = "conformance cannot include a preference"
 # Properties of nonisolated Sendable types (swift-protobuf's messages) are ported too; Swift
 # 6 rejects a property wrapper there, and the scanner must say so (a warning), naming the fix.
 IN_NONISOLATED_SENDABLE = "rejects a property wrapper there"
+# Properties of @Observable classes are ported too, without @ObservationIgnored; the macro would
+# store them a second time, and the scanner must say so, naming the fix.
+IN_OBSERVABLE = "is in an @Observable class"
 
 
 def swift_files(root):
@@ -201,7 +204,7 @@ def check(scanner, root):
             if expected.get(place) != found.get(place):
                 print(f"  key: {place[0]}:{place[1]}: tree-sitter {expected.get(place)}, scanner {found.get(place)}")
                 failures += 1
-        legitimate, unstorable, in_codable, in_nonisolated = 0, 0, 0, 0
+        legitimate, unstorable, in_codable, in_nonisolated, in_observable = 0, 0, 0, 0, 0
         for d in output["diagnostics"]:
             if any(text in d["message"] for text in EXPECTED_ACROSS_MODULES):
                 legitimate += 1
@@ -209,6 +212,8 @@ def check(scanner, root):
                 in_codable += 1
             elif IN_NONISOLATED_SENDABLE in d["message"]:
                 in_nonisolated += 1
+            elif IN_OBSERVABLE in d["message"]:
+                in_observable += 1
             elif ANY_DEFAULT and any(text in d["message"] for text in UNSTORABLE):
                 unstorable += 1
             else:
@@ -221,6 +226,7 @@ def check(scanner, root):
         + (f"{unstorable} values reported unstorable; " if ANY_DEFAULT else "")
         + f"{in_codable} in structs with synthesized Codable; "
         + f"{in_nonisolated} in nonisolated Sendable types; "
+        + f"{in_observable} in @Observable classes; "
         + f"{failures} failures")
     return failures
 

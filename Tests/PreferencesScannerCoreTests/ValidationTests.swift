@@ -261,6 +261,33 @@ import Testing
     #expect(nested.plans.count == 3)
   }
 
+  /// `@Observable` would store a preference a second time (the compiler says "invalid
+  /// redeclaration of synthesized property '_sidebar'" in the macro's expansion): an error that
+  /// names `@ObservationIgnored`, wherever that is written. Static preferences, other classes and
+  /// ignored ones are left alone.
+  @Test func aPreferenceInAnObservableClassNeedsObservationIgnored() {
+    let result = scan(
+      """
+      import Observation
+      @Observable final class Model {
+        @Preference var sidebar = true
+        @ObservationIgnored @Preference var width = 240.0
+        @Preference @ObservationIgnored var height = 100.0
+        @Preference static var shared = 1
+        var other = 1
+      }
+      final class Plain { @Preference var x = 1 }
+      @MainActor @Observable class Isolated {
+        @Preference(key: "y") var y = 2
+      }
+      """)
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:3:4: error: @Preference 'sidebar' is in an @Observable class, whose macro would store it a second time; add @ObservationIgnored before @Preference (reads of a preference are tracked by Observation already, so views that read it still update)",
+        "Sources/App/File.swift:11:4: error: @Preference 'y' is in an @Observable class, whose macro would store it a second time; add @ObservationIgnored before @Preference (reads of a preference are tracked by Observation already, so views that read it still update)",
+      ])
+  }
+
   /// The registry's own name and the library type the generated `Preference` names: a module
   /// type of either name is one error at it, with or without preferences (the registry is
   /// generated either way). Every other library name the generated code uses goes through

@@ -20,12 +20,14 @@ extension FileParser {
     var isStatic = false
     var access: AccessLevel?
     var bindingIndex: Int?
+    var otherAttributes: [String] = []
     while cursor < source.count {
       if source.isPunct(cursor, UInt8(ascii: "@")) {
         if isAttribute(cursor + 1, Self.attributeName) {
           error("@Preference is applied twice; remove one", at: cursor + 1)
         } else if source.isIdentifier(cursor + 1) {
           composedWrapper(source.text(cursor + 1), at: cursor + 1)
+          otherAttributes.append(source.text(cursor + 1))
         }
         cursor += 2
         if source.isPunct(cursor, UInt8(ascii: "(")) && source.touch(cursor - 1, cursor) {
@@ -53,6 +55,7 @@ extension FileParser {
     // Modifiers written before the attribute count too (`public @Preference var` is unusual but legal).
     let (before, start) = modifiers(before: atIndex)
     for name in before.attributeNames { composedWrapper(name, at: nameIndex) }
+    otherAttributes += before.attributeNames
     if before.isStatic { isStatic = true }
     access = access ?? before.access
     guard let bindingIndex else {
@@ -123,6 +126,16 @@ extension FileParser {
         "@Preference '\(property)' is declared in a protocol; protocols cannot store values, declare it in a conforming type",
         at: nameIndex)
       return cursor
+    }
+    // `@Observable` turns each stored property into a computed one over storage named `_name`,
+    // the name of the wrapper's storage too: the compiler reports "invalid redeclaration of
+    // synthesized property '_name'" in the macro's expansion, which does not say what to do.
+    if scopes[scope].kind == .class, scopes[scope].attributeNames.contains("Observable"), !isStatic,
+      !otherAttributes.contains("ObservationIgnored")
+    {
+      error(
+        "@Preference '\(property)' is in an @Observable class, whose macro would store it a second time; add @ObservationIgnored before @Preference (reads of a preference are tracked by Observation already, so views that read it still update)",
+        at: nameIndex)
     }
     if defaultValue == nil && !isOptional {
       let example =
