@@ -99,8 +99,10 @@ package struct PreferenceScanner: Sendable {
   package func analyze(_ files: [FileSyntax]) -> Result {
     let index = ModuleIndex(files)
     let planner = Planner(index: index, configuration: configuration)
-    let (plans, planning, conformances) = planner.plan(files)
-    let (typedKeys, keyProblems) = TypedKeys(index: index, files: files, planner: planner).analyze()
+    var (plans, planning, synthesis) = planner.plan(files)
+    let (typedKeys, keyProblems) = TypedKeys(index: index, files: files, planner: planner).analyze(
+      synthesis: &synthesis)
+    let conformances = synthesis.conformances
     let locked = LockAnalysis(configuration: configuration, index: index).analyze(
       plans, files: files, lock: lock, expectedLockPath: expectedLockPath)
     var diagnostics =

@@ -54,6 +54,45 @@ import Testing
     #expect(text.contains("  nonisolated static var `default`: Self { Self(AppKeys.`default`) }\n"))
   }
 
+  /// A module type a key holds conforms as a `@Preference` of that type does, with no
+  /// conformance to write (the keys enum's `defaultValue` returns `any PreferenceValue`, which
+  /// needs it); a type both stored and held gets one extension; one the registry cannot conform
+  /// is an error at its case that names the fix.
+  @Test func moduleTypesAKeyHoldsGetTheirConformances() {
+    let result = scan(
+      """
+      import Foundation
+      enum Theme: String { case light, dark }
+      enum Pane: String { case general, advanced }
+      struct Layout: Codable { var columns = 2 }
+      struct Tag: RawRepresentable { var rawValue: String }
+      final class Session {}
+      struct Screen { @Preference var theme = Theme.dark }
+      enum AppKeys: String, PreferenceKeys {
+        case theme, layout, widths, tags, session
+        var defaultValue: any PreferenceValue {
+          switch self {
+          case .theme: Theme.light
+          case .layout: Layout()
+          case .widths: [Pane: Int]()
+          case .tags: [Tag]()
+          case .session: Session()
+          }
+        }
+      }
+      """)
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:16:5: error: 'AppKeys.session' holds Session, but 'Session' does not conform to PreferenceValue, and the registry cannot add the conformance: 'Session' is a class; make it a final class that is Sendable, and add 'extension Session: PreferenceValue {}' in the file that declares it"
+      ])
+    #expect(result.conformances.map(\.typeName).sorted() == ["Layout", "Pane", "Tag", "Theme"])
+    let text = RegistryRenderer.conformances(result.conformances)
+    #expect(text.components(separatedBy: "extension Theme:").count == 2)
+    #expect(text.contains("extension Pane: @unchecked Sendable, _Preferences.DictionaryKey {}"))
+    #expect(
+      text.contains("extension Layout: @unchecked Sendable, _Preferences.Value {}  // stored as JSON text"))
+  }
+
   /// The conformance and the defaults may sit in extensions, in other files; the enum may be
   /// nested, public, or declared under `#if`; a getter or one expression for every case works.
   @Test func keysAreFoundWhereverTheEnumAndItsDefaultsAre() {

@@ -5,13 +5,20 @@ import ViewKit  // stands in for SwiftUI, whose `PreferenceKey` protocol this fi
 /// An enum-keyed store's keys, in a file that imports a module declaring `PreferenceKey` (the
 /// typed keys generated for them repeat this file's imports, as `lastOpened` is a `Date`).
 enum LaunchKeys: String, PreferenceKeys {
-  case lastOpened, nickname
+  case lastOpened, nickname, lastPane
   var defaultValue: any PreferenceValue {
     switch self {
     case .lastOpened: Date(timeIntervalSince1970: 0)
     case .nickname: "Anonymous"
+    case .lastPane: LaunchPane.library
     }
   }
+}
+
+/// A key's type of the module's own, declared as users declare it: the registry writes its
+/// conformance, as for a `@Preference` of that type.
+enum LaunchPane: String {
+  case library, search
 }
 
 /// A view preference declared beside the library, as SwiftUI code declares one.

@@ -53,6 +53,8 @@ case .write:
     ChatView().systemPrompt == "Be brief",
     "a write through one declaration of a shared key reads through the other")
   launch.set(Date(timeIntervalSince1970: 86_400), for: .lastOpened)
+  check(launch.value(for: .lastPane) == .library, "a key of the module's own enum reads its default")
+  launch.set(.search, for: .lastPane)
   check(view.volume == 0.8 && view.layout == Layout(columns: 2), "defaults before any write")
   view.username = "Paul"
   view.volume = 0.3
@@ -173,6 +175,7 @@ case .verify:
   check(
     launch.value(for: .nickname) == "Paul"
       && launch.value(for: .lastOpened) == Date(timeIntervalSince1970: 86_400)
+      && launch.value(for: .lastPane) == .search
       && defaults.string(forKey: "nickname") == "Paul",
     "an enum-keyed store's values persisted")
   check(Preferences().zoom == 1.25, "a preference in a type named like the library's module persisted")

@@ -27,8 +27,8 @@ package struct Planner: Sendable {
 
   // MARK: Plans
 
-  package func plan(_ files: [FileSyntax]) -> (
-    plans: [PreferencePlan], diagnostics: [Diagnostic], conformances: [SynthesizedConformance]
+  func plan(_ files: [FileSyntax]) -> (
+    plans: [PreferencePlan], diagnostics: [Diagnostic], synthesis: ConformanceSynthesis
   ) {
     var plans: [PreferencePlan] = []
     var diagnostics: [Diagnostic] = []
@@ -76,7 +76,7 @@ package struct Planner: Sendable {
         }
       }
     }
-    return (plans, diagnostics, synthesis.conformances)
+    return (plans, diagnostics, synthesis)
   }
 
   /// The module's own types or type aliases at file scope named `Preference` (iina's settings

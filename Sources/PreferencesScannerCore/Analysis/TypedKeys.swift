@@ -12,8 +12,10 @@ struct TypedKeys {
   let files: [FileSyntax]
   let planner: Planner
 
-  /// The module's typed keys, one group per enum, and what could not be typed.
-  func analyze() -> (groups: [TypedKeyGroup], diagnostics: [Diagnostic]) {
+  /// The module's typed keys, one group per enum, and what could not be typed. A module type a
+  /// key holds gets its conformances from `synthesis`, as a `@Preference` of that type does.
+  func analyze(synthesis: inout ConformanceSynthesis) -> (groups: [TypedKeyGroup], diagnostics: [Diagnostic])
+  {
     var groups: [TypedKeyGroup] = []
     var diagnostics: [Diagnostic] = []
     var seen: Set<ModuleIndex.TypeID> = []
@@ -69,6 +71,21 @@ struct TypedKeys {
             continue
           }
           typed[caseName] = (analysis.code, clause)
+          // The module types it holds conform as a preference's do: the user's `defaultValue`
+          // switch, which returns `any PreferenceValue`, needs the conformance to compile.
+          if let problem = planner.storabilityProblem(written, context: context),
+            case .failure(let blocked) = synthesis.conformance(for: problem.type)
+          {
+            error(
+              "'\(name).\(caseName)' holds \(written), but '\(problem.name)' does not conform to PreferenceValue, and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
+              line: clause.line, column: clause.column)
+          }
+          for key in planner.dictionaryKeys(written, context: context).moduleKeys {
+            guard case .failure(let blocked) = synthesis.keyConformance(for: key.type) else { continue }
+            error(
+              "'\(name).\(caseName)' holds \(written), a dictionary keyed by '\(key.name)', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
+              line: clause.line, column: clause.column)
+          }
         }
         // A warning, not an error: the key is still registered, and a target that never reads
         // or writes it through the keyed store builds; code that does finds no such key.
