@@ -261,6 +261,57 @@ import Testing
     #expect(nested.plans.count == 3)
   }
 
+  /// A `key:` that names a constant, as ported `@AppStorage` declarations do (VirtualBuddy's
+  /// `@AppStorage(kSelectedTabKey)`, IceCubes' `@AppStorage(ThemeKey.tint.rawValue)`), is an
+  /// error that says which literal to write where syntax shows it, in any file of the module.
+  @Test func aKeyThatNamesAConstantIsAnErrorThatSaysWhichLiteralToWrite() {
+    let result = scan([
+      (
+        "Sources/App/Keys.swift",
+        """
+        let kSelectedTabKey = "SettingsScreen.selectedTab"
+        enum ThemeKey: String { case tint, accent = "theme.accent" }
+        enum Count: Int { case one }
+        struct Keys {
+          static let username = "user_name"
+          static var mutable = "m"
+        }
+        """
+      ),
+      (
+        "Sources/App/File.swift",
+        """
+        struct Settings {
+          @Preference(key: kSelectedTabKey) var tab = 0
+          @Preference(key: ThemeKey.tint.rawValue) var tint = "blue"
+          @Preference(key: ThemeKey.accent.rawValue) var accent = "red"
+          @Preference(key: Keys.username) var name = ""
+          @Preference(key: Keys.mutable) var other = ""
+          @Preference(key: Count.one.rawValue) var count = 1
+          @Preference(key: "a" + "b") var sum = 1
+          static let local = "local.key"
+          @Preference(key: Self.local) var local = 2
+        }
+        """
+      ),
+    ])
+    let write =
+      "the key: argument of @Preference must be a string literal, which the build plugin reads from source; write key:"
+    let unread =
+      "the key: argument of @Preference must be a plain string literal, such as key: \"HighScore\"; the build plugin reads it from source, and cannot read the value of"
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:2:4: error: \(write) \"SettingsScreen.selectedTab\", the value of 'kSelectedTabKey'",
+        "Sources/App/File.swift:3:4: error: \(write) \"tint\", the value of 'ThemeKey.tint.rawValue'",
+        "Sources/App/File.swift:4:4: error: \(write) \"theme.accent\", the value of 'ThemeKey.accent.rawValue'",
+        "Sources/App/File.swift:5:4: error: \(write) \"user_name\", the value of 'Keys.username'",
+        "Sources/App/File.swift:6:4: error: \(unread) 'Keys.mutable'",
+        "Sources/App/File.swift:7:4: error: \(unread) 'Count.one.rawValue'",
+        "Sources/App/File.swift:8:4: error: the key: argument of @Preference must be a plain string literal, such as key: \"HighScore\"",
+        "Sources/App/File.swift:10:4: error: \(write) \"local.key\", the value of 'Self.local'",
+      ])
+  }
+
   /// `@Observable` would store a preference a second time (the compiler says "invalid
   /// redeclaration of synthesized property '_sidebar'" in the macro's expansion): an error that
   /// names `@ObservationIgnored`, wherever that is written. Static preferences, other classes and

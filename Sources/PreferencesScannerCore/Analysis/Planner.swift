@@ -166,6 +166,20 @@ package struct Planner: Sendable {
     let key =
       syntax.arguments.key
       ?? configuration.prefix + (typePath + [syntax.property]).joined(separator: configuration.separator)
+    // `key: kSelectedTabKey`, `key: ThemeKey.tint.rawValue`, ported from `@AppStorage`: the key
+    // is read from source, so it must be a literal; say which, where the module shows it.
+    if let reference = syntax.arguments.keyReference {
+      let name = reference.joined(separator: ".")
+      if let value = keyConstant(reference, context: context) {
+        error(
+          "the key: argument of @Preference must be a string literal, which the build plugin reads from source; write key: \(StringLiteral.quote(value)), the value of '\(name)'"
+        )
+      } else {
+        error(
+          "the key: argument of @Preference must be a plain string literal, such as key: \"HighScore\"; the build plugin reads it from source, and cannot read the value of '\(name)'"
+        )
+      }
+    }
 
     // Where generated code cannot go at all.
     var blocked: String?
@@ -304,6 +318,42 @@ package struct Planner: Sendable {
   /// The types a declaration sits in, innermost first, as Swift looks names up from it: the
   /// enclosing type declarations, up to and including an extension (whose outer types are not
   /// in scope).
+  /// The string a name path stands for where the module shows it in syntax: a `let` whose
+  /// initial value is one string literal (`kSelectedTabKey`, `Keys.username`), or, followed by
+  /// `.rawValue`, a case of an enum with `String` raw values (`ThemeKey.tint.rawValue`).
+  func keyConstant(_ path: [String], context: [ModuleIndex.TypeID]) -> String? {
+    var names = path
+    let rawValue = names.last == "rawValue" && names.count > 1
+    if rawValue { names.removeLast() }
+    guard let last = names.last else { return nil }
+    let found: (owner: ModuleIndex.TypeID?, member: ModuleIndex.Member)?
+    if names.count == 1 {
+      switch index.resolve(last, in: context).0 {
+      case .member(let owner, let member): found = (owner, member)
+      case .global(let member): found = (nil, member)
+      default: found = nil
+      }
+    } else {
+      let typeNames = Array(names.dropLast())
+      let owner = typeNames == ["Self"] ? context.first : index.typeID(of: typeNames, in: context)
+      if let owner, case .member(let declaring, let member)? = index.lookup(last, inType: owner) {
+        found = (declaring, member)
+      } else {
+        found = nil
+      }
+    }
+    guard let (owner, member) = found else { return nil }
+    switch member.syntax.kind {
+    case .property where !rawValue:
+      return member.syntax.stringValue
+    case .enumCase where rawValue && !member.syntax.hasPayload:
+      guard let owner, index.inherits(owner, anyOf: ["String"]) else { return nil }
+      return member.syntax.stringValue ?? member.syntax.name.replacing("`", with: "")
+    default:
+      return nil
+    }
+  }
+
   func lexicalContext(scope: Int, in file: FileSyntax, fileIndex: Int) -> [ModuleIndex.TypeID] {
     var context: [ModuleIndex.TypeID] = []
     var current: Int? = scope

@@ -15,7 +15,7 @@ extension FileParser {
 
   mutating func member(
     _ kind: MemberSyntax.Kind, name: String, introducer: Int, nameIndex: Int, type: String? = nil,
-    initialValue: String? = nil, isStatic: Bool? = nil
+    initialValue: String? = nil, stringValue: String? = nil, isStatic: Bool? = nil
   ) {
     let (modifiers, _) = self.modifiers(before: introducer)
     members.append(
@@ -23,6 +23,7 @@ extension FileParser {
         owner: innermostScope, name: name, kind: kind, isStatic: isStatic ?? modifiers.isStatic,
         access: effectiveAccess(modifiers.access), isNonisolated: modifiers.isNonisolated,
         attributeNames: modifiers.attributeNames, type: type, initialValue: initialValue,
+        stringValue: stringValue,
         isFailable: kind == .initializer && source.isOperator(nameIndex + 1, startingWith: UInt8(ascii: "?")),
         hasPayload: false, branch: currentBranch))
   }
@@ -39,6 +40,10 @@ extension FileParser {
     let name = source.text(index + 1)
     var (type, cursor) = annotation(after: index + 1)
     var initialValue: String?
+    var stringValue: String?
+    if source.isPunct(cursor, UInt8(ascii: "=")), source.isWord(index, "let") {
+      stringValue = stringLiteralValue(cursor + 1, expressionEnd(from: cursor + 1))
+    }
     if type == nil, source.isPunct(cursor, UInt8(ascii: "=")) {
       let end = expressionEnd(from: cursor + 1)
       if end > cursor + 1 {
@@ -51,7 +56,8 @@ extension FileParser {
       }
     }
     member(
-      .property, name: name, introducer: index, nameIndex: index + 1, type: type, initialValue: initialValue)
+      .property, name: name, introducer: index, nameIndex: index + 1, type: type, initialValue: initialValue,
+      stringValue: stringValue)
   }
 
   /// The type annotation after the name at `nameIndex` (`: T`), if written, and the index just
@@ -285,12 +291,21 @@ extension FileParser {
         }
         cursor = close + 1
       }
+      // `case tint = "themeTint"`: the raw value, when it is one plain string literal.
+      var rawValue: String?
+      if source.isPunct(cursor, UInt8(ascii: "=")), cursor + 1 < source.count,
+        source.isPunct(cursor + 2, UInt8(ascii: ",")) || cursor + 2 >= source.count
+          || source[cursor + 2].followsNewline || source.isPunct(cursor + 2, UInt8(ascii: "}"))
+          || source.isPunct(cursor + 2, UInt8(ascii: ";"))
+      {
+        rawValue = stringLiteralValue(cursor + 1, cursor + 2)
+      }
       members.append(
         MemberSyntax(
           owner: innermostScope, name: name, kind: .enumCase, isStatic: true,
           access: effectiveAccess(modifiers.access),
-          isNonisolated: true, attributeNames: [], type: nil, initialValue: nil, isFailable: false,
-          hasPayload: payload, branch: currentBranch))
+          isNonisolated: true, attributeNames: [], type: nil, initialValue: nil, stringValue: rawValue,
+          isFailable: false, hasPayload: payload, branch: currentBranch))
       // A raw value: skip to the next `,` on the same line.
       while cursor < source.count, !source.isPunct(cursor, UInt8(ascii: ",")),
         source.isPunct(cursor, UInt8(ascii: "="))

@@ -215,6 +215,10 @@ extension FileParser {
       case "key":
         if let literal = stringLiteralValue(valueStart, end) {
           result.key = literal
+        } else if let path = namePath(valueStart, end) {
+          // `key: kSelectedTabKey`, `key: ThemeKey.tint.rawValue`: the planner, which sees the
+          // whole module, reports it with the literal to write where it can find one.
+          result.keyReference = path
         } else {
           error(
             "the key: argument of @Preference must be a plain string literal, such as key: \"HighScore\"",
@@ -287,6 +291,19 @@ extension FileParser {
       index += 1
     }
     return end
+  }
+
+  /// The names of a dotted path of at most four names in `first..<end` (`ThemeKey.tint.rawValue`),
+  /// or `nil`.
+  mutating func namePath(_ first: Int, _ end: Int) -> [String]? {
+    guard end > first, (end - first) % 2 == 1, end - first <= 7 else { return nil }
+    var names: [String] = []
+    for index in stride(from: first, to: end, by: 2) {
+      guard source.isIdentifier(index), index == first || source.isPunct(index - 1, UInt8(ascii: "."))
+      else { return nil }
+      names.append(source.text(index))
+    }
+    return names
   }
 
   /// The value of a single plain string literal token in `first..<end`, or `nil`.

@@ -111,6 +111,10 @@ package struct MemberSyntax: Sendable {
   /// value: the initial value's text (at most ``initialValueLimit`` bytes), so that the type of a
   /// default naming the property can be inferred (`static let standard = Layout()`).
   package let initialValue: String?
+  /// For properties whose initial value is one plain string literal, and enum cases whose raw
+  /// value is: the string (`let kSelectedTabKey = "Settings.tab"`, `case tint = "themeTint"`),
+  /// which a non-literal `key:` argument naming it is told to write instead.
+  package var stringValue: String? = nil
   /// For initializers: `init?`.
   package let isFailable: Bool
   /// For enum cases: whether it has associated values.
@@ -207,6 +211,10 @@ package struct PreferenceArguments: Sendable {
   /// The default, when written as an argument rather than after `=`.
   package var wrappedValue: ExpressionSyntax?
   package var key: String?
+  /// A `key:` argument that names a constant instead of writing a literal (`kSelectedTabKey`,
+  /// `ThemeKey.tint.rawValue`), as `@AppStorage` declarations do: its name path, so that the
+  /// error can say which literal to write.
+  package var keyReference: [String]? = nil
   package var store: ExpressionSyntax?
   package var format: String?
   package var syncs = false

@@ -263,8 +263,8 @@ extension MemberSyntax: Archivable {
       isStatic: try reader.bool(), access: try reader.bool() ? try reader.rawValue(AccessLevel.self) : nil,
       isNonisolated: try reader.bool(), attributeNames: try reader.strings(),
       type: try reader.optionalString(),
-      initialValue: try reader.optionalString(), isFailable: try reader.bool(),
-      hasPayload: try reader.bool(), branch: try reader.optionalInt())
+      initialValue: try reader.optionalString(), stringValue: try reader.optionalString(),
+      isFailable: try reader.bool(), hasPayload: try reader.bool(), branch: try reader.optionalInt())
   }
 
   package func archive(into writer: inout ArchiveWriter) {
@@ -277,6 +277,7 @@ extension MemberSyntax: Archivable {
     writer.strings(attributeNames)
     writer.optionalString(type)
     writer.optionalString(initialValue)
+    writer.optionalString(stringValue)
     writer.bool(isFailable)
     writer.bool(hasPayload)
     writer.optionalInt(branch)
@@ -356,7 +357,7 @@ extension PreferenceArguments: Archivable {
   package init(from reader: inout ArchiveReader) throws(ArchiveReader.Damaged) {
     self.init(
       wrappedValue: try reader.optionalItem(), key: try reader.optionalString(),
-      store: try reader.optionalItem(),
+      keyReference: try reader.bool() ? try reader.strings() : nil, store: try reader.optionalItem(),
       format: try reader.optionalString(), syncs: try reader.bool(), inSettings: try reader.bool(),
       renamedFrom: try reader.strings(), movedFrom: try reader.optionalItem())
   }
@@ -364,6 +365,8 @@ extension PreferenceArguments: Archivable {
   package func archive(into writer: inout ArchiveWriter) {
     writer.optionalItem(wrappedValue)
     writer.optionalString(key)
+    writer.bool(keyReference != nil)
+    if let keyReference { writer.strings(keyReference) }
     writer.optionalItem(store)
     writer.optionalString(format)
     writer.bool(syncs)

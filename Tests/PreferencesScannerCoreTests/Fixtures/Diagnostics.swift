@@ -10,6 +10,7 @@ struct Errors {
   @Preference let constant = 1
   @Preference(key: "") var emptyKey = 1
   @Preference(key: someConstant) var notLiteral = 1
+  @Preference(key: Errors.legacyKey) var named = 1
   @Preference(colour: .red) var unknownArgument = 1
   @Preference(format: .yaml) var badFormat = 1
   @Preference @Preference var twice = 1
@@ -27,3 +28,5 @@ struct Errors {
 enum Action { case share }  // no raw value, not Codable: the registry cannot make it storable
 
 protocol P { @Preference var p: Int }
+
+extension Errors { static let legacyKey = "Errors.legacy" }
