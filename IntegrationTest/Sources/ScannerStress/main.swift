@@ -46,6 +46,10 @@ let cases = [
   makeCase({ NamedLikeTheLibrary().$widths }, "NamedLikeTheLibrary.widths", [.advanced: 240]),
   makeCase({ NamedLikeTheLibrary().$count }, "NamedLikeTheLibrary.count", 2),
   makeCase({ MainActorNames().$isolated }, "MainActorNames.isolated", "y"),
+  makeCase({ ConditionalConformances().$side }, "ConditionalConformances.side", Side.right),
+  makeCase({ ConditionalConformances().$widths }, "ConditionalConformances.widths", [.right: 2]),
+  makeCase({ ConditionalConformances().$edge }, "ConditionalConformances.edge", Edge.bottom),
+  makeCase({ ConditionalConformances().$heights }, "ConditionalConformances.heights", [.bottom: 3]),
 ]
 
 let declared = Set(PreferenceRegistry.preferences.map(\.key))
