@@ -3,7 +3,9 @@
 /// split a live value.
 package enum Validation {
   /// `NSUbiquitousKeyValueStore`'s limits, checked for `sync: true` declarations: keys of at
-  /// most 64 bytes of UTF-8 (the class's documentation; a longer key raises
+  /// most 64 bytes of UTF-8 ("The maximum length for a key string is 64 bytes using UTF8
+  /// encoding": Apple's iCloud Design Guide, "Data Size Limits for Key-Value Storage", which
+  /// Apple's own Security sources quote in `CKDKVSProxy.m`; a longer key raises
   /// `NSInvalidArgumentException`), and at most 1024 keys (Apple's documentation of
   /// `NSUbiquitousKeyValueStoreQuotaViolationChange`). `ValidationTests` checks both on Linux.
   package static let syncedKeyLimit = 64
