@@ -41,11 +41,11 @@ extension FileParser {
     var (type, cursor) = annotation(after: index + 1)
     var initialValue: String?
     var stringValue: String?
-    if source.isPunct(cursor, UInt8(ascii: "=")), source.isWord(index, "let") {
-      stringValue = stringLiteralValue(cursor + 1, expressionEnd(from: cursor + 1))
+    let initializerEnd = source.isPunct(cursor, UInt8(ascii: "=")) ? expressionEnd(from: cursor + 1) : nil
+    if let end = initializerEnd, source.isWord(index, "let") {
+      stringValue = stringLiteralValue(cursor + 1, end)
     }
-    if type == nil, source.isPunct(cursor, UInt8(ascii: "=")) {
-      let end = expressionEnd(from: cursor + 1)
+    if type == nil, let end = initializerEnd {
       if end > cursor + 1 {
         type = literalType(cursor + 1, end - 1)
         if type == nil,
