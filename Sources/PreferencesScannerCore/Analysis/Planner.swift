@@ -315,9 +315,6 @@ package struct Planner: Sendable {
     return actor == nil || actor == "MainActor"
   }
 
-  /// The types a declaration sits in, innermost first, as Swift looks names up from it: the
-  /// enclosing type declarations, up to and including an extension (whose outer types are not
-  /// in scope).
   /// The string a name path stands for where the module shows it in syntax: a `let` whose
   /// initial value is one string literal (`kSelectedTabKey`, `Keys.username`), or, followed by
   /// `.rawValue`, a case of an enum with `String` raw values (`ThemeKey.tint.rawValue`).
@@ -354,6 +351,9 @@ package struct Planner: Sendable {
     }
   }
 
+  /// The types a declaration sits in, innermost first, as Swift looks names up from it: the
+  /// enclosing type declarations, up to and including an extension (whose outer types are not
+  /// in scope).
   func lexicalContext(scope: Int, in file: FileSyntax, fileIndex: Int) -> [ModuleIndex.TypeID] {
     var context: [ModuleIndex.TypeID] = []
     var current: Int? = scope
