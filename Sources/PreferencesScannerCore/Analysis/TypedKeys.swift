@@ -80,7 +80,13 @@ struct TypedKeys {
               "'\(name).\(caseName)' holds \(written), but '\(problem.name)' does not conform to PreferenceValue, and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
               line: clause.line, column: clause.column)
           }
-          for key in planner.dictionaryKeys(written, context: context).moduleKeys {
+          let keys = planner.dictionaryKeys(written, context: context)
+          if let problem = keys.problem {
+            error(
+              "'\(name).\(caseName)' holds \(written), a dictionary keyed by \(problem), but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String or number raw value; key it by one of those, or store a Codable type that holds it (stored as JSON text)",
+              line: clause.line, column: clause.column)
+          }
+          for key in keys.moduleKeys {
             guard case .failure(let blocked) = synthesis.keyConformance(for: key.type) else { continue }
             error(
               "'\(name).\(caseName)' holds \(written), a dictionary keyed by '\(key.name)', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
