@@ -73,7 +73,7 @@ extension Showcase {
   /// The default of `Showcase.theme`.
   nonisolated fileprivate static func _preferenceDefault_theme() -> _Preferences.PropertyList? {
     let value: Theme = .dark
-    return _preferenceDefault(value)
+    return _Preferences.encodedDefault(value)
   }
 }
 
@@ -81,7 +81,7 @@ extension Showcase {
   /// The default of `Showcase.layout`.
   @MainActor fileprivate static func _preferenceDefault_layout() -> _Preferences.PropertyList? {
     let value = Layout(columns: 2)
-    return _preferenceDefault(value)
+    return _Preferences.encodedDefault(value)
   }
 }
 
@@ -89,7 +89,7 @@ extension Showcase {
   /// The default of `Showcase.default`.
   @MainActor fileprivate static func _preferenceDefault_default() -> _Preferences.PropertyList? {
     let value = Self.defaultVolume
-    return _preferenceDefault(value)
+    return _Preferences.encodedDefault(value)
   }
 }
 
@@ -109,7 +109,7 @@ extension Showcase.Inner {
   /// The default of `Showcase.Inner.depth`.
   nonisolated fileprivate static func _preferenceDefault_depth() -> _Preferences.PropertyList? {
     let value = Deepest.unused.hashValue == 0 ? 1 : 1
-    return _preferenceDefault(value)
+    return _Preferences.encodedDefault(value)
   }
 }
 #if DEBUG
@@ -120,7 +120,7 @@ extension Links {
   /// The default of `Links.homepage`.
   nonisolated fileprivate static func _preferenceDefault_homepage() -> _Preferences.PropertyList? {
     let value = URL(string: "https://example.com")!
-    return _preferenceDefault(value)
+    return _Preferences.encodedDefault(value)
   }
 }
 
@@ -128,7 +128,7 @@ extension Links {
   /// The default of `Links.since`.
   nonisolated fileprivate static func _preferenceDefault_since() -> _Preferences.PropertyList? {
     let value = Date(timeIntervalSince1970: 0)
-    return _preferenceDefault(value)
+    return _Preferences.encodedDefault(value)
   }
 }
 
@@ -136,7 +136,7 @@ extension IsolatedScreen {
   /// The default of `IsolatedScreen.columnCount`.
   @MainActor fileprivate static func _preferenceDefault_columnCount() -> _Preferences.PropertyList? {
     let value = Self.columns
-    return _preferenceDefault(value)
+    return _Preferences.encodedDefault(value)
   }
 }
 
@@ -144,7 +144,7 @@ extension IsolatedScreen {
   /// The default of `IsolatedScreen.rowCount`.
   nonisolated fileprivate static func _preferenceDefault_rowCount() -> _Preferences.PropertyList? {
     let value = Self.rows
-    return _preferenceDefault(value)
+    return _Preferences.encodedDefault(value)
   }
 }
 
@@ -152,6 +152,6 @@ extension DependentScreen {
   /// The default of `DependentScreen.columns`.
   @MainActor fileprivate static func _preferenceDefault_columns() -> _Preferences.PropertyList? {
     let value = ScreenConstants.columns
-    return _preferenceDefault(value)
+    return _Preferences.encodedDefault(value)
   }
 }

@@ -8,6 +8,8 @@
 /// ``DerivedPreference``, which the module's `Preference` alias names directly: every
 /// declaration resolves that alias, and one more alias in between cost each declaration's
 /// compile 1 % (`Scripts/declaration-cost.sh`). The scanner reports a module type of that name.
+/// What only generated code uses (a default's encoding, the lock's type checks) is declared in
+/// it too.
 ///
 /// Generated code only; not part of the public API.
 public enum _Preferences {

@@ -96,38 +96,42 @@ public enum PreferenceRegistration: Sendable {
   case defaultIsolation(@MainActor @Sendable () -> PropertyListValue?)
 }
 
-/// A declaration's default in stored form, for registration: JSON text for a
-/// `format: .json` declaration. Generic without constraints, so that generated code never fails
-/// to compile because of the value's type (the compiler reports a missing `PreferenceValue`
-/// conformance once, at the declaration).
 @_spi(Generated)
-public func _preferenceDefault<Value>(_ value: Value, format: PreferenceFormat = .propertyList)
-  -> PropertyListValue?
-{
-  guard let value = value as? any PreferenceValue else { return nil }
-  func encode<V: PreferenceValue>(_ value: V) -> PropertyListValue? {
-    try? PreferenceStore.encode(value, json: format == .json)
+extension _Preferences {
+  /// A declaration's default in stored form, for registration: JSON text for a
+  /// `format: .json` declaration. Generic without constraints, so that generated code never
+  /// fails to compile because of the value's type (the compiler reports a missing
+  /// `PreferenceValue` conformance once, at the declaration).
+  public static func encodedDefault<Value>(_ value: Value, format: PreferenceFormat = .propertyList)
+    -> PropertyListValue?
+  {
+    guard let value = value as? any PreferenceValue else { return nil }
+    func encode<V: PreferenceValue>(_ value: V) -> PropertyListValue? {
+      try? PreferenceStore.encode(value, json: format == .json)
+    }
+    return encode(value)
   }
-  return encode(value)
+
+  /// Marker protocols for generated compile-time checks of a declaration's type against
+  /// `Preferences.lock`: values stored as integers, and as floating-point numbers, read each
+  /// other.
+  public protocol StoredAsInteger {}
+  /// Floating-point types, whose stored values read as one another.
+  public protocol StoredAsReal {}
 }
 
-/// Marker protocols for generated compile-time checks of a declaration's type against
-/// `Preferences.lock`: values stored as integers, and as floating-point numbers, read each other.
-@_spi(Generated) public protocol _StoredAsInteger {}
-/// Floating-point types, whose stored values read as one another.
-@_spi(Generated) public protocol _StoredAsReal {}
-@_spi(Generated) extension Int: _StoredAsInteger {}
-@_spi(Generated) extension Int8: _StoredAsInteger {}
-@_spi(Generated) extension Int16: _StoredAsInteger {}
-@_spi(Generated) extension Int32: _StoredAsInteger {}
-@_spi(Generated) extension Int64: _StoredAsInteger {}
-@_spi(Generated) extension UInt: _StoredAsInteger {}
-@_spi(Generated) extension UInt8: _StoredAsInteger {}
-@_spi(Generated) extension UInt16: _StoredAsInteger {}
-@_spi(Generated) extension UInt32: _StoredAsInteger {}
-@_spi(Generated) extension UInt64: _StoredAsInteger {}
-@_spi(Generated) extension Double: _StoredAsReal {}
-@_spi(Generated) extension Float: _StoredAsReal {}
+@_spi(Generated) extension Int: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension Int8: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension Int16: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension Int32: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension Int64: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension UInt: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension UInt8: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension UInt16: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension UInt32: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension UInt64: _Preferences.StoredAsInteger {}
+@_spi(Generated) extension Double: _Preferences.StoredAsReal {}
+@_spi(Generated) extension Float: _Preferences.StoredAsReal {}
 
 /// Calls `function`, declared `@MainActor` by generated code, on the calling thread.
 ///

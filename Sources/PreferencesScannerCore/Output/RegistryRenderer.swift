@@ -461,7 +461,7 @@ package enum RegistryRenderer {
           /// The default of `\(SwiftIdentifier.comment(plan.enclosingType + "." + plan.property))`.
           \(attribute) fileprivate static func \(defaultFunction(plan))() -> _Preferences.PropertyList? {
             let value\(type) = \(indented(evaluation.expression))
-            return _preferenceDefault(value\(plan.format == "json" ? ", format: .json" : ""))
+            return _Preferences.encodedDefault(value\(plan.format == "json" ? ", format: .json" : ""))
           }
 
         """
@@ -503,7 +503,8 @@ package enum RegistryRenderer {
     case .real: accepted = ["KeyPath<\(rootType), V>", "KeyPath<\(rootType), V?>"]
     }
     let generic =
-      lock.family == .exact ? "" : "<V: \(lock.family == .integer ? "_StoredAsInteger" : "_StoredAsReal")>"
+      lock.family == .exact
+      ? "" : "<V: \(lock.family == .integer ? "_Preferences.StoredAsInteger" : "_Preferences.StoredAsReal")>"
     var out = ""
     for parameter in accepted {
       out += "  @MainActor fileprivate static func \(name)\(generic)(_: \(parameter)) {}\n"
