@@ -423,6 +423,37 @@ struct KeyedLevel: RawRepresentable, LosslessStringConvertible, PreferenceDictio
   }
 }
 
+/// What `Color.Resolved`'s conformance (in the Apple-only `PreferenceValue+SwiftUI.swift`) relies
+/// on, driven on Linux: a `Codable` type with no conformance code of its own whose encoding is a
+/// top-level unkeyed array of `Float`s (Apple's `Color.Resolved` encodes as
+/// `[1,0.23137254,0.18823528,1]`) is stored as that JSON text, and reads back, in every store.
+@Suite struct UnkeyedCodableTests {
+  struct RGBA: Codable, Equatable, PreferenceValue {
+    var components: [Float]
+    init(_ components: Float...) { self.components = components }
+    init(from decoder: any Decoder) throws {
+      var container = try decoder.unkeyedContainer()
+      var components: [Float] = []
+      while !container.isAtEnd { components.append(try container.decode(Float.self)) }
+      self.components = components
+    }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.unkeyedContainer()
+      for component in components { try container.encode(component) }
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func aTopLevelUnkeyedEncodingRoundTrips(kind: StoreKind) throws {
+    let directory = TemporaryDirectory()
+    let (store, reopen) = kind.make(in: directory)
+    let picked = RGBA(0.25, 0.5, 1, 0.75)
+    store.set(picked, forKey: "accent")
+    #expect(reopen().value(forKey: "accent", default: RGBA(0, 0, 0, 1)) == picked)
+    #expect(try picked.propertyListValue() == .string("[0.25,0.5,1,0.75]"))
+  }
+}
+
 #if canImport(SwiftUI)
   import SwiftUI
 

@@ -28,7 +28,9 @@
   /// Apple documents `Color.Resolved` as `Encodable` and `Decodable` and a `ShapeStyle`, which
   /// refines `Sendable`, available from iOS 17, macOS 14, tvOS 17, watchOS 10 and visionOS 1:
   /// this package's deployment targets (developer.apple.com/documentation/swiftui/color/resolved,
-  /// …/swiftui/shapestyle). No callback is involved. The stored form is the `Codable` default's,
-  /// which the library tests with its own types on every platform.
+  /// …/swiftui/shapestyle). No callback is involved. The stored form is the `Codable` default's:
+  /// `Color.Resolved` encodes as an unkeyed array of its components, which `UnkeyedCodableTests`
+  /// drives on Linux with a stand-in of that shape. (`ColorPicker`, in the example, is iOS, macOS
+  /// and visionOS only.)
   extension Color.Resolved: PreferenceValue {}
 #endif
