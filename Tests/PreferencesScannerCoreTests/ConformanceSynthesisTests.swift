@@ -95,6 +95,47 @@ import Testing
       text.contains("extension Layout: @unchecked Sendable, _Preferences.Value {}  // stored as JSON text"))
   }
 
+  /// Stored properties as Codable structs are commonly written: several bindings on one line,
+  /// names sharing the type written after the last, and initial values that name a case or a
+  /// static property (`var frame = WindowFrame(), x = 0.0, y = 0.0`, `var sort = Sort.name`,
+  /// `var opened = Date.now`). Each binding is proven; what names a member of another type, a
+  /// case with a payload (a function) or a member the type does not declare is not.
+  @Test func severalBindingsAndMemberValuesAreProvenSendable() {
+    let result = scan(
+      """
+      enum Sort: Codable { case name, size(Int); static let standard: Sort = .name; static let count = 2 }
+      final class Manager { static let shared = Manager() }
+      struct Window: Codable {
+        var x = 0.0, y = 0.0
+        var red, green, blue: Double
+        var isFullScreen = false, title = "", tags = Set<String>(), counts = Dictionary<String, Int>()
+        var sort = Sort.name, fallback = Sort.standard
+        var opened = Date.now, zone = TimeZone.current, limit = Int.max
+      }
+      struct Pair: Codable { var first = 0, manager = Manager.shared }
+      struct Sized: Codable { var sort = Sort.size }
+      struct Counted: Codable { var count = Sort.count }
+      struct Missing: Codable { var sort = Sort.missing }
+      struct Trailing: Codable { var a, b: Int, c = Manager() }
+      struct S {
+        @Preference var window = Window()
+        @Preference var pair = Pair()
+        @Preference var sized = Sized()
+        @Preference var counted = Counted()
+        @Preference var missing = Missing()
+        @Preference var trailing = Trailing()
+      }
+      """)
+    #expect(result.conformances.map(\.typeName) == ["Window"], "\(errors(result))")
+    let messages = errors(result)
+    #expect(messages.count == 5, "\(messages)")
+    for property in ["pair", "sized", "counted", "missing", "trailing"] {
+      #expect(
+        messages.contains { $0.contains("@Preference '\(property)'") && $0.contains("cannot prove") },
+        "\(property)")
+    }
+  }
+
   /// A `RawRepresentable` struct whose raw value is a string or number (an `OptionSet`, the
   /// "extensible enum" `struct Tag: RawRepresentable`) is stored as its raw value, as
   /// `@AppStorage` stores it. The raw type is read from `rawValue` (stored or computed) or the

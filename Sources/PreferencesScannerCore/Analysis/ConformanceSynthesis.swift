@@ -288,9 +288,9 @@ struct ConformanceSynthesis {
       proven = true
     } else if info.kind == .struct || info.kind == .enum, info.genericType == nil, !info.hasUnknownStorage {
       let context = enclosingTypes(type)
-      proven = info.storedPropertyTypes.allSatisfy {
-        isSendableType($0, context: context, visiting: &visiting)
-      }
+      proven =
+        info.storedPropertyTypes.allSatisfy { isSendableType($0, context: context, visiting: &visiting) }
+        && info.storedMemberValues.allSatisfy { isSendableMember($0, context: context, visiting: &visiting) }
     } else {
       proven = false
     }
@@ -323,6 +323,25 @@ struct ConformanceSynthesis {
         String(text.dropFirst(wrapper.count).dropLast()), context: context, visiting: &visiting,
         depth: depth + 1)
     }
+    if text.hasPrefix("Dictionary<") && text.hasSuffix(">") {
+      // `Dictionary<K, V>`: split at the comma outside any brackets.
+      let inner = text.dropFirst("Dictionary<".count).dropLast()
+      var nesting = 0
+      for index in inner.indices {
+        switch inner[index] {
+        case "<", "[", "(": nesting += 1
+        case ">", "]", ")": nesting -= 1
+        case "," where nesting == 0:
+          return isSendableType(
+            String(inner[..<index]), context: context, visiting: &visiting, depth: depth + 1)
+            && isSendableType(
+              String(inner[inner.index(after: index)...]), context: context, visiting: &visiting,
+              depth: depth + 1)
+        default: break
+        }
+      }
+      return false
+    }
     if text.hasPrefix("[") && text.hasSuffix("]") {
       let inner = text.dropFirst().dropLast()
       guard let colon = inner.firstIndex(of: ":") else {
@@ -353,6 +372,32 @@ struct ConformanceSynthesis {
       names.count == 1
       ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : ""
     return Self.sendableValueTypes.contains(standard)
+  }
+}
+
+extension ConformanceSynthesis {
+  /// Whether a stored property initialized to `T.member` stores a `Sendable` value: a case
+  /// without payload, or a static property written to be of type `T`, of a module type `T`
+  /// proven `Sendable` (`var order = SortOrder.name`); or any static member of a standard value
+  /// type (`var date = Date.now`, `var zone = TimeZone.current`), each of which the standard
+  /// library and Foundation declare as a `Sendable` value. Anything else (`Manager.shared`, a
+  /// case with a payload, which names a function) is not proven.
+  fileprivate mutating func isSendableMember(
+    _ value: ModuleIndex.MemberValue, context: [ModuleIndex.TypeID], visiting: inout Set<ModuleIndex.TypeID>
+  ) -> Bool {
+    guard let type = index.typeID(of: [value.type], in: context), index[type].kind != nil else {
+      return index.aliasTarget(of: [value.type], in: context) == nil
+        && Self.sendableValueTypes.contains(value.type)
+    }
+    let names: Set<String> = ["Self", value.type, index.qualifiedName(type)]
+    let ofType = index[type].members[value.member, default: []].contains { member in
+      switch member.syntax.kind {
+      case .enumCase: !member.syntax.hasPayload
+      case .property: member.syntax.isStatic && member.syntax.type.map { names.contains($0) } == true
+      default: false
+      }
+    }
+    return ofType && isProvablySendable(type, visiting: &visiting)
   }
 }
 

@@ -34,6 +34,9 @@ package struct ModuleIndex: Sendable {
     /// The types of its instance stored properties and enum cases' associated values, as far as
     /// syntax shows them, once each.
     package var storedPropertyTypes: Set<String> = []
+    /// Stored properties whose initial value names a case or static property (`T.member`), as
+    /// the type `T` and the member, once each.
+    package var storedMemberValues: Set<MemberValue> = []
     /// Whether it has a stored property (or associated value) whose type syntax does not show.
     package var hasUnknownStorage = false
     /// The file of a `private` or `fileprivate` declaration.
@@ -65,6 +68,12 @@ package struct ModuleIndex: Sendable {
     package var actor: String?
     /// Isolation of the extension the member is declared in, when that declares one.
     package var scopeActor: String?
+  }
+
+  /// A stored property's initial value `T.member`: a case or static property of `T`.
+  package struct MemberValue: Hashable, Sendable {
+    package var type: String
+    package var member: String
   }
 
   private struct ChildKey: Hashable {
@@ -155,7 +164,9 @@ package struct ModuleIndex: Sendable {
       }
       scopeTypes.append(fileTypes)
       for stored in file.storedProperties {
-        if let type = stored.type {
+        if let type = stored.type, let member = stored.member {
+          types[fileTypes[stored.scope]].storedMemberValues.insert(MemberValue(type: type, member: member))
+        } else if let type = stored.type {
           types[fileTypes[stored.scope]].storedPropertyTypes.insert(type)
         } else {
           types[fileTypes[stored.scope]].hasUnknownStorage = true

@@ -69,59 +69,98 @@ extension FileParser {
     return (end > colon + 1 ? source.normalizedText(from: colon + 1, through: end - 1) : nil, end)
   }
 
-  /// An instance `var`/`let` of a struct or enum declaration: the type of what it stores, as far
-  /// as syntax shows (written, a literal's, or `T(…)`), or `nil` when syntax does not show it (a
-  /// property wrapper, a pattern, several bindings, an initial value of another form). Computed
-  /// properties store nothing and are not recorded, nor is a preference: what it stores is the
-  /// `Sendable` wrapper, whatever its value's type.
+  /// An instance `var`/`let` of a struct or enum declaration, one record per binding
+  /// (`var x = 0.0, y = 0.0`; `var red, green: Double` gives both the written type): the type
+  /// of what it stores, as far as syntax shows (written, a literal's, `T(…)`, or `T.member`,
+  /// which the analysis resolves), or `nil` when syntax does not show it (a property wrapper, a
+  /// pattern, an initial value of another form). Computed properties store nothing and are not
+  /// recorded, nor is a preference: what it stores is the `Sendable` wrapper, whatever its
+  /// value's type.
   mutating func storedProperty(at index: Int, attributeNames: [String]) {
     guard let scope = innermostScope, scopes[scope].kind == .struct || scopes[scope].kind == .enum else {
       return
     }
     if attributeNames.count == 1, attributeNames[0] == "Preference" { return }
-    guard attributeNames.isEmpty, source.isIdentifier(index + 1) else {
+    guard attributeNames.isEmpty else {
       storedProperties.append(StoredPropertySyntax(scope: scope, type: nil))
       return
     }
-    var (type, cursor) = annotation(after: index + 1)
-    // A `RawRepresentable` struct's raw type, stored or computed: what makes it storable.
-    if type != nil, source.isWord(index + 1, "rawValue") {
-      member(
-        .property, name: "rawValue", introducer: index, nameIndex: index + 1, type: type, isStatic: false)
-    }
-    if type != nil {
-      // `{ get … }` or a getter body: computed; `{ willSet/didSet … }`: stored, with observers.
-      if source.isPunct(cursor, UInt8(ascii: "{")) {
+    var cursor = index + 1
+    // Bindings with neither a type nor an initial value so far: they take the next written type.
+    var awaitingType = 0
+    while true {
+      guard source.isIdentifier(cursor) else {
+        // A pattern (`let (a, b) = …`): what it stores is not followed.
+        storedProperties.append(StoredPropertySyntax(scope: scope, type: nil))
+        return
+      }
+      let nameIndex = cursor
+      var (type, next) = annotation(after: nameIndex)
+      cursor = next
+      var member: String?
+      // A `RawRepresentable` struct's raw type, stored or computed: what makes it storable.
+      if type != nil, source.isWord(nameIndex, "rawValue") {
+        self.member(
+          .property, name: "rawValue", introducer: index, nameIndex: nameIndex, type: type, isStatic: false)
+      }
+      if type != nil, source.isPunct(cursor, UInt8(ascii: "{")) {
+        // `{ get … }` or a getter body: computed; `{ willSet/didSet … }`: stored, with observers.
         let observed = source.isWord(cursor + 1, "willSet") || source.isWord(cursor + 1, "didSet")
         if !observed { return }
         cursor = source.matchingClose(cursor) + 1
       }
-    }
-    if source.isPunct(cursor, UInt8(ascii: "=")) {
-      let end = expressionEnd(from: cursor + 1)
-      if type == nil, end > cursor + 1 {
-        type = literalType(cursor + 1, end - 1)
-        // `T(…)` of a type (capitalized by convention, so not a function call).
-        if type == nil, source.isIdentifier(cursor + 1), source.text(cursor + 1).first?.isUppercase == true,
-          source.isPunct(cursor + 2, UInt8(ascii: "(")), source.matchingClose(cursor + 2) == end - 1
-        {
-          type = source.text(cursor + 1)
-        }
-        // `[T]()`, `[K: V]()`: an empty collection of a written type.
-        if type == nil, source.isPunct(cursor + 1, UInt8(ascii: "[")) {
-          let close = source.matchingClose(cursor + 1)
-          if source.isPunct(close + 1, UInt8(ascii: "(")), source.isPunct(close + 2, UInt8(ascii: ")")),
-            close + 2 == end - 1
-          {
-            type = source.normalizedText(from: cursor + 1, through: close)
-          }
-        }
+      let written = type
+      if source.isPunct(cursor, UInt8(ascii: "=")) {
+        let end = expressionEnd(from: cursor + 1)
+        if type == nil, end > cursor + 1 { (type, member) = initialValueType(cursor + 1, end - 1) }
+        cursor = end
+      } else if type == nil {
+        awaitingType += 1
+        guard source.isPunct(cursor, UInt8(ascii: ",")) else { break }
+        cursor += 1
+        continue
       }
-      cursor = end
+      for _ in 0..<awaitingType {
+        storedProperties.append(StoredPropertySyntax(scope: scope, type: written, member: nil))
+      }
+      awaitingType = 0
+      storedProperties.append(StoredPropertySyntax(scope: scope, type: type, member: member))
+      guard source.isPunct(cursor, UInt8(ascii: ",")) else { break }
+      cursor += 1
     }
-    // `let a = 1, b = 2`: more bindings than one, whose types are not followed.
-    if source.isPunct(cursor, UInt8(ascii: ",")) { type = nil }
-    storedProperties.append(StoredPropertySyntax(scope: scope, type: type))
+    for _ in 0..<awaitingType { storedProperties.append(StoredPropertySyntax(scope: scope, type: nil)) }
+  }
+
+  /// What an initial value from `first` through `last` shows of its type: a literal's, `T(…)`
+  /// of a capitalized name (a type by convention, not a function), `[T]()` or `[K: V]()`, or
+  /// `T<…>()`, or `T.member` (a case or static property, returned as `T` and `member`: the
+  /// analysis decides whether the member is of type `T`).
+  mutating func initialValueType(_ first: Int, _ last: Int) -> (type: String?, member: String?) {
+    if let literal = literalType(first, last) { return (literal, nil) }
+    let capitalized = source.isIdentifier(first) && source.text(first).first?.isUppercase == true
+    if capitalized, source.isPunct(first + 1, UInt8(ascii: "(")), source.matchingClose(first + 1) == last {
+      return (source.text(first), nil)
+    }
+    // `Set<String>()`, `Dictionary<String, Int>()`.
+    if capitalized, let arguments = genericArgumentsEnd(from: first + 1),
+      source.isPunct(arguments, UInt8(ascii: "(")),
+      source.matchingClose(arguments) == last
+    {
+      return (source.normalizedText(from: first, through: arguments - 1), nil)
+    }
+    if capitalized, last == first + 2, source.isPunct(first + 1, UInt8(ascii: ".")), source.isIdentifier(last)
+    {
+      return (source.text(first), source.text(last))
+    }
+    if source.isPunct(first, UInt8(ascii: "[")) {
+      let close = source.matchingClose(first)
+      if source.isPunct(close + 1, UInt8(ascii: "(")), source.isPunct(close + 2, UInt8(ascii: ")")),
+        close + 2 == last
+      {
+        return (source.normalizedText(from: first, through: close), nil)
+      }
+    }
+    return (nil, nil)
   }
 
   /// `var defaultValue: any PreferenceValue { switch self { case .a: … } }` in a type body: the

@@ -128,7 +128,17 @@ package struct StoredPropertySyntax: Sendable {
   /// The type scope it is declared in.
   package let scope: Int
   /// The type it stores, when syntax shows it (written, or a literal's); `nil` when it does not.
+  /// With `member`, the type whose member the initial value names.
   package let type: String?
+  /// The case or static property named by an initial value `T.member`: what is stored is of type
+  /// `T` only if `T` declares it so, which the analysis checks.
+  package let member: String?
+
+  package init(scope: Int, type: String?, member: String? = nil) {
+    self.scope = scope
+    self.type = type
+    self.member = member
+  }
 }
 
 /// `var defaultValue … { switch self { case .a: … } }` in a type body.

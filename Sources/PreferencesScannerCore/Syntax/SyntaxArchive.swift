@@ -286,12 +286,13 @@ extension MemberSyntax: Archivable {
 
 extension StoredPropertySyntax: Archivable {
   package init(from reader: inout ArchiveReader) throws(ArchiveReader.Damaged) {
-    self.init(scope: try reader.int(), type: try reader.optionalString())
+    self.init(scope: try reader.int(), type: try reader.optionalString(), member: try reader.optionalString())
   }
 
   package func archive(into writer: inout ArchiveWriter) {
     writer.int(scope)
     writer.optionalString(type)
+    writer.optionalString(member)
   }
 }
 
