@@ -140,9 +140,16 @@ cat >"$work/copy/Sources/IntegrationApp/Isolated.swift" <<'SWIFT'
 struct Window: Codable { var width = 800 }
 struct WindowSettings { @Preference var window = Window() }
 SWIFT
-must_fail isolated "Isolated.swift:1:[0-9]+: error: type 'Window' does not conform to protocol 'PreferenceValue'"
-# The line the compiler quotes under the error names the fix.
-grep -q "declare the type nonisolated" "$work/isolated.log" || { echo "error: the fix is not shown"; exit 1; }
+# The scanner reads the target's default isolation from the manifest and says so at the
+# declaration, naming the fix.
+must_fail isolated "Isolated.swift:2:[0-9]+: error: @Preference 'window' stores Window, .*this target's default isolation is MainActor.*declare it 'nonisolated struct Window: …'"
+# Where it cannot read the setting (here a configuration that states otherwise, as an .xcconfig
+# the scanner does not read would), the compiler rejects the generated conformance at the
+# type's declaration, and the line it quotes names the fix.
+echo '{"defaultIsolation": "nonisolated", "requireLock": false}' >"$work/copy/Sources/IntegrationApp/preferences-config.json"
+must_fail isolated-unread "Isolated.swift:1:[0-9]+: error: type 'Window' does not conform to protocol 'PreferenceValue'"
+grep -q "declare the type nonisolated" "$work/isolated-unread.log" || { echo "error: the fix is not shown"; exit 1; }
+rm "$work/copy/Sources/IntegrationApp/preferences-config.json"
 # Declared nonisolated, as the docs say, it builds.
 sed -i.bak 's/^struct Window:/nonisolated struct Window:/' "$work/copy/Sources/IntegrationApp/Isolated.swift"
 must_build isolated-fixed

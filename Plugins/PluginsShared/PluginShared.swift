@@ -96,12 +96,20 @@ enum PluginShared {
     var config: URL?
     var lock: URL?
     var expectedLock: URL
+    /// The package manifest or Xcode project that declares the target's build settings, read
+    /// for its default actor isolation, and the target's name there.
+    var settings: URL?
+    var targetName: String?
 
-    /// A SwiftPM target's: in its directory.
-    init(in directory: URL) {
+    /// A SwiftPM target's: in its directory; its settings in the package's manifest.
+    init(in directory: URL, packageDirectory: URL? = nil, targetName: String? = nil) {
       config = PluginShared.existingFile(PluginShared.configFileName, in: directory)
       lock = PluginShared.existingFile(PluginShared.lockFileName, in: directory)
       expectedLock = directory.appendingPathComponent(PluginShared.lockFileName)
+      if let packageDirectory, let targetName {
+        settings = PluginShared.existingFile("Package.swift", in: packageDirectory)
+        self.targetName = targetName
+      }
     }
 
     /// An Xcode target's, found the way its build does, so that keys match a SwiftPM build of
@@ -110,7 +118,10 @@ enum PluginShared {
     /// project. A lock that does not exist yet belongs beside the configuration, else in the
     /// sources' folder. Files kept beside the project, or excluded from the target's
     /// membership, are read without being copied into the app bundle.
-    init(xcodeFiles files: [URL], sources: [URL], projectDirectory: URL) {
+    init(
+      xcodeFiles files: [URL], sources: [URL], projectDirectory: URL, projectName: String? = nil,
+      targetName: String? = nil
+    ) {
       let sourceDirectory = PluginShared.commonDirectory(of: sources) ?? projectDirectory
       func find(_ name: String) -> URL? {
         files.first { $0.lastPathComponent == name }
@@ -123,6 +134,10 @@ enum PluginShared {
         lock
         ?? (config?.deletingLastPathComponent() ?? sourceDirectory).appendingPathComponent(
           PluginShared.lockFileName)
+      if let targetName {
+        settings = PluginShared.xcodeProjectFile(in: projectDirectory, named: projectName)
+        self.targetName = targetName
+      }
     }
 
     /// The scanner's options: the configuration and lock, if any, and where the lock belongs.
@@ -130,19 +145,15 @@ enum PluginShared {
       var arguments: [String] = []
       if let config { arguments += ["--config", config.path] }
       if let lock { arguments += ["--lock", lock.path] }
+      if let settings, let targetName {
+        arguments += ["--default-isolation-from", settings.path, "--target-name", targetName]
+      }
       return arguments + ["--expected-lock", expectedLock.path]
     }
 
     /// The files besides sources that the generated code depends on.
-    var inputs: [URL] { [config, lock].compactMap { $0 } }
+    var inputs: [URL] { [config, lock, settings].compactMap { $0 } }
   }
-
-  /// The scanner's options for a target in `directory`: its configuration and lock, if any, and
-  /// where its lock belongs.
-  static func targetOptions(in directory: URL) -> [String] { TargetFiles(in: directory).options }
-
-  /// The files besides sources that the generated code depends on.
-  static func extraInputs(in directory: URL) -> [URL] { TargetFiles(in: directory).inputs }
 
   /// The deepest folder that holds every one of `files`.
   static func commonDirectory(of files: [URL]) -> URL? {
@@ -190,6 +201,21 @@ enum PluginShared {
       + ["--cache", workDirectory.appendingPathComponent(parseCacheName).path]
       + planned.flatMap { ["--planned", $0.path] } + files.options + ["--"]
       + sources.map(\.path)
+  }
+
+  /// The `project.pbxproj` of the Xcode project in `directory`: the one named `name`, else the
+  /// only one there.
+  static func xcodeProjectFile(in directory: URL, named name: String?) -> URL? {
+    if let name,
+      let named = existingFile("project.pbxproj", in: directory.appendingPathComponent(name + ".xcodeproj"))
+    {
+      return named
+    }
+    let projects = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+      $0.hasSuffix(".xcodeproj")
+    }
+    guard projects.count == 1 else { return nil }
+    return existingFile("project.pbxproj", in: directory.appendingPathComponent(projects[0]))
   }
 
   static func existingFile(_ name: String, in directory: URL) -> URL? {

@@ -19,7 +19,8 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
       try Self.command(
         tool: context.tool(named: "preferences-scanner").url, workDirectory: context.pluginWorkDirectoryURL,
         module: target.moduleName, targetName: target.name,
-        files: PluginShared.TargetFiles(in: target.directoryURL),
+        files: PluginShared.TargetFiles(
+          in: target.directoryURL, packageDirectory: context.package.directoryURL, targetName: target.name),
         sources: target.sourceFiles(withSuffix: "swift").map(\.url))
     ]
   }
@@ -56,7 +57,9 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
           targetName: target.displayName,
           files: PluginShared.TargetFiles(
             xcodeFiles: target.inputFiles.map(\.url), sources: sources,
-            projectDirectory: context.xcodeProject.directoryURL),
+            projectDirectory: context.xcodeProject.directoryURL,
+            projectName: context.xcodeProject.displayName,
+            targetName: target.displayName),
           sources: sources)
       ]
     }

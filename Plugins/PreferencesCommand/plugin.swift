@@ -29,7 +29,8 @@ struct PreferencesCommand: CommandPlugin {
     let targets = context.package.targets.compactMap { $0 as? SourceModuleTarget }.map {
       CommandTarget(
         name: $0.name, module: $0.moduleName, sources: $0.sourceFiles(withSuffix: "swift").map(\.url),
-        files: PluginShared.TargetFiles(in: $0.directoryURL))
+        files: PluginShared.TargetFiles(
+          in: $0.directoryURL, packageDirectory: context.package.directoryURL, targetName: $0.name))
     }
     try perform(
       arguments: arguments, targets: targets, container: "package '\(context.package.displayName)'",
@@ -155,8 +156,9 @@ struct CommandError: Error, CustomStringConvertible {
           module: PluginShared.xcodeModuleName(productName: target.product?.name ?? target.displayName),
           sources: sources,
           files: PluginShared.TargetFiles(
-            xcodeFiles: target.inputFiles.map(\.url), sources: sources, projectDirectory: project.directoryURL
-          ))
+            xcodeFiles: target.inputFiles.map(\.url), sources: sources,
+            projectDirectory: project.directoryURL,
+            projectName: project.displayName, targetName: target.displayName))
       }
       try perform(
         arguments: arguments, targets: targets, container: "project '\(project.displayName)'",

@@ -140,6 +140,49 @@ import Testing
     #expect(output.contains("Inner.x") && output.contains("Real.y"))
   }
 
+  /// The build plugin's arguments for a SwiftPM target name the package manifest, and the
+  /// scanner reads the target's default isolation there; the configuration's
+  /// `"defaultIsolation"` wins over it.
+  @Test func theDefaultIsolationIsReadFromTheManifestTheArgumentsName() throws {
+    let package = Directory()
+    package.write(
+      "Package.swift",
+      """
+      let package = Package(name: "P", targets: [
+        .executableTarget(name: "App", swiftSettings: [.defaultIsolation(MainActor.self)]),
+        .target(name: "Kit"),
+      ])
+      """)
+    for target in ["App", "Kit"] {
+      package.write(
+        "Sources/\(target)/Model.swift",
+        "struct Layout: Codable { var columns = 2 }\nstruct S {\n  @Preference var layout = Layout()\n}\n")
+    }
+    func generate(_ target: String) -> (Int32, String, String) {
+      let directory = package.url.appendingPathComponent("Sources/\(target)")
+      let files = PluginShared.TargetFiles(in: directory, packageDirectory: package.url, targetName: target)
+      #expect(files.inputs.map(\.lastPathComponent).contains("Package.swift"))
+      let work = Directory()
+      return run(
+        PluginShared.generateArguments(
+          module: target, workDirectory: work.url, files: files,
+          sources: [directory.appendingPathComponent("Model.swift")], planned: []))
+    }
+    let (status, _, errors) = generate("App")
+    #expect(status == 1)
+    #expect(
+      errors.contains(
+        "Model.swift:3:4: error: @Preference 'layout' stores Layout, but 'Layout' does not conform to PreferenceValue, and the registry cannot add the conformance: this target's default isolation is MainActor"
+      ), "\(errors)")
+    #expect(errors.contains("declare it 'nonisolated struct Layout: …'"))
+    #expect(generate("Kit").0 == 0)
+    package.write("Sources/App/preferences-config.json", #"{"defaultIsolation": "nonisolated"}"#)
+    #expect(generate("App").0 == 0)
+    package.write("Sources/App/preferences-config.json", #"{"defaultIsolation": "main"}"#)
+    #expect(generate("App").2.contains(#""defaultIsolation" must be "MainActor" or "nonisolated""#))
+    #expect(run(["scan", "--target-name", "App", "x.swift"]).2.contains("go together"))
+  }
+
   @Test func helpAndBadArgumentsAreAnswered() {
     #expect(run(["--help"]).0 == 0)
     // A subcommand's `--help` too, but not a path named so after `--`.

@@ -62,5 +62,32 @@ import Testing
     let member = root.appendingPathComponent("Elsewhere/preferences-config.json")
     files = PluginShared.TargetFiles(xcodeFiles: sources + [member], sources: sources, projectDirectory: root)
     #expect(files.config == member)
+
+    // The project file, for the target's default isolation: the one named after the project,
+    // else the only one beside it.
+    #expect(files.settings == nil)
+    let project = root.appendingPathComponent("Other.xcodeproj/project.pbxproj")
+    try FileManager.default.createDirectory(
+      at: project.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("{}".utf8).write(to: project)
+    files = PluginShared.TargetFiles(
+      xcodeFiles: sources, sources: sources, projectDirectory: root, projectName: "My App",
+      targetName: "My App")
+    #expect(files.settings?.standardizedFileURL == project.standardizedFileURL)
+    #expect(files.inputs.contains { $0.lastPathComponent == "project.pbxproj" })
+    let options = files.options
+    #expect(options.contains("--default-isolation-from") && options.contains("My App"))
+    let named = root.appendingPathComponent("My App.xcodeproj/project.pbxproj")
+    try FileManager.default.createDirectory(
+      at: named.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("{}".utf8).write(to: named)
+    files = PluginShared.TargetFiles(
+      xcodeFiles: sources, sources: sources, projectDirectory: root, projectName: "My App",
+      targetName: "My App")
+    #expect(files.settings?.standardizedFileURL == named.standardizedFileURL)
+    files = PluginShared.TargetFiles(
+      xcodeFiles: sources, sources: sources, projectDirectory: root, projectName: "Third",
+      targetName: "My App")
+    #expect(files.settings == nil)
   }
 }

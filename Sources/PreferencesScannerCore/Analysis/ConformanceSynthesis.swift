@@ -22,14 +22,17 @@ struct ConformanceSynthesis {
   let index: ModuleIndex
   /// Whether the module imports `Preferences` so that a public type's conformance may name it.
   let importsPublicly: Bool
+  /// The target's default actor isolation, where its build settings or configuration say.
+  let defaultIsolation: DefaultIsolation?
   private var decided: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
   private var decidedKeys: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
   private var sendable: [ModuleIndex.TypeID: Bool] = [:]
   /// How many times a proof assumed a type it was already proving.
   private var assumptions = 0
 
-  init(index: ModuleIndex, files: [FileSyntax]) {
+  init(index: ModuleIndex, files: [FileSyntax], defaultIsolation: DefaultIsolation? = nil) {
     self.index = index
+    self.defaultIsolation = defaultIsolation
     let own = files.lazy.flatMap(\.imports).filter { $0.module == "Preferences" && $0.kind == nil }
     importsPublicly = own.isEmpty || own.contains { $0.accessLevel == nil || $0.accessLevel == "public" }
   }
@@ -154,6 +157,22 @@ struct ConformanceSynthesis {
             fix: "declare it Codable (it is then stored as JSON text), or \(ownFix) and implement it"))
       }
       storage = rawValue ? .rawValue : rawStruct ? .rawRepresentable : .json
+    }
+    // Where the default isolation is MainActor, a conformance that uses the type's own members
+    // (synthesized `Codable`, a written `rawValue`, `description`) is main-actor isolated unless
+    // the type is `nonisolated`, and the generated one could not compile (an enum's synthesized
+    // raw value is not isolated).
+    let usesOwnMembers: String? =
+      storage == .json
+      ? "Codable"
+      : storage == .rawRepresentable || keyStorage == .rawRepresentable
+        ? "RawRepresentable" : keyStorage == .description ? "LosslessStringConvertible" : nil
+    if defaultIsolation == .mainActor, let usesOwnMembers, !info.isNonisolated {
+      return .failure(
+        ConformanceBlock(
+          reason:
+            "this target's default isolation is MainActor, which makes the \(usesOwnMembers) conformance of '\(name)' main-actor isolated, and preferences are read on any thread",
+          fix: "declare it 'nonisolated \(kind.rawValue) \(info.name): …'"))
     }
     let declaredSendable = index.inherits(type, anyOf: ["Sendable"]) || info.globalActor != nil
     if let access = info.access, access >= .public {

@@ -29,7 +29,9 @@ package struct ScannerCommand {
     Options: --config FILE (default: \(ScannerConfiguration.fileName) in a directory PATH),
     --lock FILE (the lock the sources are checked against), --expected-lock FILE (where the
     lock belongs, for the warning when there is none), --cache DIR (where to keep what was parsed,
-    so that a later run parses only the files whose contents changed; the build plugin keeps one).
+    so that a later run parses only the files whose contents changed; the build plugin keeps one),
+    --default-isolation-from FILE --target-name NAME (the Package.swift or project.pbxproj that
+    declares target NAME's default actor isolation, unless the configuration states it).
 
     PATH is a .swift file or a directory searched recursively. Exit status: 0 on success, 1 when
     an error diagnostic was reported, 2 for invalid arguments.
@@ -83,6 +85,9 @@ package struct ScannerCommand {
     /// The lock the sources are checked against (for `lock`, the one it writes).
     var lock: String?
     var expectedLock: String?
+    /// The manifest or Xcode project that declares the target's default isolation, and the
+    /// target's name there.
+    var isolationSource: (file: String, target: String)?
     var paths: [String]
   }
 
@@ -106,6 +111,8 @@ package struct ScannerCommand {
     var cache: String?
     var lock: String?
     var expectedLock: String?
+    var isolationFile: String?
+    var targetName: String?
     var request = Options.LockRequest(path: "")
     var paths: [String] = []
     while let argument = remaining.popFirst() {
@@ -129,6 +136,8 @@ package struct ScannerCommand {
       case "--planned": planned.append(try value())
       case "--config": config = try value()
       case "--cache": cache = try value()
+      case "--default-isolation-from": isolationFile = try value()
+      case "--target-name": targetName = try value()
       case "--":
         paths += remaining
         remaining = []
@@ -140,6 +149,9 @@ package struct ScannerCommand {
       }
     }
     if paths.isEmpty { throw UsageError(message: "no PATH given") }
+    if (isolationFile == nil) != (targetName == nil) {
+      throw UsageError(message: "--default-isolation-from and --target-name go together")
+    }
     func checkedFormat<Format: RawRepresentable & CaseIterable>(_ type: Format.Type) throws(UsageError)
       -> Format?
     where Format.RawValue == String {
@@ -177,6 +189,7 @@ package struct ScannerCommand {
     return Options(
       subcommand: subcommand, module: module, config: config, cache: cache, lock: lock,
       expectedLock: expectedLock,
+      isolationSource: isolationFile.flatMap { file in targetName.map { (file, $0) } },
       paths: paths)
   }
 
@@ -201,6 +214,12 @@ package struct ScannerCommand {
       var configuration = ScannerConfiguration()
       if let path = options.config ?? defaultConfig(options.paths) {
         configuration = try ScannerConfiguration.load(from: path)
+      }
+      if configuration.defaultIsolation == nil, let (file, target) = options.isolationSource,
+        let contents = FileManager.default.contents(atPath: file)
+      {
+        configuration.defaultIsolation = DefaultIsolation.declared(
+          in: file, contents: [UInt8](contents), target: target)
       }
       let module = options.module ?? defaultModule(options.paths)
       var lock: (PreferenceLock, String)?

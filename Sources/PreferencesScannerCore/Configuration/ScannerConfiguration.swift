@@ -20,6 +20,9 @@
 ///   so stored values move with it.
 /// - `requireLock` (`true` by default) warns on every build of a target that declares
 ///   preferences but has no `Preferences.lock`; `false` turns the warning off.
+/// - `defaultIsolation` (`"MainActor"` or `"nonisolated"`) states the target's default actor
+///   isolation where the build plugin cannot read it from `Package.swift` or the Xcode project
+///   (a setting in an `.xcconfig` file, say): see ``DefaultIsolation``.
 package struct ScannerConfiguration: Sendable, Equatable {
   /// The file name the build plugin looks for in a target's directory.
   package static let fileName = "preferences-config.json"
@@ -31,6 +34,9 @@ package struct ScannerConfiguration: Sendable, Equatable {
   /// The separator and prefix derived keys had before they changed, if they did.
   package var previousKeys: (separator: String, prefix: String)?
   package var requireLock: Bool
+  /// The target's default actor isolation, as the configuration states it or the build settings
+  /// declare it; `nil` where neither says.
+  package var defaultIsolation: DefaultIsolation? = nil
 
   package init(
     separator: String = ".", prefix: String = "", migrations: [String: String] = [:],
@@ -47,10 +53,12 @@ package struct ScannerConfiguration: Sendable, Equatable {
     a.separator == b.separator && a.prefix == b.prefix && a.migrations == b.migrations
       && a.previousKeys?.separator == b.previousKeys?.separator
       && a.previousKeys?.prefix == b.previousKeys?.prefix
-      && a.requireLock == b.requireLock
+      && a.requireLock == b.requireLock && a.defaultIsolation == b.defaultIsolation
   }
 
-  static let options = ["separator", "prefix", "migrations", "previousKeys", "requireLock"]
+  static let options = [
+    "separator", "prefix", "migrations", "previousKeys", "requireLock", "defaultIsolation",
+  ]
 
   /// Reads and validates a configuration file.
   ///
@@ -131,6 +139,11 @@ package struct ScannerConfiguration: Sendable, Equatable {
       case "requireLock":
         guard case .bool(let flag) = value else { throw problem("\"requireLock\" must be true or false") }
         configuration.requireLock = flag
+      case "defaultIsolation":
+        guard case .string(let text) = value, let isolation = DefaultIsolation(rawValue: text) else {
+          throw problem("\"defaultIsolation\" must be \"MainActor\" or \"nonisolated\"")
+        }
+        configuration.defaultIsolation = isolation
       default:
         throw problem(
           "unknown option \"\(key)\" in \(fileName); the options are \(options.map { "\"\($0)\"" }.joined(separator: ", "))"

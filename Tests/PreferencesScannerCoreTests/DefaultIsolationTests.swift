@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import PreferencesScannerCore
+
+/// A target's default actor isolation, read from where its build settings are: a package
+/// manifest or an Xcode project. Where it is `MainActor`, a `Codable` (or `RawRepresentable`
+/// struct, or `LosslessStringConvertible` key) type that is not `nonisolated` cannot be stored,
+/// and the scanner says so at the declaration, naming the fix, instead of the compiler rejecting
+/// the generated conformance ("does not conform to protocol 'PreferenceValue'").
+@Suite struct DefaultIsolationTests {
+  func manifest(_ text: String, _ target: String) -> DefaultIsolation? {
+    DefaultIsolation.declared(inManifest: Array(text.utf8), target: target)
+  }
+
+  @Test func aManifestDeclaresItPerTarget() {
+    let text = """
+      // swift-tools-version: 6.2
+      import PackageDescription
+      // .defaultIsolation(MainActor.self) in a comment says nothing
+      let shared: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+      let appSettings: [SwiftSetting] = shared + [
+        .defaultIsolation(MainActor.self)
+      ]
+      let package = Package(
+        name: "P",
+        targets: [
+          .executableTarget(name: "App", dependencies: ["Kit"], swiftSettings: appSettings),
+          .target(name: "Direct", swiftSettings: [.defaultIsolation(MainActor.self), .swiftLanguageMode(.v6)]),
+          .target(name: "Kit", swiftSettings: shared),
+          .target(name: "Off", swiftSettings: [.defaultIsolation(nil)]),
+          .testTarget(name: "KitTests", dependencies: ["Kit"]),
+          .target(name: "Named", path: "Sources/Named", swiftSettings: [.unsafeFlags(["-DX"])]),
+        ]
+      )
+      """
+    #expect(manifest(text, "App") == .mainActor)
+    #expect(manifest(text, "Direct") == .mainActor)
+    #expect(manifest(text, "Kit") == nil)
+    #expect(manifest(text, "Off") == .nonisolated)
+    #expect(manifest(text, "KitTests") == nil)
+    #expect(manifest(text, "Named") == nil)
+    #expect(manifest(text, "Missing") == nil)
+  }
+
+  /// Settings applied to every target after the package is declared.
+  @Test func aManifestCanDeclareItForEveryTarget() {
+    let text = """
+      let package = Package(name: "P", targets: [.target(name: "App"), .target(name: "Kit", swiftSettings: [.defaultIsolation(nil)])])
+      for target in package.targets {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.defaultIsolation(MainActor.self)]
+      }
+      """
+    #expect(manifest(text, "App") == .mainActor)
+    #expect(manifest(text, "Kit") == .nonisolated)
+    #expect(manifest("", "App") == nil)
+    #expect(manifest("let package = Package(name: \"P\", targets: [.target(name: \"App\"", "App") == nil)
+  }
+
+  @Test func anXcodeProjectDeclaresItPerTargetOrForTheProject() throws {
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../IntegrationTest/XcodeApp/Settings Probe.xcodeproj/project.pbxproj")
+    let bytes = [UInt8](try Data(contentsOf: fixture))
+    #expect(DefaultIsolation.declared(inXcodeProject: bytes, target: "Settings Probe") == .mainActor)
+    #expect(DefaultIsolation.declared(inXcodeProject: bytes, target: "Other") == nil)
+    #expect(
+      DefaultIsolation.declared(in: fixture.path, contents: bytes, target: "Settings Probe") == .mainActor)
+
+    let project = """
+      // !$*UTF8*$!
+      {
+      	objects = {
+      		T1 /* App */ = { isa = PBXNativeTarget; buildConfigurationList = L1; name = App; };
+      		T2 = { isa = PBXNativeTarget; buildConfigurationList = L2; name = "Widget Extension"; };
+      		P /* Project object */ = { isa = PBXProject; buildConfigurationList = L0; };
+      		L0 = { isa = XCConfigurationList; buildConfigurations = ( C0 /* Debug */, ); };
+      		L1 = { isa = XCConfigurationList; buildConfigurations = ( C1, C2, ); };
+      		L2 = { isa = XCConfigurationList; buildConfigurations = ( C3, ); };
+      		C0 = { isa = XCBuildConfiguration; buildSettings = { SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor; }; name = Debug; };
+      		C1 = { isa = XCBuildConfiguration; buildSettings = { OTHER = "a \\" b"; }; name = Debug; };
+      		C2 = { isa = XCBuildConfiguration; buildSettings = { SWIFT_DEFAULT_ACTOR_ISOLATION = nonisolated; }; name = Release; };
+      		C3 = { isa = XCBuildConfiguration; buildSettings = { }; name = Debug; };
+      	};
+      	rootObject = P;
+      }
+      """
+    let xcode = Array(project.utf8)
+    #expect(DefaultIsolation.declared(inXcodeProject: xcode, target: "App") == .nonisolated)
+    // Set only at the project level: the target inherits it.
+    #expect(DefaultIsolation.declared(inXcodeProject: xcode, target: "Widget Extension") == .mainActor)
+    // Malformed: nothing, and no trap.
+    for cut in stride(from: 0, to: xcode.count, by: 7) {
+      _ = DefaultIsolation.declared(inXcodeProject: Array(xcode[..<cut]), target: "App")
+    }
+    #expect(DefaultIsolation.declared(inXcodeProject: Array(xcode.dropLast(40)), target: "App") == nil)
+  }
+
+  /// What the scanner does with it.
+  @Test func whereTheDefaultIsMainActorATypeMustBeNonisolatedToBeStored() {
+    let source = """
+      enum Theme: String { case light, dark }
+      enum Accent: Codable { case system, custom(Double) }
+      nonisolated struct Layout: Codable { var columns = 2 }
+      struct Tag: RawRepresentable { var rawValue: String }
+      struct Window: Codable { var x = 0.0 }
+      struct S {
+        @Preference var theme = Theme.dark
+        @Preference var accent = Accent.system
+        @Preference var layout = Layout()
+        @Preference var tag = Tag(rawValue: "a")
+        @Preference var windows: [String: Window] = [:]
+      }
+      """
+    var configuration = ScannerConfiguration()
+    configuration.defaultIsolation = .mainActor
+    let isolated = scan(source, configuration: configuration)
+    let messages = errors(isolated)
+    #expect(messages.count == 3, "\(messages)")
+    #expect(
+      messages.contains {
+        $0.hasSuffix(
+          "File.swift:8:4: error: @Preference 'accent' stores Accent, but 'Accent' does not conform to PreferenceValue, and the registry cannot add the conformance: this target's default isolation is MainActor, which makes the Codable conformance of 'Accent' main-actor isolated, and preferences are read on any thread; declare it 'nonisolated enum Accent: …'"
+        )
+      }, "\(messages)")
+    #expect(messages.contains { $0.contains("the RawRepresentable conformance of 'Tag'") })
+    #expect(messages.contains { $0.contains("'windows'") && $0.contains("'nonisolated struct Window: …'") })
+    #expect(isolated.conformances.map(\.typeName) == ["Layout", "Theme"])
+
+    for other in [nil, DefaultIsolation.nonisolated] {
+      configuration.defaultIsolation = other
+      let result = scan(source, configuration: configuration)
+      #expect(errors(result).isEmpty, "\(errors(result))")
+      #expect(result.conformances.map(\.typeName) == ["Accent", "Layout", "Tag", "Theme", "Window"])
+    }
+  }
+}
