@@ -95,6 +95,39 @@ import Testing
     #expect(DefaultIsolation.declared(inXcodeProject: Array(xcode.dropLast(40)), target: "App") == nil)
   }
 
+  /// The file is parsed when it mentions the setting, and what it says is kept under the
+  /// fingerprint of its contents: a changed file is read again, whatever its date.
+  @Test func whatAFileSaysIsKeptUntilItChanges() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "isolation-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let manifest = directory.appendingPathComponent("Package.swift")
+    let cache = directory.appendingPathComponent("cache").path
+    func read() -> DefaultIsolation? {
+      DefaultIsolation.read(from: manifest.path, target: "App", cacheDirectory: cache)
+    }
+    try Data(#"let package = Package(name: "P", targets: [.target(name: "App")])"#.utf8).write(to: manifest)
+    #expect(read() == nil)
+    #expect(!FileManager.default.fileExists(atPath: cache + "/DefaultIsolation"))  // not parsed
+    let declaring =
+      #"let package = Package(name: "P", targets: [.target(name: "App", swiftSettings: [.defaultIsolation(MainActor.self)])])"#
+    try Data(declaring.utf8).write(to: manifest)
+    #expect(read() == .mainActor)
+    let record = try #require(FileManager.default.contents(atPath: cache + "/DefaultIsolation"))
+    #expect(String(decoding: record, as: UTF8.self).hasSuffix("\nMainActor\n"))
+    #expect(read() == .mainActor)
+    // A record that no longer matches the contents is not used.
+    try Data(declaring.replacingOccurrences(of: "MainActor.self", with: "nil").utf8).write(to: manifest)
+    #expect(read() == .nonisolated)
+    #expect(
+      DefaultIsolation.read(
+        from: directory.appendingPathComponent("None.swift").path, target: "App", cacheDirectory: cache)
+        == nil)
+    #expect(DefaultIsolation.contains(Array("abcabd".utf8), Array("abd".utf8)))
+    #expect(!DefaultIsolation.contains(Array("abcab".utf8), Array("abd".utf8)))
+  }
+
   /// What the scanner does with it.
   @Test func whereTheDefaultIsMainActorATypeMustBeNonisolatedToBeStored() {
     let source = """

@@ -215,11 +215,9 @@ package struct ScannerCommand {
       if let path = options.config ?? defaultConfig(options.paths) {
         configuration = try ScannerConfiguration.load(from: path)
       }
-      if configuration.defaultIsolation == nil, let (file, target) = options.isolationSource,
-        let contents = FileManager.default.contents(atPath: file)
-      {
-        configuration.defaultIsolation = DefaultIsolation.declared(
-          in: file, contents: [UInt8](contents), target: target)
+      if configuration.defaultIsolation == nil, let (file, target) = options.isolationSource {
+        configuration.defaultIsolation = DefaultIsolation.read(
+          from: file, target: target, cacheDirectory: options.cache)
       }
       let module = options.module ?? defaultModule(options.paths)
       var lock: (PreferenceLock, String)?

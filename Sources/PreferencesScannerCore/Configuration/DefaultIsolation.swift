@@ -1,3 +1,16 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A target's default actor isolation, as its build settings declare it: SwiftPM's
 /// `.defaultIsolation(MainActor.self)` in the package manifest, or Xcode's
 /// `SWIFT_DEFAULT_ACTOR_ISOLATION` (`MainActor` in Xcode 26's new app templates).
@@ -12,6 +25,57 @@
 package enum DefaultIsolation: String, Sendable, Equatable {
   case mainActor = "MainActor"
   case nonisolated
+
+  /// The setting `file` (a package manifest or an Xcode project) declares for `target`, `nil`
+  /// where it declares none or cannot be read.
+  ///
+  /// The build plugin's scanner runs on every build that changes a source file, as a debug build
+  /// in debug builds, and a large app's project file is megabytes: the file is read only when it
+  /// mentions the setting at all (found by the C library), and what it says for `target` is kept
+  /// in `cacheDirectory` under the fingerprint of its contents, so that it is parsed again only
+  /// when it changes.
+  package static func read(from file: String, target: String, cacheDirectory: String?) -> DefaultIsolation? {
+    guard let data = FileManager.default.contents(atPath: file) else { return nil }
+    let bytes = [UInt8](data)
+    let marker = file.hasSuffix(".pbxproj") ? "SWIFT_DEFAULT_ACTOR_ISOLATION" : "defaultIsolation"
+    guard contains(bytes, Array(marker.utf8)) else { return nil }
+    var fingerprint = Fingerprint()
+    fingerprint.add(bytes)
+    fingerprint.add(Array(target.utf8))
+    let key = "\(String(fingerprint.value, radix: 16)) \(file)"
+    let record = cacheDirectory.map { $0 + "/DefaultIsolation" }
+    if let record, let saved = FileManager.default.contents(atPath: record) {
+      let lines = String(decoding: saved, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false)
+      if lines.count >= 2, lines[0] == key { return DefaultIsolation(rawValue: String(lines[1])) }
+    }
+    let result = declared(in: file, contents: bytes, target: target)
+    if let record {
+      try? FileManager.default.createDirectory(
+        atPath: cacheDirectory ?? "", withIntermediateDirectories: true)
+      _ = FileManager.default.createFile(
+        atPath: record, contents: Data("\(key)\n\(result?.rawValue ?? "none")\n".utf8))
+    }
+    return result
+  }
+
+  /// Whether `bytes` holds `needle` (not empty): the C library finds each first byte.
+  static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { haystack in
+      needle.withUnsafeBytes { wanted in
+        guard var position = haystack.baseAddress, let start = wanted.baseAddress, let first = wanted.first
+        else { return false }
+        let end = position + haystack.count
+        while end - position >= wanted.count, let at = memchr(position, Int32(first), end - position) {
+          if end - UnsafeRawPointer(at) >= wanted.count, memcmp(at, start, wanted.count) == 0 {
+            return true
+          }
+          position = UnsafeRawPointer(at) + 1
+        }
+        return false
+      }
+    }
+  }
 
   /// The setting `file` declares for `target`: a package manifest (`Package.swift`), or an Xcode
   /// project (`project.pbxproj`).
