@@ -128,6 +128,26 @@ import Testing
     #expect(!DefaultIsolation.contains(Array("abcab".utf8), Array("abd".utf8)))
   }
 
+  /// Any bytes read as some answer, never a trap or a hang: pieces of both formats shuffled.
+  @Test func malformedFilesAreReadWithoutTrapping() {
+    let pieces = [
+      "{", "}", "(", ")", "[", "]", "=", ";", ",", "\"", "/*", "*/", "//", "\n", "\\", ".target", "name:",
+      "\"App\"", "defaultIsolation", "MainActor", ".self", "nil", "let", "var", "x", "isa", "PBXNativeTarget",
+      "buildConfigurationList", "SWIFT_DEFAULT_ACTOR_ISOLATION", "objects", "#if", "\u{0}", "é",
+    ]
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    for _ in 0..<2_000 {
+      let text = (0..<next(60)).map { _ in pieces[next(pieces.count)] }.joined(
+        separator: next(2) == 0 ? " " : "")
+      _ = DefaultIsolation.declared(inManifest: Array(text.utf8), target: "App")
+      _ = DefaultIsolation.declared(inXcodeProject: Array(text.utf8), target: "App")
+    }
+  }
+
   /// What the scanner does with it.
   @Test func whereTheDefaultIsMainActorATypeMustBeNonisolatedToBeStored() {
     let source = """
