@@ -73,8 +73,10 @@ import Testing
         @Preference var accounts: [Account] = []
         @Preference var densities: [String: Outer.Density] = [:]
         @Preference var sort = Sort.none
+        @Preference var byName = Sort.name(ascending: true)
       }
       """)
+    #expect(result.plan("S.byName")?.valueType == "Sort")
     #expect(errors(result).isEmpty, "\(errors(result))")
     #expect(
       result.conformances.map(\.typeName) == [

@@ -156,12 +156,14 @@ import Testing
       nonisolated struct Layout: Codable { var columns = 2 }
       struct Tag: RawRepresentable { var rawValue: String }
       struct Window: Codable { var x = 0.0 }
+      enum Pane: nonisolated Codable { case list, grid(Int) }
       struct S {
         @Preference var theme = Theme.dark
         @Preference var accent = Accent.system
         @Preference var layout = Layout()
         @Preference var tag = Tag(rawValue: "a")
         @Preference var windows: [String: Window] = [:]
+        @Preference var pane = Pane.grid(2)
       }
       """
     var configuration = ScannerConfiguration()
@@ -172,18 +174,18 @@ import Testing
     #expect(
       messages.contains {
         $0.hasSuffix(
-          "File.swift:8:4: error: @Preference 'accent' stores Accent, but 'Accent' does not conform to PreferenceValue, and the registry cannot add the conformance: this target's default isolation is MainActor, which makes the Codable conformance of 'Accent' main-actor isolated, and preferences are read on any thread; declare it 'nonisolated enum Accent: …'"
+          "File.swift:9:4: error: @Preference 'accent' stores Accent, but 'Accent' does not conform to PreferenceValue, and the registry cannot add the conformance: this target's default isolation is MainActor, which makes the Codable conformance of 'Accent' main-actor isolated, and preferences are read on any thread; declare it 'nonisolated enum Accent: …' (or its conformance ': nonisolated Codable')"
         )
       }, "\(messages)")
     #expect(messages.contains { $0.contains("the RawRepresentable conformance of 'Tag'") })
     #expect(messages.contains { $0.contains("'windows'") && $0.contains("'nonisolated struct Window: …'") })
-    #expect(isolated.conformances.map(\.typeName) == ["Layout", "Theme"])
+    #expect(isolated.conformances.map(\.typeName) == ["Layout", "Pane", "Theme"])
 
     for other in [nil, DefaultIsolation.nonisolated] {
       configuration.defaultIsolation = other
       let result = scan(source, configuration: configuration)
       #expect(errors(result).isEmpty, "\(errors(result))")
-      #expect(result.conformances.map(\.typeName) == ["Accent", "Layout", "Tag", "Theme", "Window"])
+      #expect(result.conformances.map(\.typeName) == ["Accent", "Layout", "Pane", "Tag", "Theme", "Window"])
     }
   }
 }

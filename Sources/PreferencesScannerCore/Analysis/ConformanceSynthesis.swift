@@ -162,17 +162,27 @@ struct ConformanceSynthesis {
     // (synthesized `Codable`, a written `rawValue`, `description`) is main-actor isolated unless
     // the type is `nonisolated`, and the generated one could not compile (an enum's synthesized
     // raw value is not isolated).
+    // (`: nonisolated Codable` keeps the conformance usable anywhere.)
     let usesOwnMembers: String? =
       storage == .json
       ? "Codable"
       : storage == .rawRepresentable || keyStorage == .rawRepresentable
         ? "RawRepresentable" : keyStorage == .description ? "LosslessStringConvertible" : nil
-    if defaultIsolation == .mainActor, let usesOwnMembers, !info.isNonisolated {
+    let ownProtocols: Set<String> =
+      usesOwnMembers == "Codable"
+      ? ["Codable", "Encodable", "Decodable"]
+      : usesOwnMembers == "RawRepresentable"
+        ? ["RawRepresentable", "OptionSet"] : ["LosslessStringConvertible"]
+    if defaultIsolation == .mainActor, let usesOwnMembers, !info.isNonisolated,
+      !index.declaresNonisolatedConformance(type, toAnyOf: ownProtocols)
+    {
       return .failure(
         ConformanceBlock(
           reason:
             "this target's default isolation is MainActor, which makes the \(usesOwnMembers) conformance of '\(name)' main-actor isolated, and preferences are read on any thread",
-          fix: "declare it 'nonisolated \(kind.rawValue) \(info.name): …'"))
+          fix:
+            "declare it 'nonisolated \(kind.rawValue) \(info.name): …' (or its conformance ': nonisolated \(usesOwnMembers)')"
+        ))
     }
     let declaredSendable = index.inherits(type, anyOf: ["Sendable"]) || info.globalActor != nil
     if let access = info.access, access >= .public {

@@ -349,6 +349,14 @@ package struct ModuleIndex: Sendable {
     return false
   }
 
+  /// Whether `type` declares its conformance to one of `names` `nonisolated`
+  /// (`struct Window: nonisolated Codable`), which keeps it usable off its actor.
+  package func declaresNonisolatedConformance(_ type: TypeID, toAnyOf names: Set<String>) -> Bool {
+    types[type].conformances.contains {
+      $0.hasPrefix("nonisolated ") && names.contains(Self.lastComponent($0))
+    }
+  }
+
   /// The protocols whose conformance the compiler synthesizes from stored properties' coding.
   package static let codingProtocols: Set<String> = ["Codable", "Encodable", "Decodable"]
 

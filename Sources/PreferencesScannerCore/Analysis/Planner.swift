@@ -370,7 +370,7 @@ package struct Planner: Sendable {
   // MARK: Types
 
   /// The type of a default when the declaration does not write one: a literal's; `T` for an enum
-  /// case `T.case`, an initializer `T(…)` or `A.B(…)` of a module type or standard type, or a
+  /// case `T.case` or `T.case(…)`, an initializer `T(…)` or `A.B(…)` of a module type or standard type, or a
   /// static member or file-scope constant whose type is written or inferred the same way; `[T]`
   /// or `[String: T]` for a collection literal of such elements or `T.allCases`; the written type
   /// of `… as T`, `T?.none`; what `a` unwraps to in `a ?? b`. `nil` where syntax does not prove
@@ -511,6 +511,10 @@ package struct Planner: Sendable {
       return nil
     }
     if isCall {
+      // `T.custom(0.5)`: a case with associated values (cases may share a base name).
+      if overloads.allSatisfy({ $0.syntax.kind == .enumCase && $0.syntax.hasPayload }) {
+        return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
+      }
       let type = member.syntax.type
       return overloads.allSatisfy {
         $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.type == type
