@@ -50,6 +50,8 @@ let cases = [
   makeCase({ ConditionalConformances().$widths }, "ConditionalConformances.widths", [.right: 2]),
   makeCase({ ConditionalConformances().$edge }, "ConditionalConformances.edge", Edge.bottom),
   makeCase({ ConditionalConformances().$heights }, "ConditionalConformances.heights", [.bottom: 3]),
+  makeCase({ StoredPropertyForms().$frame }, "StoredPropertyForms.frame", StressFrame(width: 1024)),
+  makeCase({ StoredPropertyForms().$layout }, "StoredPropertyForms.layout", StressLayout.list),
 ]
 
 let declared = Set(PreferenceRegistry.preferences.map(\.key))
