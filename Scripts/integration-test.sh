@@ -183,6 +183,20 @@ nonisolated func startTime() -> Double { 0 }
 SWIFT
 must_fail background-struct-compiler "Background.swift:4:[0-9]+: error: 'nonisolated' cannot be applied to mutable stored properties"
 
+echo "== where conformances are inferred isolated, a main-actor Codable type needs a nonisolated conformance"
+make_copy
+sed -i.bak 's/swift-tools-version: 6.1/swift-tools-version: 6.2/; s/plugins: \[\.plugin/swiftSettings: [.enableUpcomingFeature("InferIsolatedConformances")], plugins: [.plugin/' \
+  "$work/copy/Package.swift"
+cat >"$work/copy/Sources/IntegrationApp/Inferred.swift" <<'SWIFT'
+@MainActor struct Pane: Codable { var width = 240 }
+@MainActor struct PaneSettings {
+  @Preference var pane = Pane()
+}
+SWIFT
+must_fail inferred "Inferred.swift:3:4: error: @Preference 'pane' stores Pane, .*'Pane' is isolated to @MainActor, and this target infers isolated conformances.*declare its conformance ': nonisolated Codable'"
+sed -i.bak 's/struct Pane: Codable/struct Pane: nonisolated Codable/' "$work/copy/Sources/IntegrationApp/Inferred.swift"
+must_build inferred-fixed
+
 echo "== a Sendable class that no actor isolates holds preferences as @unchecked Sendable"
 make_copy
 cat >"$work/copy/Sources/IntegrationApp/Shared.swift" <<'SWIFT'

@@ -24,15 +24,21 @@ struct ConformanceSynthesis {
   let importsPublicly: Bool
   /// The target's default actor isolation, where its build settings or configuration say.
   let defaultIsolation: DefaultIsolation?
+  /// Whether the target infers isolated conformances (Approachable Concurrency).
+  let infersIsolatedConformances: Bool
   private var decided: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
   private var decidedKeys: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
   private var sendable: [ModuleIndex.TypeID: Bool] = [:]
   /// How many times a proof assumed a type it was already proving.
   private var assumptions = 0
 
-  init(index: ModuleIndex, files: [FileSyntax], defaultIsolation: DefaultIsolation? = nil) {
+  init(
+    index: ModuleIndex, files: [FileSyntax], defaultIsolation: DefaultIsolation? = nil,
+    infersIsolatedConformances: Bool = false
+  ) {
     self.index = index
     self.defaultIsolation = defaultIsolation
+    self.infersIsolatedConformances = infersIsolatedConformances
     let own = files.lazy.flatMap(\.imports).filter { $0.module == "Preferences" && $0.kind == nil }
     importsPublicly = own.isEmpty || own.contains { $0.accessLevel == nil || $0.accessLevel == "public" }
   }
@@ -173,16 +179,27 @@ struct ConformanceSynthesis {
       ? ["Codable", "Encodable", "Decodable"]
       : usesOwnMembers == "RawRepresentable"
         ? ["RawRepresentable", "OptionSet"] : ["LosslessStringConvertible"]
-    if defaultIsolation == .mainActor, let usesOwnMembers, !info.isNonisolated,
-      !index.declaresNonisolatedConformance(type, toAnyOf: ownProtocols)
-    {
-      return .failure(
-        ConformanceBlock(
-          reason:
-            "this target's default isolation is MainActor, which makes the \(usesOwnMembers) conformance of '\(name)' main-actor isolated, and preferences are read on any thread",
-          fix:
-            "declare it 'nonisolated \(kind.rawValue) \(info.name): …' (or its conformance ': nonisolated \(usesOwnMembers)')"
-        ))
+    if let usesOwnMembers, !index.declaresNonisolatedConformance(type, toAnyOf: ownProtocols) {
+      let fix =
+        "declare it 'nonisolated \(kind.rawValue) \(info.name): …' (or its conformance ': nonisolated \(usesOwnMembers)')"
+      if defaultIsolation == .mainActor, !info.isNonisolated {
+        return .failure(
+          ConformanceBlock(
+            reason:
+              "this target's default isolation is MainActor, which makes the \(usesOwnMembers) conformance of '\(name)' main-actor isolated, and preferences are read on any thread",
+            fix: fix))
+      }
+      // Isolated to a global actor where conformances are inferred isolated (Approachable
+      // Concurrency): its conformances are too.
+      if infersIsolatedConformances, let actor = info.globalActor {
+        return .failure(
+          ConformanceBlock(
+            reason:
+              "'\(name)' is isolated to @\(actor), and this target infers isolated conformances (Approachable Concurrency), which makes its \(usesOwnMembers) conformance isolated too, and preferences are read on any thread",
+            fix:
+              "declare its conformance ': nonisolated \(usesOwnMembers)', or remove '@\(actor)' from '\(info.name)'"
+          ))
+      }
     }
     let declaredSendable = index.inherits(type, anyOf: ["Sendable"]) || info.globalActor != nil
     if let access = info.access, access >= .public {

@@ -33,7 +33,8 @@ package struct Planner: Sendable {
     var plans: [PreferencePlan] = []
     var diagnostics: [Diagnostic] = []
     var synthesis = ConformanceSynthesis(
-      index: index, files: files, defaultIsolation: configuration.defaultIsolation)
+      index: index, files: files, defaultIsolation: configuration.defaultIsolation,
+      infersIsolatedConformances: configuration.infersIsolatedConformances ?? false)
     diagnostics += preferenceNameClashes(first: files.first(where: { !$0.preferences.isEmpty }))
     for (fileIndex, file) in files.enumerated() {
       for (declarationIndex, syntax) in file.preferences.enumerated() {

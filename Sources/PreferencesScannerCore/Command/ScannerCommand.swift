@@ -31,7 +31,8 @@ package struct ScannerCommand {
     lock belongs, for the warning when there is none), --cache DIR (where to keep what was parsed,
     so that a later run parses only the files whose contents changed; the build plugin keeps one),
     --default-isolation-from FILE --target-name NAME (the Package.swift or project.pbxproj that
-    declares target NAME's default actor isolation, unless the configuration states it).
+    declares target NAME's default actor isolation and whether it infers isolated conformances,
+    unless the configuration states them).
 
     PATH is a .swift file or a directory searched recursively. Exit status: 0 on success, 1 when
     an error diagnostic was reported, 2 for invalid arguments.
@@ -215,9 +216,13 @@ package struct ScannerCommand {
       if let path = options.config ?? defaultConfig(options.paths) {
         configuration = try ScannerConfiguration.load(from: path)
       }
-      if configuration.defaultIsolation == nil, let (file, target) = options.isolationSource {
-        configuration.defaultIsolation = DefaultIsolation.read(
-          from: file, target: target, cacheDirectory: options.cache)
+      if let (file, target) = options.isolationSource,
+        configuration.defaultIsolation == nil || configuration.infersIsolatedConformances == nil
+      {
+        let declared = TargetSettings.read(from: file, target: target, cacheDirectory: options.cache)
+        configuration.defaultIsolation = configuration.defaultIsolation ?? declared.defaultIsolation
+        configuration.infersIsolatedConformances =
+          configuration.infersIsolatedConformances ?? declared.infersIsolatedConformances
       }
       let module = options.module ?? defaultModule(options.paths)
       var lock: (PreferenceLock, String)?

@@ -20,9 +20,10 @@
 ///   so stored values move with it.
 /// - `requireLock` (`true` by default) warns on every build of a target that declares
 ///   preferences but has no `Preferences.lock`; `false` turns the warning off.
-/// - `defaultIsolation` (`"MainActor"` or `"nonisolated"`) states the target's default actor
-///   isolation where the build plugin cannot read it from `Package.swift` or the Xcode project
-///   (a setting in an `.xcconfig` file, say): see ``DefaultIsolation``.
+/// - `defaultIsolation` (`"MainActor"` or `"nonisolated"`) and `inferIsolatedConformances`
+///   (`true` or `false`) state the target's default actor isolation, and whether it infers
+///   isolated conformances, where the build plugin cannot read them from `Package.swift` or the
+///   Xcode project (a setting in an `.xcconfig` file, say): see ``TargetSettings``.
 package struct ScannerConfiguration: Sendable, Equatable {
   /// The file name the build plugin looks for in a target's directory.
   package static let fileName = "preferences-config.json"
@@ -37,6 +38,9 @@ package struct ScannerConfiguration: Sendable, Equatable {
   /// The target's default actor isolation, as the configuration states it or the build settings
   /// declare it; `nil` where neither says.
   package var defaultIsolation: DefaultIsolation? = nil
+  /// Whether the target infers isolated conformances, as the configuration states it or the
+  /// build settings declare it; `nil` where neither says.
+  package var infersIsolatedConformances: Bool? = nil
 
   package init(
     separator: String = ".", prefix: String = "", migrations: [String: String] = [:],
@@ -54,6 +58,7 @@ package struct ScannerConfiguration: Sendable, Equatable {
       && a.previousKeys?.separator == b.previousKeys?.separator
       && a.previousKeys?.prefix == b.previousKeys?.prefix
       && a.requireLock == b.requireLock && a.defaultIsolation == b.defaultIsolation
+      && a.infersIsolatedConformances == b.infersIsolatedConformances
   }
 
   static let options = [
@@ -144,6 +149,11 @@ package struct ScannerConfiguration: Sendable, Equatable {
           throw problem("\"defaultIsolation\" must be \"MainActor\" or \"nonisolated\"")
         }
         configuration.defaultIsolation = isolation
+      case "inferIsolatedConformances":
+        guard case .bool(let flag) = value else {
+          throw problem("\"inferIsolatedConformances\" must be true or false")
+        }
+        configuration.infersIsolatedConformances = flag
       default:
         throw problem(
           "unknown option \"\(key)\" in \(fileName); the options are \(options.map { "\"\($0)\"" }.joined(separator: ", "))"

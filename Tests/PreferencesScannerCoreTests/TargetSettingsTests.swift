@@ -8,9 +8,9 @@ import Testing
 /// struct, or `LosslessStringConvertible` key) type that is not `nonisolated` cannot be stored,
 /// and the scanner says so at the declaration, naming the fix, instead of the compiler rejecting
 /// the generated conformance ("does not conform to protocol 'PreferenceValue'").
-@Suite struct DefaultIsolationTests {
+@Suite struct TargetSettingsTests {
   func manifest(_ text: String, _ target: String) -> DefaultIsolation? {
-    DefaultIsolation.declared(inManifest: Array(text.utf8), target: target)
+    TargetSettings.declared(inManifest: Array(text.utf8), target: target).defaultIsolation
   }
 
   @Test func aManifestDeclaresItPerTarget() {
@@ -61,10 +61,12 @@ import Testing
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("../../IntegrationTest/XcodeApp/Settings Probe.xcodeproj/project.pbxproj")
     let bytes = [UInt8](try Data(contentsOf: fixture))
-    #expect(DefaultIsolation.declared(inXcodeProject: bytes, target: "Settings Probe") == .mainActor)
-    #expect(DefaultIsolation.declared(inXcodeProject: bytes, target: "Other") == nil)
     #expect(
-      DefaultIsolation.declared(in: fixture.path, contents: bytes, target: "Settings Probe") == .mainActor)
+      TargetSettings.declared(inXcodeProject: bytes, target: "Settings Probe").defaultIsolation == .mainActor)
+    #expect(TargetSettings.declared(inXcodeProject: bytes, target: "Other").defaultIsolation == nil)
+    #expect(
+      TargetSettings.declared(in: fixture.path, contents: bytes, target: "Settings Probe").defaultIsolation
+        == .mainActor)
 
     let project = """
       // !$*UTF8*$!
@@ -85,14 +87,17 @@ import Testing
       }
       """
     let xcode = Array(project.utf8)
-    #expect(DefaultIsolation.declared(inXcodeProject: xcode, target: "App") == .nonisolated)
+    #expect(TargetSettings.declared(inXcodeProject: xcode, target: "App").defaultIsolation == .nonisolated)
     // Set only at the project level: the target inherits it.
-    #expect(DefaultIsolation.declared(inXcodeProject: xcode, target: "Widget Extension") == .mainActor)
+    #expect(
+      TargetSettings.declared(inXcodeProject: xcode, target: "Widget Extension").defaultIsolation
+        == .mainActor)
     // Malformed: nothing, and no trap.
     for cut in stride(from: 0, to: xcode.count, by: 7) {
-      _ = DefaultIsolation.declared(inXcodeProject: Array(xcode[..<cut]), target: "App")
+      _ = TargetSettings.declared(inXcodeProject: Array(xcode[..<cut]), target: "App")
     }
-    #expect(DefaultIsolation.declared(inXcodeProject: Array(xcode.dropLast(40)), target: "App") == nil)
+    #expect(
+      TargetSettings.declared(inXcodeProject: Array(xcode.dropLast(40)), target: "App") == TargetSettings())
   }
 
   /// The file is parsed when it mentions the setting, and what it says is kept under the
@@ -105,27 +110,28 @@ import Testing
     let manifest = directory.appendingPathComponent("Package.swift")
     let cache = directory.appendingPathComponent("cache").path
     func read() -> DefaultIsolation? {
-      DefaultIsolation.read(from: manifest.path, target: "App", cacheDirectory: cache)
+      TargetSettings.read(from: manifest.path, target: "App", cacheDirectory: cache).defaultIsolation
     }
     try Data(#"let package = Package(name: "P", targets: [.target(name: "App")])"#.utf8).write(to: manifest)
     #expect(read() == nil)
-    #expect(!FileManager.default.fileExists(atPath: cache + "/DefaultIsolation"))  // not parsed
+    #expect(!FileManager.default.fileExists(atPath: cache + "/TargetSettings"))  // not parsed
     let declaring =
       #"let package = Package(name: "P", targets: [.target(name: "App", swiftSettings: [.defaultIsolation(MainActor.self)])])"#
     try Data(declaring.utf8).write(to: manifest)
     #expect(read() == .mainActor)
-    let record = try #require(FileManager.default.contents(atPath: cache + "/DefaultIsolation"))
-    #expect(String(decoding: record, as: UTF8.self).hasSuffix("\nMainActor\n"))
+    let record = try #require(FileManager.default.contents(atPath: cache + "/TargetSettings"))
+    #expect(String(decoding: record, as: UTF8.self).hasSuffix("\nMainActor\nfalse\n"))
     #expect(read() == .mainActor)
     // A record that no longer matches the contents is not used.
     try Data(declaring.replacingOccurrences(of: "MainActor.self", with: "nil").utf8).write(to: manifest)
     #expect(read() == .nonisolated)
     #expect(
-      DefaultIsolation.read(
-        from: directory.appendingPathComponent("None.swift").path, target: "App", cacheDirectory: cache)
+      TargetSettings.read(
+        from: directory.appendingPathComponent("None.swift").path, target: "App", cacheDirectory: cache
+      ).defaultIsolation
         == nil)
-    #expect(DefaultIsolation.contains(Array("abcabd".utf8), Array("abd".utf8)))
-    #expect(!DefaultIsolation.contains(Array("abcab".utf8), Array("abd".utf8)))
+    #expect(TargetSettings.contains(Array("abcabd".utf8), Array("abd".utf8)))
+    #expect(!TargetSettings.contains(Array("abcab".utf8), Array("abd".utf8)))
   }
 
   /// Any bytes read as some answer, never a trap or a hang: pieces of both formats shuffled.
@@ -143,9 +149,71 @@ import Testing
     for _ in 0..<2_000 {
       let text = (0..<next(60)).map { _ in pieces[next(pieces.count)] }.joined(
         separator: next(2) == 0 ? " " : "")
-      _ = DefaultIsolation.declared(inManifest: Array(text.utf8), target: "App")
-      _ = DefaultIsolation.declared(inXcodeProject: Array(text.utf8), target: "App")
+      _ = TargetSettings.declared(inManifest: Array(text.utf8), target: "App")
+      _ = TargetSettings.declared(inXcodeProject: Array(text.utf8), target: "App")
     }
+  }
+
+  /// Whether a target infers isolated conformances: the upcoming feature in a manifest, Xcode's
+  /// Approachable Concurrency (or the feature's own setting) in a project.
+  @Test func inferredIsolatedConformancesAreReadToo() throws {
+    let text = """
+      let strict: [SwiftSetting] = [.enableUpcomingFeature("InferIsolatedConformances")]
+      let package = Package(name: "P", targets: [
+        .target(name: "App", swiftSettings: strict + [.defaultIsolation(MainActor.self)]),
+        .target(name: "Kit", swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
+        .target(name: "Tool", swiftSettings: [.enableUpcomingFeature("InferIsolatedConformances")]),
+      ])
+      """
+    let app = TargetSettings.declared(inManifest: Array(text.utf8), target: "App")
+    #expect(app == TargetSettings(defaultIsolation: .mainActor, infersIsolatedConformances: true))
+    #expect(TargetSettings.declared(inManifest: Array(text.utf8), target: "Kit") == TargetSettings())
+    #expect(
+      TargetSettings.declared(inManifest: Array(text.utf8), target: "Tool")
+        == TargetSettings(infersIsolatedConformances: true))
+
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../IntegrationTest/XcodeApp/Settings Probe.xcodeproj/project.pbxproj")
+    let probe = TargetSettings.declared(
+      inXcodeProject: [UInt8](try Data(contentsOf: fixture)), target: "Settings Probe")
+    #expect(probe == TargetSettings(defaultIsolation: .mainActor, infersIsolatedConformances: true))
+    let project = """
+      { objects = {
+        T = { isa = PBXNativeTarget; buildConfigurationList = L; name = App; };
+        L = { isa = XCConfigurationList; buildConfigurations = ( C, ); };
+        C = { isa = XCBuildConfiguration; buildSettings = { SWIFT_UPCOMING_FEATURE_INFER_ISOLATED_CONFORMANCES = YES; }; };
+      }; }
+      """
+    #expect(
+      TargetSettings.declared(inXcodeProject: Array(project.utf8), target: "App")
+        == TargetSettings(infersIsolatedConformances: true))
+  }
+
+  /// Where conformances are inferred isolated, a type isolated to a global actor has isolated
+  /// conformances whatever the default isolation.
+  @Test func whereConformancesAreInferredIsolatedAGlobalActorTypeIsNotStored() {
+    let source = """
+      @MainActor struct Pane: Codable { var width = 1 }
+      @MainActor enum Side: String { case left }
+      @MainActor struct Open: nonisolated Codable { var width = 1 }
+      struct Plain: Codable { var width = 1 }
+      struct S {
+        @Preference var pane = Pane()
+        @Preference var side = Side.left
+        @Preference var open = Open()
+        @Preference var plain = Plain()
+      }
+      """
+    var configuration = ScannerConfiguration()
+    configuration.infersIsolatedConformances = true
+    let inferred = scan(source, configuration: configuration)
+    #expect(
+      errors(inferred) == [
+        "Sources/App/File.swift:6:4: error: @Preference 'pane' stores Pane, but 'Pane' does not conform to PreferenceValue, and the registry cannot add the conformance: 'Pane' is isolated to @MainActor, and this target infers isolated conformances (Approachable Concurrency), which makes its Codable conformance isolated too, and preferences are read on any thread; declare its conformance ': nonisolated Codable', or remove '@MainActor' from 'Pane'"
+      ])
+    #expect(inferred.conformances.map(\.typeName) == ["Open", "Plain", "Side"])
+    configuration.infersIsolatedConformances = false
+    #expect(errors(scan(source, configuration: configuration)).isEmpty)
   }
 
   /// What the scanner does with it.

@@ -11,50 +11,71 @@
   import Darwin
 #endif
 
-/// A target's default actor isolation, as its build settings declare it: SwiftPM's
-/// `.defaultIsolation(MainActor.self)` in the package manifest, or Xcode's
+/// A target's default actor isolation: SwiftPM's `.defaultIsolation(MainActor.self)`, Xcode's
 /// `SWIFT_DEFAULT_ACTOR_ISOLATION` (`MainActor` in Xcode 26's new app templates).
-///
-/// The compiler does not tell code which it is, and neither SwiftPM nor Xcode gives a build tool
-/// plugin a target's settings, so the scanner reads them from the manifest or project file the
-/// plugin names. Where the default is `MainActor`, a `Codable` type's conformance is main-actor
-/// isolated unless the type is `nonisolated`, and a preference (read on any thread) cannot store
-/// it: knowing the default, the scanner says so at the declaration, instead of the compiler
-/// rejecting the generated conformance. Where the setting cannot be read, the scanner assumes
-/// nothing; `"defaultIsolation"` in `preferences-config.json` states it.
 package enum DefaultIsolation: String, Sendable, Equatable {
   case mainActor = "MainActor"
   case nonisolated
+}
 
-  /// The setting `file` (a package manifest or an Xcode project) declares for `target`, `nil`
+/// What a target's build settings say about the isolation of its conformances: its default
+/// actor isolation, and whether it infers isolated conformances (the upcoming feature
+/// `InferIsolatedConformances`, which Xcode 26's Approachable Concurrency turns on).
+///
+/// The compiler does not tell code either, and neither SwiftPM nor Xcode gives a build tool
+/// plugin a target's settings, so the scanner reads them from the manifest or project file the
+/// plugin names. Where the default is `MainActor`, a `Codable` type's conformance is main-actor
+/// isolated unless the type (or the conformance) is `nonisolated`; where conformances are
+/// inferred isolated, so is that of a type isolated to a global actor. A preference, read on any
+/// thread, cannot store such a type: knowing the settings, the scanner says so at the
+/// declaration, instead of the compiler rejecting the generated conformance. Where a setting
+/// cannot be read, the scanner assumes nothing; `preferences-config.json` can state it.
+package struct TargetSettings: Sendable, Equatable {
+  package var defaultIsolation: DefaultIsolation?
+  package var infersIsolatedConformances = false
+
+  package init(defaultIsolation: DefaultIsolation? = nil, infersIsolatedConformances: Bool = false) {
+    self.defaultIsolation = defaultIsolation
+    self.infersIsolatedConformances = infersIsolatedConformances
+  }
+
+  /// The settings `file` (a package manifest or an Xcode project) declares for `target`; none
   /// where it declares none or cannot be read.
   ///
   /// The build plugin's scanner runs on every build that changes a source file, as a debug build
-  /// in debug builds, and a large app's project file is megabytes: the file is read only when it
-  /// mentions the setting at all (found by the C library), and what it says for `target` is kept
-  /// in `cacheDirectory` under the fingerprint of its contents, so that it is parsed again only
-  /// when it changes.
-  package static func read(from file: String, target: String, cacheDirectory: String?) -> DefaultIsolation? {
-    guard let data = FileManager.default.contents(atPath: file) else { return nil }
+  /// in debug builds, and a large app's project file is megabytes: the file is parsed only when
+  /// it mentions a setting at all (found by the C library), and what it says for `target` is
+  /// kept in `cacheDirectory` under the fingerprint of its contents, so that it is parsed again
+  /// only when it changes.
+  package static func read(from file: String, target: String, cacheDirectory: String?) -> TargetSettings {
+    guard let data = FileManager.default.contents(atPath: file) else { return TargetSettings() }
     let bytes = [UInt8](data)
-    let marker = file.hasSuffix(".pbxproj") ? "SWIFT_DEFAULT_ACTOR_ISOLATION" : "defaultIsolation"
-    guard contains(bytes, Array(marker.utf8)) else { return nil }
+    let markers =
+      file.hasSuffix(".pbxproj")
+      ? ["SWIFT_DEFAULT_ACTOR_ISOLATION", "SWIFT_APPROACHABLE_CONCURRENCY", "INFER_ISOLATED_CONFORMANCES"]
+      : ["defaultIsolation", "InferIsolatedConformances"]
+    guard markers.contains(where: { contains(bytes, Array($0.utf8)) }) else { return TargetSettings() }
     var fingerprint = Fingerprint()
     fingerprint.add(bytes)
     fingerprint.add(Array(target.utf8))
     let key = "\(String(fingerprint.value, radix: 16)) \(file)"
-    let record = cacheDirectory.map { $0 + "/DefaultIsolation" }
+    let record = cacheDirectory.map { $0 + "/TargetSettings" }
     if let record, let saved = FileManager.default.contents(atPath: record) {
       let lines = String(decoding: saved, as: UTF8.self).split(
         separator: "\n", omittingEmptySubsequences: false)
-      if lines.count >= 2, lines[0] == key { return DefaultIsolation(rawValue: String(lines[1])) }
+      if lines.count >= 3, lines[0] == key {
+        return TargetSettings(
+          defaultIsolation: DefaultIsolation(rawValue: String(lines[1])),
+          infersIsolatedConformances: lines[2] == "true")
+      }
     }
     let result = declared(in: file, contents: bytes, target: target)
     if let record {
       try? FileManager.default.createDirectory(
         atPath: cacheDirectory ?? "", withIntermediateDirectories: true)
-      _ = FileManager.default.createFile(
-        atPath: record, contents: Data("\(key)\n\(result?.rawValue ?? "none")\n".utf8))
+      let text =
+        "\(key)\n\(result.defaultIsolation?.rawValue ?? "none")\n\(result.infersIsolatedConformances)\n"
+      _ = FileManager.default.createFile(atPath: record, contents: Data(text.utf8))
     }
     return result
   }
@@ -77,9 +98,9 @@ package enum DefaultIsolation: String, Sendable, Equatable {
     }
   }
 
-  /// The setting `file` declares for `target`: a package manifest (`Package.swift`), or an Xcode
+  /// The settings `file` declares for `target`: a package manifest (`Package.swift`), or an Xcode
   /// project (`project.pbxproj`).
-  package static func declared(in file: String, contents: [UInt8], target: String) -> DefaultIsolation? {
+  package static func declared(in file: String, contents: [UInt8], target: String) -> TargetSettings {
     file.hasSuffix(".pbxproj")
       ? declared(inXcodeProject: contents, target: target) : declared(inManifest: contents, target: target)
   }
@@ -89,11 +110,11 @@ package enum DefaultIsolation: String, Sendable, Equatable {
   /// The calls that declare a target in a manifest (`.target(name: "App", …)`).
   private static let targetCalls: Set<String> = ["target", "executableTarget", "testTarget", "macro"]
 
-  /// What `.defaultIsolation(…)` in a manifest says for `target`: in the target's own call, or in
-  /// a value of the manifest it names (`swiftSettings: appSettings`), else where it applies to
-  /// every target (outside any target's call and any named value: a loop over
-  /// `package.targets`). `nil` where the manifest sets none.
-  package static func declared(inManifest bytes: [UInt8], target: String) -> DefaultIsolation? {
+  /// What a manifest's `.defaultIsolation(…)` and `.enableUpcomingFeature("InferIsolatedConformances")`
+  /// say for `target`: in the target's own call, or in a value of the manifest it names
+  /// (`swiftSettings: appSettings`), else where they apply to every target (outside any target's
+  /// call and any named value: a loop over `package.targets`).
+  package static func declared(inManifest bytes: [UInt8], target: String) -> TargetSettings {
     let source = SourceTokens(bytes: bytes, lexed: Lexer.tokenize(bytes))
     var targets: [ClosedRange<Int>] = []
     var own: ClosedRange<Int>?
@@ -149,10 +170,25 @@ package enum DefaultIsolation: String, Sendable, Equatable {
       }
       index += 1
     }
-    var reader = ManifestReader(source: source, targets: targets, named: named)
-    if let own, let found = reader.isolation(in: own, skippingTargets: false) { return found }
-    guard source.count > 0 else { return nil }
-    return reader.isolation(in: 0...(source.count - 1), skippingTargets: true, skippingNamed: true)
+    let reader = ManifestReader(source: source, targets: targets, named: named)
+    func find<Value>(_ match: (Int) -> Value?) -> Value? {
+      if let own, let found = reader.first(in: own, skippingTargets: false, match) { return found }
+      guard source.count > 0 else { return nil }
+      return reader.first(in: 0...(source.count - 1), skippingTargets: true, skippingNamed: true, match)
+    }
+    let isolation: DefaultIsolation? = find { index in
+      guard source.isWord(index, "defaultIsolation"), source.isPunct(index + 1, UInt8(ascii: "(")) else {
+        return nil
+      }
+      return source.isWord(index + 2, "MainActor")
+        ? .mainActor : source.isWord(index + 2, "nil") ? .nonisolated : nil
+    }
+    let infers: Bool? = find { index in
+      source.isWord(index, "enableUpcomingFeature") && source.isPunct(index + 1, UInt8(ascii: "("))
+        && index + 2 < source.count && source[index + 2].kind == .string
+        && StringLiteral.value(of: source.text(index + 2)) == "InferIsolatedConformances" ? true : nil
+    }
+    return TargetSettings(defaultIsolation: isolation, infersIsolatedConformances: infers ?? false)
   }
 
   /// Whether the token at `index`, first on its line, continues the expression before it.
@@ -164,18 +200,19 @@ package enum DefaultIsolation: String, Sendable, Equatable {
     let source: SourceTokens
     let targets: [ClosedRange<Int>]
     let named: [String: ClosedRange<Int>]
-    var visited: Set<String> = []
 
-    init(source: SourceTokens, targets: [ClosedRange<Int>], named: [String: ClosedRange<Int>]) {
-      self.source = source
-      self.targets = targets
-      self.named = named
+    /// The first match in `range`, following the named values it refers to.
+    func first<Value>(
+      in range: ClosedRange<Int>, skippingTargets: Bool, skippingNamed: Bool = false, _ match: (Int) -> Value?
+    ) -> Value? {
+      var visited: Set<String> = []
+      return first(in: range, skippingTargets: skippingTargets, skippingNamed: skippingNamed, &visited, match)
     }
 
-    /// The first `.defaultIsolation(…)` in `range`, following the named values it refers to.
-    mutating func isolation(
-      in range: ClosedRange<Int>, skippingTargets: Bool, skippingNamed: Bool = false
-    ) -> DefaultIsolation? {
+    private func first<Value>(
+      in range: ClosedRange<Int>, skippingTargets: Bool, skippingNamed: Bool, _ visited: inout Set<String>,
+      _ match: (Int) -> Value?
+    ) -> Value? {
       var index = range.lowerBound
       while index <= range.upperBound {
         if skippingTargets, let span = targets.first(where: { $0.lowerBound == index }) {
@@ -186,17 +223,14 @@ package enum DefaultIsolation: String, Sendable, Equatable {
           index = span.upperBound + 1
           continue
         }
-        if source.isWord(index, "defaultIsolation"), source.isPunct(index + 1, UInt8(ascii: "(")) {
-          if source.isWord(index + 2, "MainActor") { return .mainActor }
-          if source.isWord(index + 2, "nil") { return .nonisolated }
-        }
+        if let found = match(index) { return found }
         // A name the range refers to (not a member `.name`, nor the name a `let` declares).
         if source.isIdentifier(index), !source.isPunct(index - 1, UInt8(ascii: ".")),
           !source.isWord(index - 1, "let"), !source.isWord(index - 1, "var")
         {
           let name = source.text(index)
           if let span = named[name], !span.contains(index), visited.insert(name).inserted,
-            let found = isolation(in: span, skippingTargets: true)
+            let found = first(in: span, skippingTargets: true, skippingNamed: false, &visited, match)
           {
             return found
           }
@@ -209,43 +243,51 @@ package enum DefaultIsolation: String, Sendable, Equatable {
 
   // MARK: Xcode projects
 
-  /// What an Xcode project's `SWIFT_DEFAULT_ACTOR_ISOLATION` is for the native target named
-  /// `target`: `MainActor` if any of its build configurations (or, where it sets none, the
-  /// project's) says so, `nonisolated` if one says that, `nil` if none is set or the file is not
-  /// a project. Configuration files (`.xcconfig`) are not read.
-  package static func declared(inXcodeProject bytes: [UInt8], target: String) -> DefaultIsolation? {
+  /// What an Xcode project says for the native target named `target`: its
+  /// `SWIFT_DEFAULT_ACTOR_ISOLATION` (`MainActor` if any of its build configurations says so,
+  /// `nonisolated` if one says that), and whether `SWIFT_APPROACHABLE_CONCURRENCY` or
+  /// `SWIFT_UPCOMING_FEATURE_INFER_ISOLATED_CONFORMANCES` is `YES` in one; each from the
+  /// project's configurations where the target's set none. Configuration files (`.xcconfig`) are
+  /// not read.
+  package static func declared(inXcodeProject bytes: [UInt8], target: String) -> TargetSettings {
     var parser = OldStylePropertyList(bytes: bytes)
     guard case .dictionary(let root)? = parser.parse(), case .dictionary(let objects)? = root["objects"]
     else {
-      return nil
+      return TargetSettings()
     }
     func dictionary(_ id: PropertyListNode?) -> [String: PropertyListNode]? {
       guard case .string(let id)? = id, case .dictionary(let object)? = objects[id] else { return nil }
       return object
     }
-    func isolation(ofConfigurations list: PropertyListNode?) -> DefaultIsolation? {
-      guard case .array(let ids)? = dictionary(list)?["buildConfigurations"] else { return nil }
-      let values: [String] = ids.compactMap { id in
+    func values(of setting: String, in list: PropertyListNode?) -> [String] {
+      guard case .array(let ids)? = dictionary(list)?["buildConfigurations"] else { return [] }
+      return ids.compactMap { id in
         guard case .dictionary(let settings)? = dictionary(id)?["buildSettings"],
-          case .string(let value)? = settings["SWIFT_DEFAULT_ACTOR_ISOLATION"]
+          case .string(let value)? = settings[setting]
         else { return nil }
         return value
       }
-      if values.contains("MainActor") { return .mainActor }
-      return values.contains("nonisolated") ? .nonisolated : nil
     }
-    let ownTarget = objects.values.first { node in
-      guard case .dictionary(let object) = node else { return false }
-      return object["isa"] == .string("PBXNativeTarget") && object["name"] == .string(target)
+    func object(where isMatch: ([String: PropertyListNode]) -> Bool) -> [String: PropertyListNode]? {
+      for case .dictionary(let object) in objects.values where isMatch(object) { return object }
+      return nil
     }
-    guard case .dictionary(let native)? = ownTarget else { return nil }
-    if let found = isolation(ofConfigurations: native["buildConfigurationList"]) { return found }
-    let project = objects.values.first { node in
-      guard case .dictionary(let object) = node else { return false }
-      return object["isa"] == .string("PBXProject")
+    guard
+      let native = object(where: { $0["isa"] == .string("PBXNativeTarget") && $0["name"] == .string(target) })
+    else { return TargetSettings() }
+    let project = object(where: { $0["isa"] == .string("PBXProject") })
+    func values(of setting: String) -> [String] {
+      let own = values(of: setting, in: native["buildConfigurationList"])
+      return own.isEmpty ? values(of: setting, in: project?["buildConfigurationList"]) : own
     }
-    guard case .dictionary(let projectObject)? = project else { return nil }
-    return isolation(ofConfigurations: projectObject["buildConfigurationList"])
+    let isolation = values(of: "SWIFT_DEFAULT_ACTOR_ISOLATION")
+    let infers =
+      values(of: "SWIFT_APPROACHABLE_CONCURRENCY").contains("YES")
+      || values(of: "SWIFT_UPCOMING_FEATURE_INFER_ISOLATED_CONFORMANCES").contains("YES")
+    return TargetSettings(
+      defaultIsolation: isolation.contains("MainActor")
+        ? .mainActor : isolation.contains("nonisolated") ? .nonisolated : nil,
+      infersIsolatedConformances: infers)
   }
 }
 
