@@ -97,7 +97,7 @@ enum PluginShared {
     var lock: URL?
     var expectedLock: URL
     /// The package manifest or Xcode project that declares the target's build settings, read
-    /// for its default actor isolation, and the target's name there.
+    /// for the isolation of its conformances (`TargetSettings`), and the target's name there.
     var settings: URL?
     var targetName: String?
 
@@ -146,7 +146,7 @@ enum PluginShared {
       if let config { arguments += ["--config", config.path] }
       if let lock { arguments += ["--lock", lock.path] }
       if let settings, let targetName {
-        arguments += ["--default-isolation-from", settings.path, "--target-name", targetName]
+        arguments += ["--settings-from", settings.path, "--target-name", targetName]
       }
       return arguments + ["--expected-lock", expectedLock.path]
     }

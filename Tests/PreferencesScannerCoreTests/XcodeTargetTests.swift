@@ -76,7 +76,7 @@ import Testing
     #expect(files.settings?.standardizedFileURL == project.standardizedFileURL)
     #expect(files.inputs.contains { $0.lastPathComponent == "project.pbxproj" })
     let options = files.options
-    #expect(options.contains("--default-isolation-from") && options.contains("My App"))
+    #expect(options.contains("--settings-from") && options.contains("My App"))
     let named = root.appendingPathComponent("My App.xcodeproj/project.pbxproj")
     try FileManager.default.createDirectory(
       at: named.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -164,11 +164,12 @@ struct ConformanceSynthesis {
       }
       storage = rawValue ? .rawValue : rawStruct ? .rawRepresentable : .json
     }
-    // Where the default isolation is MainActor, a conformance that uses the type's own members
-    // (synthesized `Codable`, a written `rawValue`, `description`) is main-actor isolated unless
-    // the type is `nonisolated`, and the generated one could not compile (an enum's synthesized
-    // raw value is not isolated).
-    // (`: nonisolated Codable` keeps the conformance usable anywhere.)
+    // A conformance that uses the type's own members (synthesized `Codable`, a written
+    // `rawValue`, `description`) is isolated where the default isolation is MainActor, unless the
+    // type is `nonisolated`, and where conformances are inferred isolated, if the type is isolated
+    // to a global actor; the generated conformance could not compile. A conformance written
+    // `nonisolated` (`: nonisolated Codable`) is usable anywhere, and an enum's synthesized raw
+    // value is never isolated.
     let usesOwnMembers: String? =
       storage == .json
       ? "Codable"

@@ -30,7 +30,7 @@ package struct ScannerCommand {
     --lock FILE (the lock the sources are checked against), --expected-lock FILE (where the
     lock belongs, for the warning when there is none), --cache DIR (where to keep what was parsed,
     so that a later run parses only the files whose contents changed; the build plugin keeps one),
-    --default-isolation-from FILE --target-name NAME (the Package.swift or project.pbxproj that
+    --settings-from FILE --target-name NAME (the Package.swift or project.pbxproj that
     declares target NAME's default actor isolation and whether it infers isolated conformances,
     unless the configuration states them).
 
@@ -86,9 +86,9 @@ package struct ScannerCommand {
     /// The lock the sources are checked against (for `lock`, the one it writes).
     var lock: String?
     var expectedLock: String?
-    /// The manifest or Xcode project that declares the target's default isolation, and the
+    /// The manifest or Xcode project that declares the target's build settings, and the
     /// target's name there.
-    var isolationSource: (file: String, target: String)?
+    var settingsSource: (file: String, target: String)?
     var paths: [String]
   }
 
@@ -112,7 +112,7 @@ package struct ScannerCommand {
     var cache: String?
     var lock: String?
     var expectedLock: String?
-    var isolationFile: String?
+    var settingsFile: String?
     var targetName: String?
     var request = Options.LockRequest(path: "")
     var paths: [String] = []
@@ -137,7 +137,7 @@ package struct ScannerCommand {
       case "--planned": planned.append(try value())
       case "--config": config = try value()
       case "--cache": cache = try value()
-      case "--default-isolation-from": isolationFile = try value()
+      case "--settings-from": settingsFile = try value()
       case "--target-name": targetName = try value()
       case "--":
         paths += remaining
@@ -150,8 +150,8 @@ package struct ScannerCommand {
       }
     }
     if paths.isEmpty { throw UsageError(message: "no PATH given") }
-    if (isolationFile == nil) != (targetName == nil) {
-      throw UsageError(message: "--default-isolation-from and --target-name go together")
+    if (settingsFile == nil) != (targetName == nil) {
+      throw UsageError(message: "--settings-from and --target-name go together")
     }
     func checkedFormat<Format: RawRepresentable & CaseIterable>(_ type: Format.Type) throws(UsageError)
       -> Format?
@@ -190,7 +190,7 @@ package struct ScannerCommand {
     return Options(
       subcommand: subcommand, module: module, config: config, cache: cache, lock: lock,
       expectedLock: expectedLock,
-      isolationSource: isolationFile.flatMap { file in targetName.map { (file, $0) } },
+      settingsSource: settingsFile.flatMap { file in targetName.map { (file, $0) } },
       paths: paths)
   }
 
@@ -216,7 +216,7 @@ package struct ScannerCommand {
       if let path = options.config ?? defaultConfig(options.paths) {
         configuration = try ScannerConfiguration.load(from: path)
       }
-      if let (file, target) = options.isolationSource,
+      if let (file, target) = options.settingsSource,
         configuration.defaultIsolation == nil || configuration.infersIsolatedConformances == nil
       {
         let declared = TargetSettings.read(from: file, target: target, cacheDirectory: options.cache)
