@@ -120,8 +120,12 @@ import Testing
     try Data(declaring.utf8).write(to: manifest)
     #expect(read() == .mainActor)
     let record = try #require(FileManager.default.contents(atPath: cache + "/TargetSettings"))
-    #expect(String(decoding: record, as: UTF8.self).hasSuffix("\nMainActor\nfalse\n"))
+    #expect(String(decoding: record, as: UTF8.self).hasSuffix("\nMainActor\nfalse\nend\n"))
     #expect(read() == .mainActor)
+    // A record cut short is not used.
+    try Data(record.dropLast(5)).write(to: URL(fileURLWithPath: cache + "/TargetSettings"))
+    #expect(read() == .mainActor)
+    #expect(FileManager.default.contents(atPath: cache + "/TargetSettings") == record)
     // A record that no longer matches the contents is not used.
     try Data(declaring.replacingOccurrences(of: "MainActor.self", with: "nil").utf8).write(to: manifest)
     #expect(read() == .nonisolated)

@@ -63,7 +63,8 @@ package struct TargetSettings: Sendable, Equatable {
     if let record, let saved = FileManager.default.contents(atPath: record) {
       let lines = String(decoding: saved, as: UTF8.self).split(
         separator: "\n", omittingEmptySubsequences: false)
-      if lines.count >= 3, lines[0] == key {
+      // The last line marks a whole record.
+      if lines.count >= 4, lines[0] == key, lines[3] == "end" {
         return TargetSettings(
           defaultIsolation: DefaultIsolation(rawValue: String(lines[1])),
           infersIsolatedConformances: lines[2] == "true")
@@ -74,8 +75,9 @@ package struct TargetSettings: Sendable, Equatable {
       try? FileManager.default.createDirectory(
         atPath: cacheDirectory ?? "", withIntermediateDirectories: true)
       let text =
-        "\(key)\n\(result.defaultIsolation?.rawValue ?? "none")\n\(result.infersIsolatedConformances)\n"
-      _ = FileManager.default.createFile(atPath: record, contents: Data(text.utf8))
+        "\(key)\n\(result.defaultIsolation?.rawValue ?? "none")\n\(result.infersIsolatedConformances)\nend\n"
+      // Unsynced, as the parse cache's entries: a record cut short (no last line) costs a parse.
+      _ = Array(text.utf8).withUnsafeBytes { FileSystem.writeUnsynced($0, to: record) }
     }
     return result
   }
