@@ -101,13 +101,16 @@ enum PluginShared {
     var settings: URL?
     var targetName: String?
 
-    /// A SwiftPM target's: in its directory; its settings in the package's manifest.
-    init(in directory: URL, packageDirectory: URL? = nil, targetName: String? = nil) {
+    /// A SwiftPM target's: in its directory; its settings in the manifest SwiftPM loaded (the
+    /// one that declares `toolsVersion`, see ``PluginShared/loadedManifest(in:toolsVersion:)``).
+    init(
+      in directory: URL, packageDirectory: URL? = nil, toolsVersion: [Int]? = nil, targetName: String? = nil
+    ) {
       config = PluginShared.existingFile(PluginShared.configFileName, in: directory)
       lock = PluginShared.existingFile(PluginShared.lockFileName, in: directory)
       expectedLock = directory.appendingPathComponent(PluginShared.lockFileName)
       if let packageDirectory, let targetName {
-        settings = PluginShared.existingFile("Package.swift", in: packageDirectory)
+        settings = PluginShared.loadedManifest(in: packageDirectory, toolsVersion: toolsVersion)
         self.targetName = targetName
       }
     }
@@ -201,6 +204,34 @@ enum PluginShared {
       + ["--cache", workDirectory.appendingPathComponent(parseCacheName).path]
       + planned.flatMap { ["--planned", $0.path] } + files.options + ["--"]
       + sources.map(\.path)
+  }
+
+  /// The manifest SwiftPM loaded for the package in `directory`: of `Package.swift` and its
+  /// version-specific variants (`Package@swift-6.2.swift`), the one whose
+  /// `// swift-tools-version:` is `toolsVersion` (the package's, as the plugin context reports
+  /// it), a variant first, as SwiftPM prefers one; else `Package.swift`.
+  static func loadedManifest(in directory: URL, toolsVersion: [Int]?) -> URL? {
+    let regular = existingFile("Package.swift", in: directory)
+    guard let toolsVersion else { return regular }
+    func padded(_ version: [Int]) -> [Int] { Array((version + [0, 0, 0]).prefix(3)) }
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+      $0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift")
+    }
+    for name in names.sorted().reversed() + (regular == nil ? [] : ["Package.swift"]) {
+      let url = directory.appendingPathComponent(name)
+      guard let data = try? Data(contentsOf: url), let declared = declaredToolsVersion(data) else { continue }
+      if padded(declared) == padded(toolsVersion) { return url }
+    }
+    return regular
+  }
+
+  /// The version a manifest's first line declares (`// swift-tools-version: 6.2` → `[6, 2]`).
+  static func declaredToolsVersion(_ manifest: Data) -> [Int]? {
+    let line = String(decoding: manifest.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    guard let marker = line.firstRange(of: "swift-tools-version:") else { return nil }
+    let version = line[marker.upperBound...].drop { $0 == " " }.prefix { $0.isNumber || $0 == "." }
+    let parts = version.split(separator: ".").compactMap { Int($0) }
+    return parts.isEmpty ? nil : parts
   }
 
   /// The `project.pbxproj` of the Xcode project in `directory`: the one named `name`, else the

@@ -20,10 +20,14 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
         tool: context.tool(named: "preferences-scanner").url, workDirectory: context.pluginWorkDirectoryURL,
         module: target.moduleName, targetName: target.name,
         files: PluginShared.TargetFiles(
-          in: target.directoryURL, packageDirectory: context.package.directoryURL, targetName: target.name),
+          in: target.directoryURL, packageDirectory: context.package.directoryURL,
+          toolsVersion: Self.version(context.package.toolsVersion), targetName: target.name),
         sources: target.sourceFiles(withSuffix: "swift").map(\.url))
     ]
   }
+
+  /// A tools version as the shared code takes it.
+  static func version(_ version: ToolsVersion) -> [Int] { [version.major, version.minor, version.patch] }
 
   /// One core function for SwiftPM and Xcode targets.
   static func command(

@@ -30,7 +30,11 @@ struct PreferencesCommand: CommandPlugin {
       CommandTarget(
         name: $0.name, module: $0.moduleName, sources: $0.sourceFiles(withSuffix: "swift").map(\.url),
         files: PluginShared.TargetFiles(
-          in: $0.directoryURL, packageDirectory: context.package.directoryURL, targetName: $0.name))
+          in: $0.directoryURL, packageDirectory: context.package.directoryURL,
+          toolsVersion: [
+            context.package.toolsVersion.major, context.package.toolsVersion.minor,
+            context.package.toolsVersion.patch,
+          ], targetName: $0.name))
     }
     try perform(
       arguments: arguments, targets: targets, container: "package '\(context.package.displayName)'",

@@ -183,6 +183,29 @@ import Testing
     #expect(run(["scan", "--target-name", "App", "x.swift"]).2.contains("go together"))
   }
 
+  /// The settings are read from the manifest SwiftPM loaded: the one whose tools version the
+  /// plugin context reports, a version-specific one first.
+  @Test func theManifestSwiftPMLoadedIsTheOneRead() {
+    let package = Directory()
+    package.write("Package.swift", "// swift-tools-version:6.0\nlet package = Package(name: \"P\")\n")
+    package.write(
+      "Package@swift-6.2.swift", "// swift-tools-version: 6.2\nlet package = Package(name: \"P\")\n")
+    package.write("Package@swift-5.9.swift", "// swift-tools-version:5.9;(experimentalFeatures)\n")
+    func loaded(_ version: [Int]?) -> String? {
+      PluginShared.loadedManifest(in: package.url, toolsVersion: version)?.lastPathComponent
+    }
+    #expect(loaded([6, 2, 0]) == "Package@swift-6.2.swift")
+    #expect(loaded([6, 0, 0]) == "Package.swift")
+    #expect(loaded([5, 9, 0]) == "Package@swift-5.9.swift")
+    #expect(loaded([6, 3, 0]) == "Package.swift")
+    #expect(loaded(nil) == "Package.swift")
+    #expect(PluginShared.declaredToolsVersion(Data("// swift-tools-version:6.2.1\n".utf8)) == [6, 2, 1])
+    #expect(PluginShared.declaredToolsVersion(Data("import PackageDescription\n".utf8)) == nil)
+    let files = PluginShared.TargetFiles(
+      in: package.url, packageDirectory: package.url, toolsVersion: [6, 2, 0], targetName: "App")
+    #expect(files.settings?.lastPathComponent == "Package@swift-6.2.swift")
+  }
+
   @Test func helpAndBadArgumentsAreAnswered() {
     #expect(run(["--help"]).0 == 0)
     // A subcommand's `--help` too, but not a path named so after `--`.
