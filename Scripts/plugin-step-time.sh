@@ -21,13 +21,22 @@ work=$(mktemp -d)
 [[ -n "${KEEP:-}" ]] && echo "work: $work" || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/Sources" "$work/plugin"
 write_screens "$work/Sources" Preferences '@Preference ' "$files"
+# The manifest the plugin names for the target's settings (Xcode 26's default isolation).
+cat >"$work/Package.swift" <<'MANIFEST'
+// swift-tools-version: 6.2
+import PackageDescription
+let package = Package(
+  name: "Bench",
+  targets: [.target(name: "Bench", path: "Sources", swiftSettings: [.defaultIsolation(MainActor.self)])])
+MANIFEST
 sources=("$work"/Sources/*.swift)
 planned=()
 for source in "${sources[@]}"; do planned+=(--planned "$source"); done
 prefix=()
 run() {
   "${prefix[@]}" "$scanner" generate --module Bench --output-directory "$work/plugin/GeneratedPreferences" \
-    --cache "$work/plugin/ParseCache" "${planned[@]}" -- "${sources[@]}"
+    --cache "$work/plugin/ParseCache" --settings-from "$work/Package.swift" --target-name Bench \
+    "${planned[@]}" -- "${sources[@]}"
 }
 run # cold: fills the parse cache
 shift_lines() { # The edit users make most: a line inserted above the declarations of one file.
