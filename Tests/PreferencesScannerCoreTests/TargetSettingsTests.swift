@@ -229,6 +229,12 @@ import Testing
       struct Tag: RawRepresentable { var rawValue: String }
       struct Window: Codable { var x = 0.0 }
       enum Pane: nonisolated Codable { case list, grid(Int) }
+      nonisolated enum Space {
+        struct Nested: Codable { var x = 1 }
+        @MainActor enum Mid { struct Deep: Codable { var x = 1 } }
+      }
+      enum Outer {}
+      nonisolated extension Outer { struct Inner: Codable { var x = 1 } }
       struct S {
         @Preference var theme = Theme.dark
         @Preference var accent = Accent.system
@@ -236,28 +242,38 @@ import Testing
         @Preference var tag = Tag(rawValue: "a")
         @Preference var windows: [String: Window] = [:]
         @Preference var pane = Pane.grid(2)
+        @Preference var nested = Space.Nested()
+        @Preference var deep = Space.Mid.Deep()
+        @Preference var inner = Outer.Inner()
       }
       """
     var configuration = ScannerConfiguration()
     configuration.defaultIsolation = .mainActor
     let isolated = scan(source, configuration: configuration)
     let messages = errors(isolated)
-    #expect(messages.count == 3, "\(messages)")
+    // As Swift 6.3 decides: a type nested in a nonisolated one is nonisolated, unless a type
+    // between has a global actor; one in a nonisolated extension is not.
+    #expect(messages.count == 5, "\(messages)")
+    #expect(messages.contains { $0.contains("'deep'") } && messages.contains { $0.contains("'inner'") })
     #expect(
       messages.contains {
         $0.hasSuffix(
-          "File.swift:9:4: error: @Preference 'accent' stores Accent, but 'Accent' does not conform to PreferenceValue, and the registry cannot add the conformance: this target's default isolation is MainActor, which makes the Codable conformance of 'Accent' main-actor isolated, and preferences are read on any thread; declare it 'nonisolated enum Accent: …' (or its conformance ': nonisolated Codable')"
+          "File.swift:15:4: error: @Preference 'accent' stores Accent, but 'Accent' does not conform to PreferenceValue, and the registry cannot add the conformance: this target's default isolation is MainActor, which makes the Codable conformance of 'Accent' main-actor isolated, and preferences are read on any thread; declare it 'nonisolated enum Accent: …' (or its conformance ': nonisolated Codable')"
         )
       }, "\(messages)")
     #expect(messages.contains { $0.contains("the RawRepresentable conformance of 'Tag'") })
     #expect(messages.contains { $0.contains("'windows'") && $0.contains("'nonisolated struct Window: …'") })
-    #expect(isolated.conformances.map(\.typeName) == ["Layout", "Pane", "Theme"])
+    #expect(isolated.conformances.map(\.typeName) == ["Layout", "Pane", "Space.Nested", "Theme"])
 
     for other in [nil, DefaultIsolation.nonisolated] {
       configuration.defaultIsolation = other
       let result = scan(source, configuration: configuration)
       #expect(errors(result).isEmpty, "\(errors(result))")
-      #expect(result.conformances.map(\.typeName) == ["Accent", "Layout", "Pane", "Tag", "Theme", "Window"])
+      #expect(
+        result.conformances.map(\.typeName) == [
+          "Accent", "Layout", "Outer.Inner", "Pane", "Space.Mid.Deep", "Space.Nested", "Tag", "Theme",
+          "Window",
+        ])
     }
   }
 }

@@ -183,7 +183,7 @@ struct ConformanceSynthesis {
     if let usesOwnMembers, !index.declaresNonisolatedConformance(type, toAnyOf: ownProtocols) {
       let fix =
         "declare it 'nonisolated \(kind.rawValue) \(info.name): …' (or its conformance ': nonisolated \(usesOwnMembers)')"
-      if defaultIsolation == .mainActor, !info.isNonisolated {
+      if defaultIsolation == .mainActor, !isNonisolated(type) {
         return .failure(
           ConformanceBlock(
             reason:
@@ -423,6 +423,20 @@ struct ConformanceSynthesis {
 }
 
 extension ConformanceSynthesis {
+  /// Whether a type is `nonisolated` where the default isolation is MainActor: declared so, or
+  /// nested in a type declared so, without a global actor of its own or of a type between
+  /// (`nonisolated enum Space { struct Nested: Codable }`: `Nested` is nonisolated; a type in a
+  /// `nonisolated extension` is not, as Swift 6.3 decides).
+  fileprivate func isNonisolated(_ type: ModuleIndex.TypeID) -> Bool {
+    var current: ModuleIndex.TypeID? = type
+    while let step = current {
+      if index[step].isNonisolated { return true }
+      if index[step].globalActor != nil { return false }
+      current = index[step].parent
+    }
+    return false
+  }
+
   /// Whether a stored property initialized to `T.member` stores a `Sendable` value: a case
   /// without payload, or a static property written to be of type `T`, of a module type `T`
   /// proven `Sendable` (`var order = SortOrder.name`); or any static member of a standard value
