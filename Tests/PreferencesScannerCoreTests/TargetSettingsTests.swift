@@ -169,6 +169,20 @@ import Testing
         .target(name: "Tool", swiftSettings: [.enableUpcomingFeature("InferIsolatedConformances")]),
       ])
       """
+    // A computed value named by some targets, declared after the package (as Vapor's is).
+    let computed = """
+      let package = Package(name: "P", targets: [
+        .target(name: "Lib", swiftSettings: strict),
+        .target(name: "Other", dependencies: [.target(name: "Lib", condition: .when(platforms: [.linux]))]),
+      ])
+      var strict: [SwiftSetting] { [
+        .enableUpcomingFeature("InferIsolatedConformances"),
+      ] }
+      """
+    #expect(
+      TargetSettings.declared(inManifest: Array(computed.utf8), target: "Lib").infersIsolatedConformances)
+    #expect(
+      !TargetSettings.declared(inManifest: Array(computed.utf8), target: "Other").infersIsolatedConformances)
     let app = TargetSettings.declared(inManifest: Array(text.utf8), target: "App")
     #expect(app == TargetSettings(defaultIsolation: .mainActor, infersIsolatedConformances: true))
     #expect(TargetSettings.declared(inManifest: Array(text.utf8), target: "Kit") == TargetSettings())

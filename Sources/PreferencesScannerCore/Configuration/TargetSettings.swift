@@ -122,7 +122,9 @@ package struct TargetSettings: Sendable, Equatable {
     var own: ClosedRange<Int>?
     var index = 0
     while index + 2 < source.count {
-      if source.isPunct(index, UInt8(ascii: ".")), source.isWord(index + 1, in: targetCalls),
+      // (A `.target(name:)` inside a target's call is a dependency on it: not a declaration.)
+      if targets.last.map({ $0.contains(index) }) != true, source.isPunct(index, UInt8(ascii: ".")),
+        source.isWord(index + 1, in: targetCalls),
         source.isPunct(index + 2, UInt8(ascii: "(")), source.matchingClose(index + 2) > index + 2
       {
         let span = (index + 2)...source.matchingClose(index + 2)
@@ -136,7 +138,7 @@ package struct TargetSettings: Sendable, Equatable {
       }
       index += 1
     }
-    // Named values at the top level: `let shared: [SwiftSetting] = […]`.
+    // Named values at the top level: `let shared: [SwiftSetting] = […]`, or computed.
     var named: [String: ClosedRange<Int>] = [:]
     index = 0
     while index < source.count {
@@ -150,9 +152,16 @@ package struct TargetSettings: Sendable, Equatable {
         let name = source.text(index + 1)
         var cursor = index + 2
         while cursor < source.count, !source.isPunct(cursor, UInt8(ascii: "=")),
-          !source[cursor].followsNewline
+          !source.isPunct(cursor, UInt8(ascii: "{")), !source[cursor].followsNewline
         {
           cursor += 1
+        }
+        // A computed value: `var swiftSettings: [SwiftSetting] { […] }` (Vapor's manifest).
+        if source.isPunct(cursor, UInt8(ascii: "{")) {
+          let close = source.matchingClose(cursor)
+          if close > cursor + 1 { named[name] = (cursor + 1)...(close - 1) }
+          index = max(cursor, close) + 1
+          continue
         }
         if cursor < source.count, source.isPunct(cursor, UInt8(ascii: "=")) {
           let start = cursor + 1
