@@ -148,7 +148,7 @@ must_fail isolated "Isolated.swift:2:[0-9]+: error: @Preference 'window' stores 
 # type's declaration, and the line it quotes names the fix.
 echo '{"defaultIsolation": "nonisolated", "requireLock": false}' >"$work/copy/Sources/IntegrationApp/preferences-config.json"
 must_fail isolated-unread "Isolated.swift:1:[0-9]+: error: type 'Window' does not conform to protocol 'PreferenceValue'"
-grep -q "declare the type nonisolated" "$work/isolated-unread.log" || { echo "error: the fix is not shown"; exit 1; }
+grep -q "declare the type or its conformance nonisolated" "$work/isolated-unread.log" || { echo "error: the fix is not shown"; exit 1; }
 rm "$work/copy/Sources/IntegrationApp/preferences-config.json"
 # Declared nonisolated, as the docs say, it builds.
 sed -i.bak 's/^struct Window:/nonisolated struct Window:/' "$work/copy/Sources/IntegrationApp/Isolated.swift"

@@ -210,7 +210,7 @@ import Testing
       text.contains(
         """
         #sourceLocation(file: "Sources/App/File.swift", line: 1)
-        extension ShippingOptions: @unchecked Sendable, _Preferences.Value {}  // stored as its raw value. Not conforming? Where the default isolation is MainActor, declare the type nonisolated
+        extension ShippingOptions: @unchecked Sendable, _Preferences.Value {}  // stored as its raw value. Not conforming? Where the default isolation is MainActor, or conformances are inferred isolated, declare the type or its conformance nonisolated
         """), "\(text)")
   }
 

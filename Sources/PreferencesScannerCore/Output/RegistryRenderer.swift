@@ -315,7 +315,7 @@ package enum RegistryRenderer {
       var comment = comments.joined(separator: "; ")
       if isolated {
         comment +=
-          ". Not conforming? Where the default isolation is MainActor, declare the type nonisolated (nonisolated struct …)"
+          ". Not conforming? Where the default isolation is MainActor, or conformances are inferred isolated, declare the type or its conformance nonisolated (nonisolated struct …, : nonisolated Codable)"
       }
       let line =
         "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")\(protocols.joined(separator: ", ")) {}  // \(comment)\n"
