@@ -319,6 +319,8 @@ import Testing
         @Preference var globalWritten = writtenAction
         @Preference var allInner = Outer.Inner.all
         @Preference var chained = makeSomething()?.none
+        @Preference var selfTyped = Outer.Inner.current
+        @Preference var selfCalled = Outer.Inner.empty
       }
       let defaultAction = StatusAction.boost
       let writtenAction: StatusAction? = nil
@@ -329,6 +331,8 @@ import Testing
           static let written: Inner = .init()
           static let loop = Inner.loop
           static let all = [Inner(), Inner.standard]
+          static var current: Self { .init() }
+          static let empty = Self()
         }
         enum Mode: String {
           case x
@@ -345,7 +349,7 @@ import Testing
     #expect(
       result.plans.map(\.valueType) == [
         "StatusAction", "Int", "String", "Date", "URL", nil, nil, nil, "URL", "URL", "UUID", nil, "URL",
-        "StatusAction?", "StatusAction", "Outer.Inner", "Outer.Mode?", "Outer.Mode", nil, nil,
+        "StatusAction?", "StatusAction", "Outer.Inner", "Outer.Mode?", "Outer.Mode", "Outer.Inner", nil,
         // Static properties: written or inferred from their initial value where they are declared,
         // and named as the module names them (`Inner` inside `Outer` is `Outer.Inner`); a
         // property defined by itself stays unknown.
@@ -358,6 +362,8 @@ import Testing
         "Outer.Inner", "StatusAction", nil, "StatusAction?", "StatusAction", "StatusAction?",
         // A static collection, its element type named as the module names it.
         "[Outer.Inner]", nil,
+        // A static property of type `Self`, or initialized by `Self(…)`: the type declaring it.
+        "Outer.Inner", "Outer.Inner",
       ])
   }
 

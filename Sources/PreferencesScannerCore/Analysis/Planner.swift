@@ -453,6 +453,11 @@ package struct Planner: Sendable {
         if let type = index.typeID(of: [name], in: context), case let info = index[type], info.kind != nil {
           return initializerType(name, info, expression, open: 1, isForced: isForced)
         }
+        // `Self(…)` in a member of the type (`static let zero = Self()`).
+        if name == "Self", case let info = index[declaringType], info.kind == .struct || info.kind == .enum {
+          return initializerType(
+            index.qualifiedName(declaringType), info, expression, open: 1, isForced: isForced)
+        }
         // An alias of a module type (`typealias Options = Emitter.Options`): that type, named
         // by its qualified name, so that it names the same type anywhere.
         if let (target, owner) = index.aliasTarget(of: [name], in: context),
@@ -490,6 +495,12 @@ package struct Planner: Sendable {
       position += 2
     }
     guard position + 1 == tokens.count, names.count >= 2 else { return nil }
+    // `A.init(…)`: an initializer written out, as `A(…)`.
+    if isCall, names.last == "init", let type = index.typeID(of: names.dropLast(), in: context),
+      case let info = index[type], info.kind != nil, info.kind != .protocol
+    {
+      return initializerType(index.qualifiedName(type), info, expression, open: callOpen, isForced: isForced)
+    }
     // A.B(…): an initializer of a nested type of the module, as T(…) above.
     if isCall, let type = index.typeID(of: names, in: context), case let info = index[type],
       info.kind != nil, info.kind != .protocol
@@ -555,7 +566,8 @@ package struct Planner: Sendable {
   ) -> String? {
     let type: String?
     if let written = member.syntax.type {
-      type = written
+      // `static var standard: Self`: the type that declares it.
+      type = Self.replacingSelf(in: written, with: index.qualifiedName(declaringType))
     } else if let value = member.syntax.initialValue {
       type = inferType(
         ExpressionSyntax(text: value), context: context, declaringType: declaringType, budget: budget)
@@ -563,6 +575,27 @@ package struct Planner: Sendable {
       type = nil
     }
     return type.flatMap { qualified($0.removing(" "), in: context) }
+  }
+
+  /// `type` with each `Self` in it (a whole name) replaced by `owner`: `Self?` → `Layout?`.
+  static func replacingSelf(in type: String, with owner: String) -> String {
+    guard type.contains("Self") else { return type }
+    var result = ""
+    var word = ""
+    func flush() {
+      result += word == "Self" ? owner : word
+      word = ""
+    }
+    for character in type {
+      if character.isLetter || character.isNumber || character == "_" {
+        word.append(character)
+      } else {
+        flush()
+        result.append(character)
+      }
+    }
+    flush()
+    return result
   }
 
   /// `type`, as written where names resolve from `context`, with each of the module's types in it
