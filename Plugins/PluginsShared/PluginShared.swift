@@ -63,19 +63,22 @@ enum PluginShared {
     sources.filter { (try? Data(contentsOf: $0)).map(mentionsPreference) ?? false }
   }
 
-  /// Whether `data` holds `@Preference`: the C library finds each `@` (plugins are built
-  /// unoptimized in debug builds, where a loop over bytes costs a hundred times more).
+  /// Whether `data` holds `@Preference`.
   static func mentionsPreference(_ data: Data) -> Bool {
-    let marker = Array("Preference".utf8)
-    return data.withUnsafeBytes { bytes in
-      guard var position = bytes.baseAddress else { return false }
-      let end = position + bytes.count
-      while let at = memchr(position, Int32(UInt8(ascii: "@")), end - position) {
-        position = UnsafeRawPointer(at) + 1
-        if end - position >= marker.count, memcmp(position, marker, marker.count) == 0 { return true }
-      }
-      return false
+    data.withUnsafeBytes { contains($0, Array("@Preference".utf8)) }
+  }
+
+  /// Whether `bytes` holds `marker` (not empty): the C library finds each first byte (plugins
+  /// and their tools are built unoptimized in debug builds, where a loop over bytes costs a
+  /// hundred times more).
+  static func contains(_ bytes: UnsafeRawBufferPointer, _ marker: [UInt8]) -> Bool {
+    guard var position = bytes.baseAddress, let first = marker.first else { return false }
+    let end = position + bytes.count
+    while end - position >= marker.count, let at = memchr(position, Int32(first), end - position) {
+      if end - UnsafeRawPointer(at) >= marker.count, memcmp(at, marker, marker.count) == 0 { return true }
+      position = UnsafeRawPointer(at) + 1
     }
+    return false
   }
 
   /// Where the generate command writes the generated sources, in the plugin's work directory.

@@ -63,31 +63,28 @@ import Testing
     files = PluginShared.TargetFiles(xcodeFiles: sources + [member], sources: sources, projectDirectory: root)
     #expect(files.config == member)
 
-    // The project file, for the target's default isolation: the one named after the project,
-    // else the only one beside it.
+    // The project file, for the target's settings: the one named after the project, else the
+    // only one beside it.
     #expect(files.settings == nil)
-    let project = root.appendingPathComponent("Other.xcodeproj/project.pbxproj")
-    try FileManager.default.createDirectory(
-      at: project.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data("{}".utf8).write(to: project)
-    files = PluginShared.TargetFiles(
-      xcodeFiles: sources, sources: sources, projectDirectory: root, projectName: "My App",
-      targetName: "My App")
-    #expect(files.settings?.standardizedFileURL == project.standardizedFileURL)
+    func project(_ name: String) throws -> URL {
+      let file = root.appendingPathComponent("\(name).xcodeproj/project.pbxproj")
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("{}".utf8).write(to: file)
+      return file.standardizedFileURL
+    }
+    func settings(_ projectName: String) -> URL? {
+      files = PluginShared.TargetFiles(
+        xcodeFiles: sources, sources: sources, projectDirectory: root, projectName: projectName,
+        targetName: "My App")
+      return files.settings?.standardizedFileURL
+    }
+    let other = try project("Other")
+    #expect(settings("My App") == other)
     #expect(files.inputs.contains { $0.lastPathComponent == "project.pbxproj" })
-    let options = files.options
-    #expect(options.contains("--settings-from") && options.contains("My App"))
-    let named = root.appendingPathComponent("My App.xcodeproj/project.pbxproj")
-    try FileManager.default.createDirectory(
-      at: named.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data("{}".utf8).write(to: named)
-    files = PluginShared.TargetFiles(
-      xcodeFiles: sources, sources: sources, projectDirectory: root, projectName: "My App",
-      targetName: "My App")
-    #expect(files.settings?.standardizedFileURL == named.standardizedFileURL)
-    files = PluginShared.TargetFiles(
-      xcodeFiles: sources, sources: sources, projectDirectory: root, projectName: "Third",
-      targetName: "My App")
-    #expect(files.settings == nil)
+    #expect(files.options.contains("--settings-from") && files.options.contains("My App"))
+    let named = try project("My App")
+    #expect(settings("My App") == named)
+    #expect(settings("Third") == nil)
   }
 }

@@ -3,14 +3,6 @@
 #else
   import Foundation
 #endif
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A target's default actor isolation: SwiftPM's `.defaultIsolation(MainActor.self)`, Xcode's
 /// `SWIFT_DEFAULT_ACTOR_ISOLATION` (`MainActor` in Xcode 26's new app templates).
 package enum DefaultIsolation: String, Sendable, Equatable {
@@ -44,7 +36,7 @@ package struct TargetSettings: Sendable, Equatable {
   ///
   /// The build plugin's scanner runs on every build that changes a source file, as a debug build
   /// in debug builds, and a large app's project file is megabytes: the file is parsed only when
-  /// it mentions a setting at all (found by the C library), and what it says for `target` is
+  /// it mentions a setting at all (``PluginShared/contains(_:_:)``), and what it says for `target` is
   /// kept in `cacheDirectory` under the fingerprint of its contents, so that it is parsed again
   /// only when it changes.
   package static func read(from file: String, target: String, cacheDirectory: String?) -> TargetSettings {
@@ -54,7 +46,10 @@ package struct TargetSettings: Sendable, Equatable {
       file.hasSuffix(".pbxproj")
       ? ["SWIFT_DEFAULT_ACTOR_ISOLATION", "SWIFT_APPROACHABLE_CONCURRENCY", "INFER_ISOLATED_CONFORMANCES"]
       : ["defaultIsolation", "InferIsolatedConformances"]
-    guard markers.contains(where: { contains(bytes, Array($0.utf8)) }) else { return TargetSettings() }
+    guard bytes.withUnsafeBytes({ raw in markers.contains { PluginShared.contains(raw, Array($0.utf8)) } })
+    else {
+      return TargetSettings()
+    }
     var fingerprint = Fingerprint()
     fingerprint.add(bytes)
     fingerprint.add(Array(target.utf8))
@@ -80,24 +75,6 @@ package struct TargetSettings: Sendable, Equatable {
       _ = Array(text.utf8).withUnsafeBytes { FileSystem.writeUnsynced($0, to: record) }
     }
     return result
-  }
-
-  /// Whether `bytes` holds `needle` (not empty): the C library finds each first byte.
-  static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { haystack in
-      needle.withUnsafeBytes { wanted in
-        guard var position = haystack.baseAddress, let start = wanted.baseAddress, let first = wanted.first
-        else { return false }
-        let end = position + haystack.count
-        while end - position >= wanted.count, let at = memchr(position, Int32(first), end - position) {
-          if end - UnsafeRawPointer(at) >= wanted.count, memcmp(at, start, wanted.count) == 0 {
-            return true
-          }
-          position = UnsafeRawPointer(at) + 1
-        }
-        return false
-      }
-    }
   }
 
   /// The settings `file` declares for `target`: a package manifest (`Package.swift`), or an Xcode
