@@ -171,3 +171,20 @@ struct ChatView {
 struct PromptSettingsView {
   @Preference(key: "systemPrompt") var prompt = ""
 }
+
+/// The other spellings of a nonisolated conformance where the default isolation is MainActor:
+/// the conformance written `nonisolated`, and a type nested in a `nonisolated` one. The scanner
+/// accepts both; the compiler must too.
+enum Dock: nonisolated Codable, Equatable {
+  case hidden
+  case pinned(edge: Int)
+}
+
+nonisolated enum Panels {
+  struct Frame: Codable, Equatable { var width = 320 }
+}
+
+struct DockSettings {
+  @Preference var dock = Dock.pinned(edge: 0)
+  @Preference var frame = Panels.Frame()
+}

@@ -75,6 +75,10 @@ case .write:
   check(MotionSettings().speed == .fast && MotionSettings().shape == .square, "inferred defaults")
   MotionSettings().speed = .slow
   check(
+    DockSettings().dock == .pinned(edge: 0) && DockSettings().frame.width == 320, "nonisolated conformances")
+  DockSettings().dock = .hidden
+  DockSettings().frame = Panels.Frame(width: 480)
+  check(
     defaults.string(forKey: "WindowSettings.budget") == "12.5"
       && defaults.string(forKey: "WindowSettings.zone") == "Europe/Paris"
       && defaults.array(forKey: "WindowSettings.pages") as? [Int] == [1, 20]
@@ -141,6 +145,9 @@ case .verify:
   check(CardSettings().card == Cards.Card(width: 5), "a nested Codable type's value persisted")
   check(BadgeSettings().shown == [.hot], "an array of an enum stored only in arrays persisted")
   check(MotionSettings().speed == .slow, "an enum whose default is a file-scope constant persisted")
+  check(
+    DockSettings().dock == .hidden && DockSettings().frame == Panels.Frame(width: 480),
+    "types with a nonisolated conformance, or nested in a nonisolated type, persisted")
   check(
     WindowSettings().size == CGSize(width: 1024, height: 768) && WindowSettings().pages == 3...9
       && WindowSettings().zone.identifier == "Asia/Tokyo"
