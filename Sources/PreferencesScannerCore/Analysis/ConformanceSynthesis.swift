@@ -466,6 +466,18 @@ extension ConformanceSynthesis {
 struct ConformanceBlock: Error {
   var reason: String
   var fix: String
+
+  /// The error for what stores module type `type` (`subject`: "@Preference 'x' stores T",
+  /// "'Keys.c' holds T"), which the registry cannot make a `PreferenceValue`.
+  func valueError(_ subject: String, type: String) -> String {
+    "\(subject), but '\(type)' does not conform to PreferenceValue, and the registry cannot add the conformance: \(reason); \(fix)"
+  }
+
+  /// The error for what stores a dictionary keyed by module type `key`, which the registry cannot
+  /// make a `PreferenceDictionaryKey`.
+  func keyError(_ subject: String, key: String) -> String {
+    "\(subject), a dictionary keyed by '\(key)', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: \(reason); \(fix)"
+  }
 }
 
 /// A conformance to `PreferenceValue` (or `PreferenceDictionaryKey`, or both) the registry writes

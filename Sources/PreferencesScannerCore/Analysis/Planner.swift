@@ -64,7 +64,8 @@ package struct Planner: Sendable {
           diagnostics.append(
             Diagnostic(
               .error,
-              "@Preference '\(syntax.property)' stores \(unstorable.valueType), but '\(unstorable.name)' does not conform to PreferenceValue, and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
+              blocked.valueError(
+                "@Preference '\(syntax.property)' stores \(unstorable.valueType)", type: unstorable.name),
               file: file.path, line: syntax.line, column: syntax.column))
         }
         // A module type a stored dictionary is keyed by: the registry makes it a key where it can.
@@ -73,7 +74,8 @@ package struct Planner: Sendable {
           diagnostics.append(
             Diagnostic(
               .error,
-              "@Preference '\(syntax.property)' stores \(plan?.valueType ?? ""), a dictionary keyed by '\(key.name)', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
+              blocked.keyError(
+                "@Preference '\(syntax.property)' stores \(plan?.valueType ?? "")", key: key.name),
               file: file.path, line: syntax.line, column: syntax.column))
         }
       }

@@ -77,7 +77,7 @@ struct TypedKeys {
             case .failure(let blocked) = synthesis.conformance(for: problem.type)
           {
             error(
-              "'\(name).\(caseName)' holds \(written), but '\(problem.name)' does not conform to PreferenceValue, and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
+              blocked.valueError("'\(name).\(caseName)' holds \(written)", type: problem.name),
               line: clause.line, column: clause.column)
           }
           let keys = planner.dictionaryKeys(written, context: context)
@@ -89,7 +89,7 @@ struct TypedKeys {
           for key in keys.moduleKeys {
             guard case .failure(let blocked) = synthesis.keyConformance(for: key.type) else { continue }
             error(
-              "'\(name).\(caseName)' holds \(written), a dictionary keyed by '\(key.name)', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: \(blocked.reason); \(blocked.fix)",
+              blocked.keyError("'\(name).\(caseName)' holds \(written)", key: key.name),
               line: clause.line, column: clause.column)
           }
         }
