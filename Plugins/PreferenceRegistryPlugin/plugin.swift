@@ -49,6 +49,13 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
 #if canImport(XcodeProjectPlugin)
   import XcodeProjectPlugin
 
+  // Xcode calls this once when it plans the build, on no particular thread and with no callback
+  // of ours; it only names files. `XcodeProject.displayName`, `XcodeTarget.displayName`,
+  // `inputFiles` and `product` are XcodeProjectPlugin's since Xcode 14; `directoryURL` (the folder
+  // that holds the `.xcodeproj`) and `pluginWorkDirectoryURL` since Xcode 16. What it passes on,
+  // `PluginShared.TargetFiles(xcodeFiles:…)` and the project file's settings
+  // (`TargetSettings.declared(inXcodeProject:target:)`), is tested on Linux (`XcodeTargetTests`,
+  // `TargetSettingsTests`, which reads this repository's Xcode fixture).
   extension PreferenceRegistryPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
       let sources = target.inputFiles.filter { $0.type == .source && $0.url.pathExtension == "swift" }.map(

@@ -3,6 +3,7 @@
 #else
   import Foundation
 #endif
+
 /// A target's default actor isolation: SwiftPM's `.defaultIsolation(MainActor.self)`, Xcode's
 /// `SWIFT_DEFAULT_ACTOR_ISOLATION` (`MainActor` in Xcode 26's new app templates).
 package enum DefaultIsolation: String, Sendable, Equatable {
@@ -66,9 +67,8 @@ package struct TargetSettings: Sendable, Equatable {
       }
     }
     let result = declared(in: file, contents: bytes, target: target)
-    if let record {
-      try? FileManager.default.createDirectory(
-        atPath: cacheDirectory ?? "", withIntermediateDirectories: true)
+    if let cacheDirectory, let record {
+      try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
       let text =
         "\(key)\n\(result.defaultIsolation?.rawValue ?? "none")\n\(result.infersIsolatedConformances)\nend\n"
       // Unsynced, as the parse cache's entries: a record cut short (no last line) costs a parse.
