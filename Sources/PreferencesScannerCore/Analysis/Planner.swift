@@ -373,8 +373,9 @@ package struct Planner: Sendable {
   // MARK: Types
 
   /// The type of a default when the declaration does not write one: a literal's; `T` for an enum
-  /// case `T.case` or `T.case(…)`, an initializer `T(…)` or `A.B(…)` of a module type or standard type, or a
-  /// static member or file-scope constant whose type is written or inferred the same way; `[T]`
+  /// case `T.case` or `T.case(…)`, an initializer `T(…)`, `A.B(…)`, `T.init(…)` (or `Self(…)` in
+  /// a static of `T`) of a module type or standard type, or a static member or file-scope
+  /// constant whose type is written (`Self` is the type declaring it) or inferred the same way; `[T]`
   /// or `[String: T]` for a collection literal of such elements or `T.allCases`; the written type
   /// of `… as T`, `T?.none`; what `a` unwraps to in `a ?? b`. `nil` where syntax does not prove
   /// the type, and beyond `budget`'s steps.
