@@ -94,6 +94,31 @@ import Testing
     #expect(found["Screen.p"] == "registry")
   }
 
+  /// A module type named with generic arguments is the same type: creating one, or reading its
+  /// member, follows its isolation (Swinject's `ThreadSafeDictionary<ServiceKey, …>()` was
+  /// evaluated off the main actor in a target whose default isolation is `MainActor`).
+  @Test func genericArgumentsDoNotHideAType() {
+    let found = how(
+      """
+      final class Box<K: Hashable, V> {
+        init() {}
+        static let empty = 0
+      }
+      nonisolated struct Free<T> { init() {} }
+      struct Key: Hashable {}
+      struct Screen {
+        @Preference var a = Box<Key, [Int?]>()
+        @Preference var b = Box<Int, Box<Int, Int>>.empty
+        @Preference var c = Free<Int>()
+        @Preference var d = Array<Int>()
+      }
+      """)
+    #expect(found["Screen.a"] == "defaultIsolation")
+    #expect(found["Screen.b"] == "defaultIsolation")
+    #expect(found["Screen.c"] == "registry")
+    #expect(found["Screen.d"] == "registry")
+  }
+
   /// Which attributes name a global actor is decided from the module's declarations: a
   /// `@globalActor` type of any name is one; a type the module declares otherwise is not, even
   /// one named like an actor; an undeclared `…Actor` (another module's) is assumed to be one.

@@ -149,8 +149,12 @@ struct ExpressionAnalyzer {
       {
         continue  // an argument label
       }
-      let member = expression.punct(position + 1, UInt8(ascii: ".")) ? expression.word(position + 2) : nil
-      let isCall = expression.punct(position + 1, UInt8(ascii: "("))
+      // `Box<Key, Int>()` and `Box<Int>.make()` are a call and a member of `Box`.
+      let (next, joinedDot) = expression.afterGenericArguments(position)
+      let member =
+        joinedDot
+        ? expression.word(next) : expression.punct(next, UInt8(ascii: ".")) ? expression.word(next + 1) : nil
+      let isCall = !joinedDot && expression.punct(next, UInt8(ascii: "("))
       if name == "Self" {
         if let member { check(member: member, of: declaringType, reference: "Self.\(member)") }
         continue
@@ -217,6 +221,8 @@ struct ExpressionAnalyzer {
     case .identifier, .string, .number, .regex: return false
     case .operator:
       let text = expression.text(position - 1)
+      // `Box<Int>.empty`: a `>` that closes generic arguments, written against the dot.
+      if text.allSatisfy({ $0 == ">" }), previous.end == expression.tokens[position].start { return false }
       return !(text == "?" || text == "!")
     case .punctuation:
       return

@@ -85,6 +85,51 @@ package struct ExpressionSyntax: Sendable, Equatable {
     return tokens.count
   }
 
+  /// The token after a type name at `index` and its generic arguments, if it has any
+  /// (`Box<Key, [Int]>(…)`: the `(`), else `index + 1`; and whether that token is a `.` that
+  /// the lexer joined to the closing `>` (`Box<Int>.make()`).
+  package func afterGenericArguments(_ index: Int) -> (next: Int, joinedDot: Bool) {
+    let open = index + 1
+    guard tokens.indices.contains(open), tokens[open].kind == .operator, firstByte(open) == UInt8(ascii: "<")
+    else {
+      return (open, false)
+    }
+    var depth = 0
+    var position = open
+    // Generic arguments are types: names, `.`, `,`, brackets, `?`, `!`, `&`, `:`. Anything else
+    // (a number, a string, another operator) is a comparison, not a type's arguments.
+    while position < tokens.count, position - open < 256 {
+      switch tokens[position].kind {
+      case .identifier: break
+      case .punctuation:
+        guard
+          [UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ":")]
+            .contains(firstByte(position))
+        else { return (open, false) }
+      case .operator:
+        let text = Array(self.text(position).utf8)
+        for (offset, byte) in text.enumerated() {
+          switch byte {
+          case UInt8(ascii: "<"): depth += 1
+          case UInt8(ascii: ">"):
+            depth -= 1
+            if depth == 0 {
+              let rest = text[(offset + 1)...]
+              if rest.isEmpty { return (position + 1, false) }
+              if rest.elementsEqual([UInt8(ascii: ".")]) { return (position + 1, true) }
+              return (open, false)
+            }
+          case UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "&"), UInt8(ascii: "."): break
+          default: return (open, false)
+          }
+        }
+      default: return (open, false)
+      }
+      position += 1
+    }
+    return (open, false)
+  }
+
   /// The identifiers, argument labels excepted.
   package var identifiers: [String] {
     tokens.indices.compactMap { index in punct(index + 1, UInt8(ascii: ":")) ? nil : word(index) }
