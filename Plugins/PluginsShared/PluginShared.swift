@@ -24,6 +24,9 @@ enum PluginShared {
   /// The folder, in the plugin's work directory, where the scanner keeps what it parsed, so that a
   /// build parses only the files whose contents changed since the last.
   static let parseCacheName = "ParseCache"
+  /// The record, in the parse cache, of what the target's build settings say and the
+  /// configuration files (`.xcconfig`) they were read from.
+  static let settingsRecordName = "TargetSettings"
   /// The per-target configuration file's name.
   static let configFileName = "preferences-config.json"
   /// The per-target lockFile of shipped keys.
@@ -207,6 +210,21 @@ enum PluginShared {
       + ["--cache", workDirectory.appendingPathComponent(parseCacheName).path]
       + planned.flatMap { ["--planned", $0.path] } + files.options + ["--"]
       + sources.map(\.path)
+  }
+
+  /// The configuration files (`.xcconfig`) the scanner last read the target's settings from, as
+  /// its record in the parse cache lists them (existing ones): inputs of the build command, so
+  /// that editing one reruns it. There are none before the scanner's first run, which runs
+  /// anyway.
+  static func recordedSettingsFiles(in workDirectory: URL) -> [URL] {
+    let record = workDirectory.appendingPathComponent(parseCacheName).appendingPathComponent(
+      settingsRecordName)
+    guard let data = try? Data(contentsOf: record) else { return [] }
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    guard lines.count >= 6, lines[lines.count - 2] == "end", lines[3].hasPrefix("files ") else { return [] }
+    return lines[4..<(lines.count - 2)].map { URL(fileURLWithPath: String($0)) }.filter {
+      FileManager.default.fileExists(atPath: $0.path)
+    }
   }
 
   /// The manifest SwiftPM loaded for the package in `directory`: of `Package.swift` and its

@@ -7,7 +7,8 @@ import PackagePlugin
 /// source files (`PreferenceRegistry+Tables<n>.generated.swift`), and one for files that gained
 /// their first declaration since outputs were planned.
 ///
-/// A `.buildCommand`: it reruns only when a source file, the configuration or the lock changed;
+/// A `.buildCommand`: it reruns only when a source file, the configuration, the lock or the
+/// build settings it read (the manifest, or the Xcode project and its `.xcconfig` files) changed;
 /// the scanner then parses only the files whose contents changed (it keeps what it parsed in the
 /// work directory's `ParseCache`) and rewrites only the outputs whose bytes change, so an edit
 /// that shifts one file's declarations recompiles one small table file and nothing else.
@@ -40,7 +41,7 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
       executable: tool,
       arguments: PluginShared.generateArguments(
         module: module, workDirectory: workDirectory, files: files, sources: sources, planned: planned),
-      inputFiles: sources + files.inputs,
+      inputFiles: sources + files.inputs + PluginShared.recordedSettingsFiles(in: workDirectory),
       outputFiles: PluginShared.outputs(in: PluginShared.outputDirectory(in: workDirectory), planned: planned)
     )
   }

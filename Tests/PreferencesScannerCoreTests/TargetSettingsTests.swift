@@ -87,7 +87,17 @@ import Testing
       }
       """
     let xcode = Array(project.utf8)
-    #expect(TargetSettings.declared(inXcodeProject: xcode, target: "App").defaultIsolation == .nonisolated)
+    // Each configuration resolved on its own: the target's Release says nonisolated, and its
+    // Debug sets nothing, so it takes the project's Debug setting.
+    #expect(TargetSettings.declared(inXcodeProject: xcode, target: "App").defaultIsolation == .mainActor)
+    #expect(
+      TargetSettings.declared(
+        inXcodeProject: Array(
+          project.replacingOccurrences(
+            of: "OTHER = ", with: "SWIFT_DEFAULT_ACTOR_ISOLATION = nonisolated; OTHER = "
+          ).utf8),
+        target: "App"
+      ).defaultIsolation == .nonisolated)
     // Set only at the project level: the target inherits it.
     #expect(
       TargetSettings.declared(inXcodeProject: xcode, target: "Widget Extension").defaultIsolation
@@ -120,7 +130,8 @@ import Testing
     try Data(declaring.utf8).write(to: manifest)
     #expect(read() == .mainActor)
     let record = try #require(FileManager.default.contents(atPath: cache + "/TargetSettings"))
-    #expect(String(decoding: record, as: UTF8.self).hasSuffix("\nMainActor\nfalse\nend\n"))
+    #expect(String(decoding: record, as: UTF8.self).contains("\nMainActor\nfalse\nfiles "))
+    #expect(String(decoding: record, as: UTF8.self).hasSuffix("\nend\n"))
     #expect(read() == .mainActor)
     // A record cut short is not used.
     try Data(record.dropLast(5)).write(to: URL(fileURLWithPath: cache + "/TargetSettings"))
@@ -136,6 +147,187 @@ import Testing
         == nil)
     #expect(Array("abcabd".utf8).withUnsafeBytes { PluginShared.contains($0, Array("abd".utf8)) })
     #expect(!Array("abcab".utf8).withUnsafeBytes { PluginShared.contains($0, Array("abd".utf8)) })
+  }
+
+  /// A project folder: `project.pbxproj` in `App.xcodeproj`, and `files` beside it.
+  func xcodeProject(_ pbxproj: String, files: [String: String]) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "xcconfig-\(UUID().uuidString)")
+    let project = directory.appendingPathComponent("App.xcodeproj")
+    try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+    try Data(pbxproj.utf8).write(to: project.appendingPathComponent("project.pbxproj"))
+    for (path, text) in files {
+      let url = directory.appendingPathComponent(path)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: url)
+    }
+    return project.appendingPathComponent("project.pbxproj")
+  }
+
+  /// A project whose targets take their settings from configuration files: `App` from
+  /// `Config/App.xcconfig` (a file of group `Config`), the project from `Project.xcconfig`
+  /// (relative to the project's folder), `Widget` from a file in a synchronized folder.
+  let xcconfigProject = """
+    // !$*UTF8*$!
+    {
+    	objects = {
+    		G0 = { isa = PBXGroup; children = ( G1, F2, S1, ); sourceTree = "<group>"; };
+    		G1 /* Config */ = { isa = PBXGroup; children = ( F1, ); path = Config; sourceTree = "<group>"; };
+    		F1 /* App.xcconfig */ = { isa = PBXFileReference; lastKnownFileType = text.xcconfig; path = App.xcconfig; sourceTree = "<group>"; };
+    		F2 /* Project.xcconfig */ = { isa = PBXFileReference; path = Project.xcconfig; sourceTree = SOURCE_ROOT; };
+    		S1 /* Widget */ = { isa = PBXFileSystemSynchronizedRootGroup; path = Widget; sourceTree = "<group>"; };
+    		T1 /* App */ = { isa = PBXNativeTarget; buildConfigurationList = L1; name = App; };
+    		T2 /* Widget */ = { isa = PBXNativeTarget; buildConfigurationList = L2; name = Widget; };
+    		P = { isa = PBXProject; buildConfigurationList = L0; mainGroup = G0; };
+    		L0 = { isa = XCConfigurationList; buildConfigurations = ( C0, C00, ); };
+    		L1 = { isa = XCConfigurationList; buildConfigurations = ( C1, C2, ); };
+    		L2 = { isa = XCConfigurationList; buildConfigurations = ( C3, ); };
+    		C0 = { isa = XCBuildConfiguration; baseConfigurationReference = F2 /* Project.xcconfig */; buildSettings = { }; name = Debug; };
+    		C00 = { isa = XCBuildConfiguration; baseConfigurationReference = F2; buildSettings = { }; name = Release; };
+    		C1 = { isa = XCBuildConfiguration; baseConfigurationReference = F1 /* App.xcconfig */; buildSettings = { TARGET_SETTING }; name = Debug; };
+    		C2 = { isa = XCBuildConfiguration; baseConfigurationReference = F1; buildSettings = { TARGET_SETTING }; name = Release; };
+    		C3 = { isa = XCBuildConfiguration; baseConfigurationReferenceAnchor = S1 /* Widget */; baseConfigurationReferenceRelativePath = Support/Widget.xcconfig; buildSettings = { }; name = Debug; };
+    	};
+    	rootObject = P;
+    }
+    """
+
+  /// Xcode's levels, highest first: the target's settings, its configuration file, the
+  /// project's settings, the project's configuration file; each file with its includes, a later
+  /// assignment replacing an earlier one, and `$(inherited)` taking the one below.
+  @Test func configurationFilesAreReadAsXcodeResolvesThem() throws {
+    func settings(target: String = "App", own targetSetting: String = "", _ files: [String: String]) throws
+      -> TargetSettings
+    {
+      let pbxproj = try xcodeProject(
+        xcconfigProject.replacingOccurrences(of: "TARGET_SETTING", with: targetSetting), files: files)
+      defer {
+        try? FileManager.default.removeItem(
+          at: pbxproj.deletingLastPathComponent().deletingLastPathComponent())
+      }
+      let (read, filesRead) = TargetSettings.readXcodeProject(
+        [UInt8](try Data(contentsOf: pbxproj)), target: target, projectFile: pbxproj.path)
+      #expect(!filesRead.isEmpty)
+      return read
+    }
+    // In the target's file, through an include in a subfolder; a comment is not a setting.
+    #expect(
+      try settings([
+        "Config/App.xcconfig":
+          "// SWIFT_DEFAULT_ACTOR_ISOLATION = nonisolated\n#include \"Common/Base.xcconfig\"\n",
+        "Config/Common/Base.xcconfig": "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor // Xcode 26\n",
+      ]) == TargetSettings(defaultIsolation: .mainActor))
+    // A later assignment replaces an earlier (included) one.
+    #expect(
+      try settings([
+        "Config/App.xcconfig":
+          "#include? \"Missing.xcconfig\"\n#include \"Base.xcconfig\"\nSWIFT_DEFAULT_ACTOR_ISOLATION = nonisolated\n",
+        "Config/Base.xcconfig": "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor\n",
+      ]).defaultIsolation == .nonisolated)
+    // The target's own setting wins over its file; its file over the project's.
+    #expect(
+      try settings(
+        own: "SWIFT_DEFAULT_ACTOR_ISOLATION = nonisolated;",
+        ["Config/App.xcconfig": "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor\n"]
+      ).defaultIsolation == .nonisolated)
+    #expect(
+      try settings([
+        "Config/App.xcconfig": "SWIFT_DEFAULT_ACTOR_ISOLATION = nonisolated\n",
+        "Project.xcconfig":
+          "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor\nSWIFT_APPROACHABLE_CONCURRENCY = YES\n",
+      ]) == TargetSettings(defaultIsolation: .nonisolated, infersIsolatedConformances: true))
+    // The project's file alone.
+    #expect(
+      try settings(["Project.xcconfig": "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor;\n"]).defaultIsolation
+        == .mainActor)
+    // The feature in OTHER_SWIFT_FLAGS, kept by $(inherited) a level up, or replaced without it
+    // (NetNewsWire's debug configuration replaces the project file's flags this way).
+    let flags = "OTHER_SWIFT_FLAGS = $(inherited) -enable-upcoming-feature InferIsolatedConformances\n"
+    #expect(try settings(["Project.xcconfig": flags]).infersIsolatedConformances)
+    #expect(
+      try settings(
+        own: "OTHER_SWIFT_FLAGS = (\"$(inherited)\", \"-DDEBUG\",);", ["Project.xcconfig": flags]
+      ).infersIsolatedConformances)
+    #expect(
+      try !settings(own: "OTHER_SWIFT_FLAGS = \"-DDEBUG\";", ["Project.xcconfig": flags])
+        .infersIsolatedConformances)
+    #expect(
+      try settings([
+        "Config/App.xcconfig": "#include \"../Project.xcconfig\"\nOTHER_SWIFT_FLAGS = $(inherited) -DDEBUG\n",
+        "Project.xcconfig": flags,
+      ]).infersIsolatedConformances)
+    #expect(
+      try settings(["Config/App.xcconfig": "OTHER_SWIFT_FLAGS = -default-isolation MainActor\n"])
+        .defaultIsolation
+        == .mainActor)
+    // Conditions: another configuration's assignment does not apply; a matching one does.
+    #expect(
+      try settings(["Config/App.xcconfig": "SWIFT_DEFAULT_ACTOR_ISOLATION[config=Beta] = MainActor\n"])
+        .defaultIsolation == nil)
+    #expect(
+      try settings(["Config/App.xcconfig": "SWIFT_DEFAULT_ACTOR_ISOLATION[config=Rel*][sdk=*] = MainActor\n"])
+        .defaultIsolation == .mainActor)
+    // A file in a synchronized folder (Xcode 16), and a file that includes itself.
+    #expect(
+      try settings(
+        target: "Widget",
+        [
+          "Widget/Support/Widget.xcconfig":
+            "#include \"Widget.xcconfig\"\nSWIFT_DEFAULT_ACTOR_ISOLATION = MainActor\n"
+        ]
+      ).defaultIsolation == .mainActor)
+    // Without the project's folder, its files are not read.
+    #expect(
+      TargetSettings.declared(inXcodeProject: Array(xcconfigProject.utf8), target: "App") == TargetSettings())
+  }
+
+  /// What a project says is kept until the project or one of its configuration files changes,
+  /// and the plugin names those files as inputs of its command.
+  @Test func aChangedConfigurationFileIsReadAgain() throws {
+    let pbxproj = try xcodeProject(
+      xcconfigProject.replacingOccurrences(of: "TARGET_SETTING", with: ""),
+      files: ["Config/App.xcconfig": "#include \"Base.xcconfig\"\n", "Config/Base.xcconfig": "A = B\n"])
+    let folder = pbxproj.deletingLastPathComponent().deletingLastPathComponent()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let work = folder.appendingPathComponent("work")
+    let cache = work.appendingPathComponent(PluginShared.parseCacheName).path
+    func read() -> TargetSettings {
+      TargetSettings.read(from: pbxproj.path, target: "App", cacheDirectory: cache)
+    }
+    #expect(read() == TargetSettings())
+    let named = PluginShared.recordedSettingsFiles(in: work).map(\.path)
+    #expect(named.contains(folder.appendingPathComponent("Config/Base.xcconfig").path))
+    #expect(named.contains(folder.appendingPathComponent("Project.xcconfig").path) == false)  // missing
+    try Data("SWIFT_APPROACHABLE_CONCURRENCY = YES\n".utf8).write(
+      to: folder.appendingPathComponent("Config/Base.xcconfig"))
+    #expect(read() == TargetSettings(infersIsolatedConformances: true))
+    // A file that did not exist, now created.
+    try Data("SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor\n".utf8).write(
+      to: folder.appendingPathComponent("Project.xcconfig"))
+    #expect(read() == TargetSettings(defaultIsolation: .mainActor, infersIsolatedConformances: true))
+    #expect(read() == TargetSettings(defaultIsolation: .mainActor, infersIsolatedConformances: true))
+    #expect(PluginShared.recordedSettingsFiles(in: work).count == 3)
+
+    // Any configuration file reads as some answer, never a trap or a hang.
+    let pieces = [
+      "#include", "#include?", " \"", "\"", "<", ">", "[", "]", "=", "config", "*", "Debug", "$(inherited)",
+      "${inherited}", "//", "\n", ";", " ", "SWIFT_DEFAULT_ACTOR_ISOLATION", "MainActor", "OTHER_SWIFT_FLAGS",
+      "-default-isolation", "Base.xcconfig", "App.xcconfig", "../", "/", "é",
+    ]
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let bytes = [UInt8](try Data(contentsOf: pbxproj))
+    for _ in 0..<300 {
+      for name in ["App", "Base"] {
+        let text = (0..<next(40)).map { _ in pieces[next(pieces.count)] }.joined()
+        try Data(text.utf8).write(to: folder.appendingPathComponent("Config/\(name).xcconfig"))
+      }
+      _ = TargetSettings.readXcodeProject(bytes, target: "App", projectFile: pbxproj.path)
+    }
   }
 
   /// Any bytes read as some answer, never a trap or a hang: pieces of both formats shuffled.

@@ -30,9 +30,9 @@ package struct ScannerCommand {
     --lock FILE (the lock the sources are checked against), --expected-lock FILE (where the
     lock belongs, for the warning when there is none), --cache DIR (where to keep what was parsed,
     so that a later run parses only the files whose contents changed; the build plugin keeps one),
-    --settings-from FILE --target-name NAME (the Package.swift or project.pbxproj that
-    declares target NAME's default actor isolation and whether it infers isolated conformances,
-    unless the configuration states them).
+    --settings-from FILE --target-name NAME (the Package.swift, or the project.pbxproj and the
+    .xcconfig files it names, that declares target NAME's default actor isolation and whether it
+    infers isolated conformances, unless the configuration states them).
 
     PATH is a .swift file or a directory searched recursively. Exit status: 0 on success, 1 when
     an error diagnostic was reported, 2 for invalid arguments.
