@@ -183,6 +183,50 @@ import Testing
     #expect(run(["scan", "--target-name", "App", "x.swift"]).2.contains("go together"))
   }
 
+  /// An Xcode target's arguments name its project, and the scanner reads the target's settings
+  /// there and in the `.xcconfig` file its configurations are based on; an edit to that file is
+  /// read at the next run, and the plugin's next plan names the file as an input.
+  @Test func theDefaultIsolationIsReadFromAnXcodeProjectsConfigurationFile() throws {
+    let project = Directory()
+    project.write(
+      "App.xcodeproj/project.pbxproj",
+      """
+      // !$*UTF8*$!
+      { objects = {
+        G = { isa = PBXGroup; children = ( F, ); sourceTree = "<group>"; };
+        F = { isa = PBXFileReference; path = Config/App.xcconfig; sourceTree = "<group>"; };
+        T = { isa = PBXNativeTarget; buildConfigurationList = L; name = App; };
+        P = { isa = PBXProject; mainGroup = G; };
+        L = { isa = XCConfigurationList; buildConfigurations = ( C, ); };
+        C = { isa = XCBuildConfiguration; baseConfigurationReference = F; buildSettings = { }; name = Debug; };
+      }; rootObject = P; }
+      """)
+    project.write("Config/App.xcconfig", "#include \"Shared.xcconfig\"\n")
+    project.write("Config/Shared.xcconfig", "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor\n")
+    let source = project.url.appendingPathComponent("App/Model.swift")
+    project.write(
+      "App/Model.swift",
+      "struct Layout: Codable { var columns = 2 }\nstruct S {\n  @Preference var layout = Layout()\n}\n")
+    let files = PluginShared.TargetFiles(
+      xcodeFiles: [source], sources: [source], projectDirectory: project.url, projectName: "App",
+      targetName: "App")
+    let work = Directory()
+    func generate() -> (Int32, String, String) {
+      run(
+        PluginShared.generateArguments(
+          module: "App", workDirectory: work.url, files: files, sources: [source], planned: []))
+    }
+    let (status, _, errors) = generate()
+    #expect(status == 1)
+    #expect(errors.contains("this target's default isolation is MainActor"), "\(errors)")
+    #expect(
+      PluginShared.recordedSettingsFiles(in: work.url).map(\.lastPathComponent) == [
+        "App.xcconfig", "Shared.xcconfig",
+      ])
+    project.write("Config/Shared.xcconfig", "SWIFT_DEFAULT_ACTOR_ISOLATION = nonisolated\n")
+    #expect(generate().0 == 0)
+  }
+
   /// The settings are read from the manifest SwiftPM loaded: the one whose tools version the
   /// plugin context reports, a version-specific one first.
   @Test func theManifestSwiftPMLoadedIsTheOneRead() {
