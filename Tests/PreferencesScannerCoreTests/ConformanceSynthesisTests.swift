@@ -335,7 +335,7 @@ import Testing
       """)
     let messages = errors(result)
     #expect(result.conformances.isEmpty, "\(result.conformances)")
-    #expect(messages.count == 9, "\(messages)")
+    #expect(messages.count == 10, "\(messages)")
     func message(_ property: String) -> String {
       messages.first { $0.contains("@Preference '\(property)'") } ?? ""
     }
@@ -356,13 +356,60 @@ import Testing
       #expect(message(property).contains("cannot prove"), "\(property)")
       #expect(message(property).contains(": …, Sendable'"), "\(property)")
     }
-    // Generic types are not found by name with their arguments: left to the compiler, as before.
-    #expect(message("generic").isEmpty)
+    #expect(
+      message("generic").hasSuffix(
+        "'Generic' is generic, and its declaration does not state Sendable; declare it 'struct Generic<…>: …, Sendable', or add 'extension Generic: PreferenceValue where …' with the constraints that make it storable"
+      ), "\(messages)")
     #expect(message("hidden").contains("'Hidden' is private to its file"))
     // A protocol listed first is not a superclass (Yams' `Anchor`); an unknown name may be one,
     // from another module, which may conform: left to the compiler.
     #expect(message("tag").contains("'Tag' is a class"), "\(messages)")
     #expect(message("subclass").isEmpty)
+  }
+
+  /// A generic type whose declaration states `Codable` and `Sendable` is both for any arguments,
+  /// so the registry conforms it (`Pair<Int>`, with its arguments written or inferred); one that
+  /// is so only through a conditional extension, or does not state `Sendable`, is an error that
+  /// names the fix, not the compiler's "requires that 'Pair<Int>' conform".
+  @Test func aGenericCodableTypeDeclaredSendableIsConformed() {
+    let source = """
+      struct Pair<T: Codable & Sendable>: Codable, Sendable { var first: T; var second: T }
+      nonisolated struct Wrap<T: Codable & Sendable>: Encodable, Decodable, Sendable { var value: T }
+      public struct Shared<T: Codable & Sendable>: Codable, Sendable { public var value: T }
+      struct Loose<T: Codable>: Codable { var value: T }
+      struct Cond<T> { var value: T }
+      extension Cond: Codable where T: Codable {}
+      extension Cond: Sendable where T: Sendable {}
+      struct Own<T: Codable & Sendable>: Codable, Sendable { var value: T }
+      extension Own: PreferenceValue {}
+      struct S {
+        @Preference var pair = Pair<Int>(first: 1, second: 2)
+        @Preference var typed: Pair<String>? = nil
+        @Preference var wrap = Wrap(value: 2.5)
+        @Preference var wraps = [Wrap<Int>]()
+        @Preference var shared = Shared<[String]>(value: [])
+        @Preference var loose = Loose<Int>(value: 1)
+        @Preference var cond = Cond<Int>(value: 1)
+        @Preference var own = Own<Int>(value: 1)
+      }
+      """
+    let result = scan(source)
+    let messages = errors(result)
+    #expect(result.plan("S.pair")?.valueType == "Pair<Int>")
+    #expect(result.conformances.map(\.typeName) == ["Pair", "Shared", "Wrap"], "\(messages)")
+    #expect(result.conformances.allSatisfy { !$0.statesSendable && $0.storage == .json })
+    #expect(generated(result).contains("extension Pair: _Preferences.Value {}"))
+    #expect(messages.count == 2, "\(messages)")
+    #expect(
+      messages.contains { $0.contains("'Loose' is generic, and its declaration does not state Sendable") })
+    #expect(
+      messages.contains { $0.contains("'Cond' is generic; add 'extension Cond: PreferenceValue where …'") })
+    // Where the default isolation is MainActor, its Codable conformance must be nonisolated too.
+    var mainActor = ScannerConfiguration()
+    mainActor.defaultIsolation = .mainActor
+    let isolated = scan(source, configuration: mainActor)
+    #expect(isolated.conformances.map(\.typeName) == ["Wrap"], "\(errors(isolated))")
+    #expect(errors(isolated).contains { $0.contains("declare it 'nonisolated struct Pair: …'") })
   }
 
   /// Thousands of declarations of one type (a bad merge) give one conformance, decided once.

@@ -1,7 +1,9 @@
 // Codable types written as such types usually are: several bindings on a line, names that share
 // the type written after them, initial values that name a case or a static member, and a default
-// that is a case with associated values. The registry proves each type Sendable and writes its
-// conformance, and values persist across processes.
+// that is a case with associated values; and a generic type whose declaration states Codable and
+// Sendable, created with its arguments written or inferred. The registry proves each type
+// Sendable (or reads it declared so) and writes its conformance, and values persist across
+// processes.
 import Foundation
 import Preferences
 
@@ -26,7 +28,14 @@ enum StressLayout: Codable, Equatable {
   case grid(columns: Int)
 }
 
+struct StressRange<Bound: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+  var lower: Bound
+  var upper: Bound
+}
+
 struct StoredPropertyForms {
   @Preference var frame = StressFrame()
   @Preference var layout = StressLayout.grid(columns: 2)
+  @Preference var zoom = StressRange<Double>(lower: 0.5, upper: 4)
+  @Preference var names = StressRange(lower: "a", upper: "z")
 }

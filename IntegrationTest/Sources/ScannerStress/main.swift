@@ -52,6 +52,9 @@ let cases = [
   makeCase({ ConditionalConformances().$heights }, "ConditionalConformances.heights", [.bottom: 3]),
   makeCase({ StoredPropertyForms().$frame }, "StoredPropertyForms.frame", StressFrame(width: 1024)),
   makeCase({ StoredPropertyForms().$layout }, "StoredPropertyForms.layout", StressLayout.list),
+  makeCase({ StoredPropertyForms().$zoom }, "StoredPropertyForms.zoom", StressRange(lower: 1, upper: 2)),
+  makeCase(
+    { StoredPropertyForms().$names }, "StoredPropertyForms.names", StressRange(lower: "b", upper: "y")),
 ]
 
 let declared = Set(PreferenceRegistry.preferences.map(\.key))

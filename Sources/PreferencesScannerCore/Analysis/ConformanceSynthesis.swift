@@ -118,10 +118,22 @@ struct ConformanceSynthesis {
     let protocolName = asKey ? "PreferenceDictionaryKey" : "PreferenceValue"
     let ownFix = "add 'extension \(name): \(protocolName) {}' in the file that declares it"
     if let generic = info.genericType {
-      return .failure(
-        ConformanceBlock(
-          reason: "'\(index.qualifiedName(generic))' is generic",
-          fix: "add 'extension \(name): PreferenceValue where …' with the constraints that make it storable"))
+      // A generic type whose own declaration states `Codable` and `Sendable` is both whatever
+      // its arguments (the compiler holds the declaration to that): stored as JSON, as any
+      // `Codable` type. Conformances of its extensions may be conditional, so they do not count.
+      let declared = info.declaredConformances
+      let codable = declared.contains("Codable") || declared.isSuperset(of: ["Encodable", "Decodable"])
+      if generic != type || asKey || !codable || !declared.contains("Sendable") {
+        let fix =
+          "add 'extension \(name): \(protocolName) where …' with the constraints that make it storable"
+        return .failure(
+          ConformanceBlock(
+            reason: "'\(index.qualifiedName(generic))' is generic"
+              + (generic == type && !asKey && codable ? ", and its declaration does not state Sendable" : ""),
+            fix: generic == type && !asKey && codable
+              ? "declare it '\(info.kind?.rawValue ?? "struct") \(info.name)<…>: …, Sendable', or \(fix)"
+              : fix))
+      }
     }
     if let unreachable = info.unreachable {
       return .failure(ConformanceBlock(reason: unreachable, fix: ownFix))

@@ -49,6 +49,9 @@ package struct ModuleIndex: Sendable {
     fileprivate var conformanceSet: Set<String> = []
     /// The first entry of the declaration's own inheritance clause: a superclass or raw type.
     package var firstInherited: String?
+    /// The last components of the declaration's own inheritance clause (not its extensions'):
+    /// for a generic type, the conformances that hold whatever its arguments.
+    package var declaredConformances: Set<String> = []
     package var members: [String: [Member]] = [:]
     /// Names of the types (and type aliases) declared inside it.
     package var nestedTypes: Set<String> = []
@@ -147,6 +150,7 @@ package struct ModuleIndex: Sendable {
         if let access = scope.access { types[id].access = max(types[id].access ?? access, access) }
         types[id].kind = scope.kind
         types[id].genericParameters.formUnion(scope.genericParameters)
+        types[id].declaredConformances.formUnion(scope.inherits.map(Self.lastComponent))
         types[id].globalActor = globalActor(among: scope.attributeNames) ?? types[id].globalActor
         types[id].isNonisolated = types[id].isNonisolated || scope.isNonisolated
         // A type of a `private extension` is as private as the extension's members.

@@ -436,6 +436,19 @@ package struct Planner: Sendable {
         return expression.text(0...typeEnd)
       }
     }
+    // T<…>(…) or T<…>(…)!: a generic type of the module, created with its arguments written.
+    if let name = expression.word(0), case let (open, joinedDot) = expression.afterGenericArguments(0),
+      open > 1,
+      !joinedDot, expression.punct(open, UInt8(ascii: "("))
+    {
+      let closes = expression.matchingClose(open)
+      let isForced = closes + 1 == tokens.count - 1 && expression.isOperator(closes + 1, "!")
+      guard closes == tokens.count - 1 || isForced, let type = index.typeID(of: [name], in: context),
+        case let info = index[type], info.kind != nil, info.kind != .protocol, !info.genericParameters.isEmpty
+      else { return nil }
+      return initializerType(
+        expression.text(0...(open - 1)), info, expression, open: open, isForced: isForced)
+    }
     // T(…) or T(…)!
     if let name = expression.word(0), expression.punct(1, UInt8(ascii: "(")) {
       let closes = expression.matchingClose(1)
@@ -1133,6 +1146,18 @@ package struct Planner: Sendable {
           String(inner[inner.index(after: colon)...]), context: context, depth: depth + 1)
       }
       return storabilityProblem(inner, context: context, depth: depth + 1)
+    }
+    // A generic type of the module with its arguments (`Pair<Int>`): the generic type, which is
+    // what the registry conforms.
+    if text.hasSuffix(">"), let open = text.firstIndex(of: "<"),
+      case let base = text[..<open].split(separator: ".", omittingEmptySubsequences: false).map(String.init),
+      base.allSatisfy({ !$0.isEmpty }),
+      let type = index.typeID(of: base, in: context), index[type].kind != nil, index[type].kind != .protocol,
+      !index[type].genericParameters.isEmpty
+    {
+      let conditions = index[type].preferenceValueConditions
+      let conditional = !conditions.isEmpty && !conditions.contains(nil)
+      return conformsToPreferenceValue(type) && !conditional ? nil : (text, type)
     }
     let names = text.split(separator: ".").map(String.init)
     guard names.allSatisfy({ !$0.isEmpty && !$0.contains("<") }) else { return nil }
