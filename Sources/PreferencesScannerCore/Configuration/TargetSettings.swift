@@ -270,15 +270,15 @@ package struct TargetSettings: Sendable, Equatable {
   /// project's configuration file. The isolation is `SWIFT_DEFAULT_ACTOR_ISOLATION`, or
   /// `-default-isolation` in `OTHER_SWIFT_FLAGS`; conformances are inferred isolated where
   /// `SWIFT_APPROACHABLE_CONCURRENCY` or `SWIFT_UPCOMING_FEATURE_INFER_ISOLATED_CONFORMANCES` is
-  /// `YES`, or `OTHER_SWIFT_FLAGS` enables the feature. Configuration files are read only when
-  /// `projectFile` (the `project.pbxproj`'s path) says where the project is; `filesRead` lists
-  /// every one looked for, found or not, so that a change to any of them is noticed.
+  /// `YES`, or `OTHER_SWIFT_FLAGS` enables the feature. Without the project's path, its
+  /// configuration files are not read (``readXcodeProject(_:target:projectFile:)`` reads them).
   package static func declared(inXcodeProject bytes: [UInt8], target: String) -> TargetSettings {
     readXcodeProject(bytes, target: target, projectFile: nil).settings
   }
 
-  /// ``declared(inXcodeProject:target:)`` with the configuration files of the project at
-  /// `projectFile`, and the files it looked for.
+  /// ``declared(inXcodeProject:target:)`` with the configuration files of the project whose
+  /// `project.pbxproj` is at `projectFile`, and every configuration file it looked for, found or
+  /// not, so that a change to any of them is noticed.
   package static func readXcodeProject(
     _ bytes: [UInt8], target: String, projectFile: String?
   ) -> (settings: TargetSettings, filesRead: [String]) {
@@ -500,11 +500,11 @@ struct XcodeProject {
         continue
       }
       // `NAME[config=Debug][sdk=*] = value`: the first `=` outside the conditions.
-      var depth = 0
+      var brackets = 0
       guard
         let equals = line.firstIndex(where: { character in
-          if character == "[" { depth += 1 } else if character == "]" { depth -= 1 }
-          return character == "=" && depth == 0
+          if character == "[" { brackets += 1 } else if character == "]" { brackets -= 1 }
+          return character == "=" && brackets == 0
         })
       else { continue }
       var name = line[..<equals].trimmedBlanks
