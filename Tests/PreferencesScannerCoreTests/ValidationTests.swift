@@ -312,6 +312,34 @@ import Testing
       ])
   }
 
+  /// A generic type's preference has one key for every specialization: a value whose type
+  /// depends on a generic parameter (SwiftSoup's `OrderedSet<T>` holding `[T]`) would be
+  /// overwritten by another specialization's, each reading the other's as a mismatch. An error
+  /// that names the parameter and the key; a type that does not depend on it is fine.
+  @Test func aValueThatDependsOnAGenericParameterIsAnError() {
+    let result = scan(
+      """
+      struct Holder<T: PreferenceValue> {
+        @Preference var value: T? = nil
+        @Preference var count = 0
+        @Preference var other: Other.T = .init()
+        struct Inner {
+          @Preference var nested: [String: T] = [:]
+        }
+      }
+      enum Other { struct T: Codable, Sendable {} }
+      struct Plain { @Preference var list: [T] = [] }
+      """)
+    let dependent = { (property: String, type: String, key: String, line: Int, column: Int) in
+      "Sources/App/File.swift:\(line):\(column): error: @Preference '\(property)' stores \(type), which depends on the generic parameter 'T' of 'Holder', but every 'Holder<…>' stores it under the one key '\(key)', so two specializations would overwrite each other's values; store a type that does not depend on 'T', or declare the preference in a type that is not generic"
+    }
+    #expect(
+      errors(result) == [
+        dependent("value", "T?", "Holder.value", 2, 4),
+        dependent("nested", "[String: T]", "Holder.Inner.nested", 6, 6),
+      ])
+  }
+
   /// `@Observable` would store a preference a second time (the compiler says "invalid
   /// redeclaration of synthesized property '_sidebar'" in the macro's expansion): an error that
   /// names `@ObservationIgnored`, wherever that is written. Static preferences, other classes and

@@ -291,6 +291,23 @@ package struct Planner: Sendable {
       )
     }
 
+    // A type that names a generic parameter of the declaring type (or one around it) varies by
+    // specialization, and the key does not: `Holder<Int>` and `Holder<String>` would overwrite
+    // each other's stored value, each reading the other's as a mismatch.
+    // (Said only where nothing else is wrong with the declaration: one error at a time.)
+    if problems.isEmpty, let generic = index[declaringType].genericType, let valueType {
+      let parameters = context.reduce(into: Set<String>()) { $0.formUnion(index[$1].genericParameters) }
+      let type = ExpressionSyntax(text: valueType)
+      if let parameter = type.tokens.indices.lazy.compactMap({ index -> String? in
+        guard let word = type.word(index), !type.punct(index - 1, UInt8(ascii: ".")) else { return nil }
+        return parameters.contains(word) ? word : nil
+      }).first {
+        error(
+          "@Preference '\(syntax.property)' stores \(valueType), which depends on the generic parameter '\(parameter)' of '\(index.qualifiedName(generic))', but every '\(index.qualifiedName(generic))<…>' stores it under the one key '\(key)', so two specializations would overwrite each other's values; store a type that does not depend on '\(parameter)', or declare the preference in a type that is not generic"
+        )
+      }
+    }
+
     // A module type it stores that does not conform (decided for the whole module by `plan`).
     let unstorable = valueType.flatMap { valueType in
       guard shape == nil else { return nil as Unstorable? }
