@@ -50,7 +50,9 @@ EXPECTED_ACROSS_MODULES = ("duplicate preference key", "first declared here", "i
 UNSTORABLE = ("does not conform to PreferenceValue, and the registry cannot add the conformance",
               "does not conform to PreferenceDictionaryKey",
               "but a stored dictionary is keyed by text",
-              "cannot conform to PreferenceValue, so no store can hold it")
+              "cannot conform to PreferenceValue, so no store can hold it",
+              # a generic type's property of its parameter's type: one key for every specialization
+              "so two specializations would overwrite each other's values")
 # Properties of structs whose Codable conformance the compiler synthesizes are ported too; the
 # scanner must say that the conformance cannot include a preference.
 IN_CODABLE = "conformance cannot include a preference"
