@@ -121,7 +121,7 @@ struct ConformanceSynthesis {
       // A generic type whose own declaration states `Codable` and `Sendable` is both whatever
       // its arguments (the compiler holds the declaration to that): stored as JSON, as any
       // `Codable` type. Conformances of its extensions may be conditional, so they do not count.
-      let declared = info.declaredConformances
+      let declared = index.genericDeclaredConformances[type] ?? []
       let codable = declared.contains("Codable") || declared.isSuperset(of: ["Encodable", "Decodable"])
       if generic != type || asKey || !codable || !declared.contains("Sendable") {
         let fix =

@@ -49,9 +49,6 @@ package struct ModuleIndex: Sendable {
     fileprivate var conformanceSet: Set<String> = []
     /// The first entry of the declaration's own inheritance clause: a superclass or raw type.
     package var firstInherited: String?
-    /// The last components of the declaration's own inheritance clause (not its extensions'):
-    /// for a generic type, the conformances that hold whatever its arguments.
-    package var declaredConformances: Set<String> = []
     package var members: [String: [Member]] = [:]
     /// Names of the types (and type aliases) declared inside it.
     package var nestedTypes: Set<String> = []
@@ -102,6 +99,10 @@ package struct ModuleIndex: Sendable {
   /// The types that list `Codable`, `Encodable` or `Decodable`, or a protocol of the module
   /// (which may refine one of them), among their conformances.
   package private(set) var codingCandidates: Set<TypeID> = []
+  /// Of each generic type, the last components of its declaration's own inheritance clause (not
+  /// its extensions', which may be conditional): the conformances that hold whatever its
+  /// arguments. Kept beside the types rather than in them, so that reading a type copies no more.
+  package private(set) var genericDeclaredConformances: [TypeID: Set<String>] = [:]
 
   /// The global actors: `MainActor`, every type the module declares `@globalActor`, and a name
   /// ending in `Actor` that the module does not declare as something else (another module's
@@ -150,7 +151,9 @@ package struct ModuleIndex: Sendable {
         if let access = scope.access { types[id].access = max(types[id].access ?? access, access) }
         types[id].kind = scope.kind
         types[id].genericParameters.formUnion(scope.genericParameters)
-        types[id].declaredConformances.formUnion(scope.inherits.map(Self.lastComponent))
+        if !scope.genericParameters.isEmpty {
+          genericDeclaredConformances[id, default: []].formUnion(scope.inherits.map(Self.lastComponent))
+        }
         types[id].globalActor = globalActor(among: scope.attributeNames) ?? types[id].globalActor
         types[id].isNonisolated = types[id].isNonisolated || scope.isNonisolated
         // A type of a `private extension` is as private as the extension's members.

@@ -188,7 +188,8 @@ package struct Planner: Sendable {
     // Where generated code cannot go at all.
     var blocked: String?
     let typeName = typePath.joined(separator: ".")
-    if let generic = index[declaringType].genericType {
+    let declaringGeneric = index[declaringType].genericType
+    if let generic = declaringGeneric {
       blocked = "'\(index.qualifiedName(generic))' is generic"
     } else if let reason = index[declaringType].unreachable {
       blocked = reason
@@ -295,7 +296,7 @@ package struct Planner: Sendable {
     // specialization, and the key does not: `Holder<Int>` and `Holder<String>` would overwrite
     // each other's stored value, each reading the other's as a mismatch.
     // (Said only where nothing else is wrong with the declaration: one error at a time.)
-    if problems.isEmpty, let generic = index[declaringType].genericType, let valueType {
+    if problems.isEmpty, let generic = declaringGeneric, let valueType {
       let parameters = context.reduce(into: Set<String>()) { $0.formUnion(index[$1].genericParameters) }
       let type = ExpressionSyntax(text: valueType)
       if let parameter = type.tokens.indices.lazy.compactMap({ index -> String? in
