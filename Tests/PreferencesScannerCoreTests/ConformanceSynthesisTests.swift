@@ -382,6 +382,7 @@ import Testing
       extension Cond: Sendable where T: Sendable {}
       struct Own<T: Codable & Sendable>: Codable, Sendable { var value: T }
       extension Own: PreferenceValue {}
+      enum Outer { struct Box<T: Codable & Sendable>: Codable, Sendable { var value: T } }
       struct S {
         @Preference var pair = Pair<Int>(first: 1, second: 2)
         @Preference var typed: Pair<String>? = nil
@@ -391,12 +392,14 @@ import Testing
         @Preference var loose = Loose<Int>(value: 1)
         @Preference var cond = Cond<Int>(value: 1)
         @Preference var own = Own<Int>(value: 1)
+        @Preference var boxed = Outer.Box<Int>(value: 1)
       }
       """
     let result = scan(source)
     let messages = errors(result)
     #expect(result.plan("S.pair")?.valueType == "Pair<Int>")
-    #expect(result.conformances.map(\.typeName) == ["Pair", "Shared", "Wrap"], "\(messages)")
+    #expect(result.plan("S.boxed")?.valueType == "Outer.Box<Int>")
+    #expect(result.conformances.map(\.typeName) == ["Outer.Box", "Pair", "Shared", "Wrap"], "\(messages)")
     #expect(result.conformances.allSatisfy { !$0.statesSendable && $0.storage == .json })
     #expect(generated(result).contains("extension Pair: _Preferences.Value {}"))
     #expect(messages.count == 2, "\(messages)")

@@ -454,14 +454,22 @@ package struct Planner: Sendable {
         return expression.text(0...typeEnd)
       }
     }
-    // T<…>(…) or T<…>(…)!: a generic type of the module, created with its arguments written.
-    if let name = expression.word(0), case let (open, joinedDot) = expression.afterGenericArguments(0),
-      open > 1,
+    // T<…>(…), A.T<…>(…) or T<…>(…)!: a generic type of the module, created with its arguments
+    // written.
+    var genericNames: [String] = []
+    var last = 0
+    while let name = expression.word(last) {
+      genericNames.append(name)
+      guard expression.punct(last + 1, UInt8(ascii: ".")), expression.word(last + 2) != nil else { break }
+      last += 2
+    }
+    if !genericNames.isEmpty, case let (open, joinedDot) = expression.afterGenericArguments(last),
+      open > last + 1,
       !joinedDot, expression.punct(open, UInt8(ascii: "("))
     {
       let closes = expression.matchingClose(open)
       let isForced = closes + 1 == tokens.count - 1 && expression.isOperator(closes + 1, "!")
-      guard closes == tokens.count - 1 || isForced, let type = index.typeID(of: [name], in: context),
+      guard closes == tokens.count - 1 || isForced, let type = index.typeID(of: genericNames, in: context),
         case let info = index[type], info.kind != nil, info.kind != .protocol, !info.genericParameters.isEmpty
       else { return nil }
       return initializerType(
