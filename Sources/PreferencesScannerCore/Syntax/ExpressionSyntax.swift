@@ -108,6 +108,8 @@ package struct ExpressionSyntax: Sendable, Equatable {
         else { return (open, false) }
       case .operator:
         let text = Array(self.text(position).utf8)
+        // `&` joins protocols (`any P & Q`); `&&` is a condition.
+        if text.count > 1, text.contains(UInt8(ascii: "&")) { return (open, false) }
         for (offset, byte) in text.enumerated() {
           switch byte {
           case UInt8(ascii: "<"): depth += 1
