@@ -86,8 +86,8 @@ package struct ExpressionSyntax: Sendable, Equatable {
   }
 
   /// The token after a type name at `index` and its generic arguments, if it has any
-  /// (`Box<Key, [Int]>(…)`: the `(`), else `index + 1`; and whether that token is a `.` that
-  /// the lexer joined to the closing `>` (`Box<Int>.make()`).
+  /// (`Box<Key, [Int]>(…)`: the `(`), else `index + 1`; and whether the lexer joined a member's
+  /// `.` to the closing `>` (`Box<Int>.make()`: the token at `next` is then `make`).
   package func afterGenericArguments(_ index: Int) -> (next: Int, joinedDot: Bool) {
     let open = index + 1
     guard tokens.indices.contains(open), tokens[open].kind == .operator, firstByte(open) == UInt8(ascii: "<")
