@@ -268,6 +268,13 @@ import Testing
     #expect(
       try settings(["Config/App.xcconfig": "SWIFT_DEFAULT_ACTOR_ISOLATION[config=Rel*][sdk=*] = MainActor\n"])
         .defaultIsolation == .mainActor)
+    // Files that include each other many times over are read once each, not exponentially.
+    let loop = (0..<4).map { _ in "#include \"A.xcconfig\"\n#include \"B.xcconfig\"\n" }.joined()
+    #expect(
+      try settings([
+        "Config/App.xcconfig": loop + "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor\n",
+        "Config/A.xcconfig": loop, "Config/B.xcconfig": loop,
+      ]).defaultIsolation == .mainActor)
     // A file in a synchronized folder (Xcode 16), and a file that includes itself.
     #expect(
       try settings(

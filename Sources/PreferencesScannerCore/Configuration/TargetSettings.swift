@@ -352,8 +352,10 @@ struct XcodeProject {
   /// Each configuration file's lines, as read.
   private var lines: [String: [Substring]?] = [:]
 
-  /// Includes nest at most this deep (a cycle ends there).
+  /// Includes nest at most this deep, and one configuration file reads at most this many files
+  /// with its includes (a file that includes itself, directly or not, is not read again).
   static let maximumIncludeDepth = 16
+  static let maximumIncludes = 256
 
   init(objects: [String: PropertyListNode], projectFile: String?) {
     self.objects = objects
@@ -465,14 +467,17 @@ struct XcodeProject {
   /// `arch`) are taken as met.
   mutating func configurationFile(_ path: String, configuration: String) -> [String: String] {
     var settings: [String: String] = [:]
-    assign(path, configuration: configuration, depth: 0, into: &settings)
+    var budget = Self.maximumIncludes
+    assign(path, configuration: configuration, including: [], budget: &budget, into: &settings)
     return settings
   }
 
   private mutating func assign(
-    _ path: String, configuration: String, depth: Int, into settings: inout [String: String]
+    _ path: String, configuration: String, including: [String], budget: inout Int,
+    into settings: inout [String: String]
   ) {
-    guard depth < Self.maximumIncludeDepth else { return }
+    guard including.count < Self.maximumIncludeDepth, !including.contains(path), budget > 0 else { return }
+    budget -= 1
     if lines[path] == nil {
       filesRead.append(path)
       lines[path] = FileManager.default.contents(atPath: path).map {
@@ -495,8 +500,7 @@ struct XcodeProject {
         let included = String(rest[..<close])
         assign(
           Self.joined(folder.isEmpty ? "." : folder, included), configuration: configuration,
-          depth: depth + 1,
-          into: &settings)
+          including: including + [path], budget: &budget, into: &settings)
         continue
       }
       // `NAME[config=Debug][sdk=*] = value`: the first `=` outside the conditions.
