@@ -212,6 +212,48 @@ enum PluginShared {
       + sources.map(\.path)
   }
 
+  /// What the scanner keeps of a target's build settings (``settingsRecordName``), one field a
+  /// line: the key of what it read, the default isolation, whether conformances are inferred
+  /// isolated, the fingerprint of the configuration files, each of those files, and `end`, which
+  /// marks a whole record. The scanner writes it and reads it back; the plugin reads its files.
+  struct SettingsRecord: Equatable {
+    var key: String
+    var isolation: String
+    var infersIsolatedConformances: Bool
+    var filesFingerprint: String
+    var files: [String]
+
+    init(
+      key: String, isolation: String, infersIsolatedConformances: Bool, filesFingerprint: String,
+      files: [String]
+    ) {
+      self.key = key
+      self.isolation = isolation
+      self.infersIsolatedConformances = infersIsolatedConformances
+      self.filesFingerprint = filesFingerprint
+      self.files = files
+    }
+
+    /// The record `data` holds; `nil` unless it is whole (written before it was cut short, or in
+    /// an older format).
+    init?(_ data: Data) {
+      let lines = String(decoding: data, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false)
+      guard lines.count >= 6, lines[lines.count - 1] == "", lines[lines.count - 2] == "end",
+        lines[3].hasPrefix("files ")
+      else { return nil }
+      self.init(
+        key: String(lines[0]), isolation: String(lines[1]), infersIsolatedConformances: lines[2] == "true",
+        filesFingerprint: String(lines[3].dropFirst("files ".count)),
+        files: lines[4..<(lines.count - 2)].map(String.init))
+    }
+
+    var text: String {
+      "\(key)\n\(isolation)\n\(infersIsolatedConformances)\nfiles \(filesFingerprint)\n"
+        + files.map { $0 + "\n" }.joined() + "end\n"
+    }
+  }
+
   /// The configuration files (`.xcconfig`) the scanner last read the target's settings from, as
   /// its record in the parse cache lists them (existing ones): inputs of the build command, so
   /// that editing one reruns it. There are none before the scanner's first run, which runs
@@ -219,10 +261,8 @@ enum PluginShared {
   static func recordedSettingsFiles(in workDirectory: URL) -> [URL] {
     let record = workDirectory.appendingPathComponent(parseCacheName).appendingPathComponent(
       settingsRecordName)
-    guard let data = try? Data(contentsOf: record) else { return [] }
-    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-    guard lines.count >= 6, lines[lines.count - 2] == "end", lines[3].hasPrefix("files ") else { return [] }
-    return lines[4..<(lines.count - 2)].map { URL(fileURLWithPath: String($0)) }.filter {
+    guard let data = try? Data(contentsOf: record), let saved = SettingsRecord(data) else { return [] }
+    return saved.files.map { URL(fileURLWithPath: $0) }.filter {
       FileManager.default.fileExists(atPath: $0.path)
     }
   }

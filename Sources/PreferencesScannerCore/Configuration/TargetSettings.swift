@@ -61,18 +61,13 @@ package struct TargetSettings: Sendable, Equatable {
     fingerprint.add(Array(target.utf8))
     let key = "\(String(fingerprint.value, radix: 16)) \(file)"
     let record = cacheDirectory.map { $0 + "/" + PluginShared.settingsRecordName }
-    if let record, let saved = FileManager.default.contents(atPath: record) {
-      let lines = String(decoding: saved, as: UTF8.self).split(
-        separator: "\n", omittingEmptySubsequences: false)
-      // key, isolation, inference, the configuration files' fingerprint, each file, `end`: the
-      // last line marks a whole record.
-      if lines.count >= 6, lines[0] == key, lines[lines.count - 2] == "end", lines.last == "",
-        lines[3] == "files " + filesFingerprint(lines[4..<(lines.count - 2)].map(String.init))
-      {
-        return TargetSettings(
-          defaultIsolation: DefaultIsolation(rawValue: String(lines[1])),
-          infersIsolatedConformances: lines[2] == "true")
-      }
+    if let record, let data = FileManager.default.contents(atPath: record),
+      let saved = PluginShared.SettingsRecord(data), saved.key == key,
+      saved.filesFingerprint == filesFingerprint(saved.files)
+    {
+      return TargetSettings(
+        defaultIsolation: DefaultIsolation(rawValue: saved.isolation),
+        infersIsolatedConformances: saved.infersIsolatedConformances)
     }
     let (result, files) =
       isProject
@@ -80,11 +75,12 @@ package struct TargetSettings: Sendable, Equatable {
       : (declared(inManifest: bytes, target: target), [])
     if let cacheDirectory, let record {
       try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
-      var text =
-        "\(key)\n\(result.defaultIsolation?.rawValue ?? "none")\n\(result.infersIsolatedConformances)\n"
-      text += "files \(filesFingerprint(files))\n"
-      for file in files { text += file + "\n" }
-      text += "end\n"
+      let text = PluginShared.SettingsRecord(
+        key: key, isolation: result.defaultIsolation?.rawValue ?? "none",
+        infersIsolatedConformances: result.infersIsolatedConformances,
+        filesFingerprint: filesFingerprint(files),
+        files: files
+      ).text
       // Unsynced, as the parse cache's entries: a record cut short (no last line) costs a parse.
       _ = Array(text.utf8).withUnsafeBytes { FileSystem.writeUnsynced($0, to: record) }
     }
