@@ -149,6 +149,12 @@ struct CommandError: Error, CustomStringConvertible {
 #if canImport(XcodeProjectPlugin)
   import XcodeProjectPlugin
 
+  // Xcode calls this once per run of the command, from its menu, and waits for it; nothing of
+  // ours is called back. `XcodeProject.displayName` and `targets`, `XcodeTarget.displayName`,
+  // `inputFiles` and `product` are XcodeProjectPlugin's since Xcode 14; `directoryURL` and
+  // `pluginWorkDirectoryURL` since Xcode 16. The targets it describes go to `perform`, the
+  // code SwiftPM packages run too, and `PluginShared.TargetFiles(xcodeFiles:…)` is tested on
+  // Linux (`XcodeTargetTests`, and `CommandTests` for an Xcode project's settings).
   extension PreferencesCommand: XcodeCommandPlugin {
     func performCommand(context: XcodePluginContext, arguments: [String]) throws {
       let project = context.xcodeProject
