@@ -8,18 +8,31 @@ extension PreferenceValue where Self: RawRepresentable, RawValue: PreferenceValu
 
   /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
+    self = try Self.fromRawValue(in: value)
+  }
+
+  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
+  public init?(launchArgument text: String) {
+    guard let value = Self.fromRawValue(launchArgument: text) else { return nil }
+    self = value
+  }
+}
+
+extension RawRepresentable where RawValue: PreferenceValue {
+  /// The value whose raw value is stored in `value`; what both `RawRepresentable` conformances
+  /// (with and without `Codable`) read.
+  static func fromRawValue(in value: PropertyListValue) throws -> Self {
     let raw = try RawValue(propertyListValue: value)
     guard let result = Self(rawValue: raw) else {
       throw PreferenceError.typeMismatch(
         key: "", expected: String(describing: Self.self), found: "unknown raw value \(raw)")
     }
-    self = result
+    return result
   }
 
-  /// Creates a value from the text of a launch argument, or `nil` if it describes none.
-  public init?(launchArgument text: String) {
-    guard let raw = RawValue(launchArgument: text), let value = Self(rawValue: raw) else { return nil }
-    self = value
+  /// The value whose raw value a launch argument's text describes, or `nil`.
+  static func fromRawValue(launchArgument text: String) -> Self? {
+    RawValue(launchArgument: text).flatMap(Self.init(rawValue:))
   }
 }
 
@@ -183,17 +196,12 @@ extension PreferenceValue where Self: RawRepresentable & Codable, RawValue: Pref
 
   /// Creates a value from its stored form.
   public init(propertyListValue value: PropertyListValue) throws {
-    let raw = try RawValue(propertyListValue: value)
-    guard let result = Self(rawValue: raw) else {
-      throw PreferenceError.typeMismatch(
-        key: "", expected: String(describing: Self.self), found: "unknown raw value \(raw)")
-    }
-    self = result
+    self = try Self.fromRawValue(in: value)
   }
 
   /// Creates a value from the text of a launch argument, or `nil` if it describes none.
   public init?(launchArgument text: String) {
-    guard let raw = RawValue(launchArgument: text), let value = Self(rawValue: raw) else { return nil }
+    guard let value = Self.fromRawValue(launchArgument: text) else { return nil }
     self = value
   }
 }
