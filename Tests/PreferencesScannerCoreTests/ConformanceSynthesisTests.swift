@@ -13,6 +13,23 @@ import Testing
     RegistryRenderer.conformances(result.conformances)
   }
 
+  /// How conformances and qualified names are read, by bytes: the last word or component of a
+  /// written conformance, and the components of a qualified name, as splitting by `Character`
+  /// gave them.
+  @Test(arguments: [
+    ("Codable", "Codable"), ("Swift.Codable", "Codable"), ("@unchecked Sendable", "Sendable"),
+    ("nonisolated Swift.Codable", "Codable"), ("Foundation.Data ", "Data"), ("A.B.Célèbre", "Célèbre"),
+    ("", ""), ("Équipe", "Équipe"),
+  ])
+  func aConformanceIsNamedByItsLastComponent(written: String, name: String) {
+    #expect(ModuleIndex.lastComponent(written) == name)
+  }
+
+  @Test(arguments: ["Outer.Inner", "Outer", "", "A.B.C", ".A", "A..B", "Équipe.Membre"])
+  func aQualifiedNameSplitsAtItsDots(name: String) {
+    #expect(ModuleIndex.dotted(name) == name.split(separator: ".").map(String.init))
+  }
+
   /// A type stored through a type alias is the type the alias stands for (found in Yams:
   /// `typealias Options = Emitter.Options` got no conformance, so the compiler asked for one).
   @Test func aTypeStoredThroughATypeAliasGetsItsConformance() {

@@ -275,7 +275,7 @@ struct ConformanceSynthesis {
       .type
     if written == nil || written == "RawValue" || written == "Self.RawValue" { written = alias }
     guard let written else { return false }
-    let names = written.removing(" ").split(separator: ".").map(String.init)
+    let names = ModuleIndex.dotted(written.removing(" "))
     let standard =
       names.count == 1
       ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : ""
@@ -414,7 +414,7 @@ struct ConformanceSynthesis {
           String(inner[inner.index(after: colon)...]), context: context, visiting: &visiting, depth: depth + 1
         )
     }
-    let names = text.split(separator: ".").map(String.init)
+    let names = ModuleIndex.dotted(text)
     guard !names.isEmpty,
       names.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
     else { return false }

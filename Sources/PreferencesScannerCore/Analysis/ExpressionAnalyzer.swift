@@ -280,7 +280,7 @@ struct ExpressionAnalyzer {
       let info = index[next]
       if next != type, info.globalActor != nil { return .mainActor }
       for conformance in info.conformances {
-        if let base = index.id(of: conformance.split(separator: ".").map(String.init)),
+        if let base = index.id(of: ModuleIndex.dotted(conformance)),
           index[base].kind != nil
         {
           pending.append(base)

@@ -503,7 +503,7 @@ package struct Planner: Sendable {
         // An alias of a module type (`typealias Options = Emitter.Options`): that type, named
         // by its qualified name, so that it names the same type anywhere.
         if let (target, owner) = index.aliasTarget(of: [name], in: context),
-          case let names = target.removing(" ").split(separator: ".").map(String.init),
+          case let names = ModuleIndex.dotted(target.removing(" ")),
           names.allSatisfy({ !$0.isEmpty && !$0.contains("<") && !$0.contains("[") }),
           let type = index.typeID(of: names, in: owner.map(enclosingTypes) ?? []),
           case let info = index[type],
@@ -1185,7 +1185,7 @@ package struct Planner: Sendable {
       let conditional = !conditions.isEmpty && !conditions.contains(nil)
       return conformsToPreferenceValue(type) && !conditional ? nil : (text, type)
     }
-    let names = text.split(separator: ".").map(String.init)
+    let names = ModuleIndex.dotted(text)
     guard names.allSatisfy({ !$0.isEmpty && !$0.contains("<") }) else { return nil }
     // A type alias of the module: what it stands for, resolved from where it is declared.
     if let (target, owner) = index.aliasTarget(of: names, in: context) {
@@ -1229,7 +1229,7 @@ package struct Planner: Sendable {
       for conformance in info.conformances {
         let name = ModuleIndex.lastComponent(conformance)
         if ModuleIndex.preferenceValueProtocols.contains(name) { return true }
-        let base = index.id(of: conformance.split(separator: ".").map(String.init))
+        let base = index.id(of: ModuleIndex.dotted(conformance))
         if let base, let kind = index[base].kind {
           if kind == .protocol || kind == .class { pending.append(base) }
         } else if info.kind == .class, conformance == info.firstInherited,
