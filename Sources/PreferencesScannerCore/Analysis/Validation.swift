@@ -22,6 +22,10 @@ package enum Validation {
       var line: Int
     }
     var byLocation: [Place: PreferencePlan] = [:]
+    // Sized once: growing them doubles each table, old and new alive at once, which was the
+    // scanner's peak memory on a large module.
+    byKey.reserveCapacity(plans.count)
+    byLocation.reserveCapacity(plans.count)
     for (number, plan) in plans.enumerated() {
       if let problem = keyProblem(plan.key) {
         let fix =
