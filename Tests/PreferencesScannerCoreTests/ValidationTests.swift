@@ -340,6 +340,43 @@ import Testing
       ])
   }
 
+  /// The same through the generic type's own type aliases, which the compiler reported and
+  /// the scanner did not (found porting XMLCoder's `KeyedStorage<Key, Value>`, whose `keyMap =
+  /// KeyMap()` stores `[Key: [Int]]`, and FlyingFox's actor nested in `AsyncBufferingSequence<
+  /// Base>`, whose `[Element]` is `[Base.Element]`). An alias that names no parameter is fine.
+  @Test func aValueThatDependsOnAGenericParameterThroughATypeAliasIsAnError() {
+    let result = scan(
+      """
+      struct Storage<Key: Hashable, Base: Sequence> {
+        typealias KeyMap = [Key: [Int]]
+        typealias Element = Base.Element
+        typealias Elements = [Element]
+        typealias Counts = [String: Int]
+        @Preference var keyMap = KeyMap()
+        @Preference var counts: Counts = [:]
+        @Preference var elements: Elements = []
+      }
+      extension Storage {
+        final class Buffer {
+          @Preference var buffer: [Element] = []
+        }
+      }
+      struct Other { typealias KeyMap = [String: Int] }
+      struct Plain { @Preference var map = Other.KeyMap() }
+      """)
+    let dependent = {
+      (property: String, type: String, parameter: String, alias: String, key: String, line: Int, column: Int)
+      in
+      "Sources/App/File.swift:\(line):\(column): error: @Preference '\(property)' \(type.hasSuffix(")") ? "defaults to" : "stores") \(type), which depends on the generic parameter '\(parameter)' of 'Storage' (through its type alias '\(alias)'), but every 'Storage<…>' stores it under the one key '\(key)', so two specializations would overwrite each other's values; store a type that does not depend on '\(parameter)', or declare the preference in a type that is not generic"
+    }
+    #expect(
+      errors(result) == [
+        dependent("keyMap", "KeyMap()", "Key", "KeyMap", "Storage.keyMap", 6, 4),
+        dependent("elements", "Elements", "Base", "Elements", "Storage.elements", 8, 4),
+        dependent("buffer", "[Element]", "Base", "Element", "Storage.Buffer.buffer", 12, 6),
+      ])
+  }
+
   /// `@Observable` would store a preference a second time (the compiler says "invalid
   /// redeclaration of synthesized property '_sidebar'" in the macro's expansion): an error that
   /// names `@ObservationIgnored`, wherever that is written. Static preferences, other classes and

@@ -296,15 +296,18 @@ package struct Planner: Sendable {
     // specialization, and the key does not: `Holder<Int>` and `Holder<String>` would overwrite
     // each other's stored value, each reading the other's as a mismatch.
     // (Said only where nothing else is wrong with the declaration: one error at a time.)
-    if problems.isEmpty, let generic = declaringGeneric, let valueType {
+    // Where the type is not known, the type the default is made by (`= KeyMap()`, `= T.zero`).
+    if problems.isEmpty, let generic = declaringGeneric,
+      let typeText = valueType
+        ?? syntax.defaultValue.flatMap({ value in
+          let expression = ExpressionSyntax(text: value.text)
+          return expression.word(0).flatMap { $0.first?.isUppercase == true ? $0 : nil }
+        })
+    {
       let parameters = context.reduce(into: Set<String>()) { $0.formUnion(index[$1].genericParameters) }
-      let type = ExpressionSyntax(text: valueType)
-      if let parameter = type.tokens.indices.lazy.compactMap({ index -> String? in
-        guard let word = type.word(index), !type.punct(index - 1, UInt8(ascii: ".")) else { return nil }
-        return parameters.contains(word) ? word : nil
-      }).first {
+      if let (parameter, alias) = genericParameter(named: typeText, among: parameters, context: context) {
         error(
-          "@Preference '\(syntax.property)' stores \(valueType), which depends on the generic parameter '\(parameter)' of '\(index.qualifiedName(generic))', but every '\(index.qualifiedName(generic))<…>' stores it under the one key '\(key)', so two specializations would overwrite each other's values; store a type that does not depend on '\(parameter)', or declare the preference in a type that is not generic"
+          "@Preference '\(syntax.property)' \(valueType.map { "stores \($0)" } ?? "defaults to \(syntax.defaultValue?.text ?? typeText)"), which depends on the generic parameter '\(parameter)' of '\(index.qualifiedName(generic))'\(alias.map { " (through its type alias '\($0)')" } ?? ""), but every '\(index.qualifiedName(generic))<…>' stores it under the one key '\(key)', so two specializations would overwrite each other's values; store a type that does not depend on '\(parameter)', or declare the preference in a type that is not generic"
         )
       }
     }
@@ -584,6 +587,27 @@ package struct Planner: Sendable {
     default:
       return nil
     }
+  }
+
+  /// The generic parameter (of `parameters`) that the type written `typeText` at `context`
+  /// names, directly or through the module's member type aliases (`typealias KeyMap = [Key:
+  /// [Int]]`, `typealias Element = Base.Element`), with the first alias on the way.
+  private func genericParameter(
+    named typeText: String, among parameters: Set<String>, context: [ModuleIndex.TypeID], depth: Int = 0
+  ) -> (parameter: String, alias: String?)? {
+    guard depth < 8 else { return nil }
+    let type = ExpressionSyntax(text: typeText)
+    for position in type.tokens.indices {
+      guard let word = type.word(position), !type.punct(position - 1, UInt8(ascii: ".")) else { continue }
+      if parameters.contains(word) { return (word, nil) }
+      if let (target, owner) = index.aliasTarget(of: [word], in: context), let owner,
+        let (parameter, _) = genericParameter(
+          named: target, among: parameters, context: enclosingTypes(owner), depth: depth + 1)
+      {
+        return (parameter, word)
+      }
+    }
+    return nil
   }
 
   /// `type` and the types it is nested in, innermost first: where names in its members resolve.
