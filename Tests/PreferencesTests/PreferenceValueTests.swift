@@ -121,6 +121,7 @@ struct KeyedLevel: RawRepresentable, LosslessStringConvertible, PreferenceDictio
     roundTrip(Duration.nanoseconds(-1), default: .zero, kind: kind)
     roundTrip(Duration.seconds(86_400 * 365), default: .zero, kind: kind)
     roundTrip(Locale(identifier: "fr_CA"), default: Locale(identifier: "en_US"), kind: kind)
+    roundTrip(String.Encoding.utf16, default: .utf8, kind: kind)
     roundTrip(TimeZone(identifier: "Asia/Kolkata")!, default: TimeZone(identifier: "GMT")!, kind: kind)
     roundTrip(CGPoint(x: 1.5, y: -2), default: .zero, kind: kind)
     roundTrip(CGSize(width: 800, height: 600.5), default: .zero, kind: kind)
@@ -136,6 +137,8 @@ struct KeyedLevel: RawRepresentable, LosslessStringConvertible, PreferenceDictio
   @Test func foundationValuesAreStoredReadably() throws {
     #expect(try Decimal(string: "10.25")!.propertyListValue() == .string("10.25"))
     #expect(Locale(identifier: "fr_CA").propertyListValue() == .string("fr_CA"))
+    #expect(try String.Encoding.utf8.propertyListValue() == UInt(4).propertyListValue())
+    #expect(String.Encoding(launchArgument: "10") == .unicode)
     #expect(TimeZone(identifier: "Europe/Paris")!.propertyListValue() == .string("Europe/Paris"))
     #expect(try CGPoint(x: 1.5, y: 2).propertyListValue() == .string("[1.5,2]"))
     #expect(try CGRect(x: 1, y: 2, width: 3, height: 4).propertyListValue() == .string("[[1,2],[3,4]]"))

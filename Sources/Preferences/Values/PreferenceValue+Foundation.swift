@@ -94,6 +94,11 @@ extension Character: LosslessPreferenceValue {}
 // Its text reads back as an equal value (NaN, which has none, is never stored).
 extension Decimal: LosslessPreferenceValue {}
 
+/// Stored as its raw value (`4` for `.utf8`), the number `String.Encoding(rawValue:)` takes and
+/// that apps keeping a text-encoding setting in `UserDefaults` store. Found porting SWXMLHash,
+/// whose options hold `var encoding = String.Encoding.utf8`.
+extension String.Encoding: PreferenceValue {}
+
 /// Stored as its identifier (`"en_US"`). A stored locale is fixed: `Locale.autoupdatingCurrent`
 /// is stored as the identifier it has when written.
 extension Locale: PreferenceValue {
