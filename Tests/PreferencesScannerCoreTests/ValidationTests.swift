@@ -190,6 +190,35 @@ import Testing
       ])
   }
 
+  /// The same through the module's type aliases, which the compiler reported without naming the
+  /// fix (found porting Spectre: `typealias Before = (() -> Void)`, `var befores = [Before]()`).
+  /// An alias of a storable type is fine.
+  @Test func aTupleOrAFunctionThroughATypeAliasIsTheSameError() {
+    let result = scan(
+      """
+      typealias Pair = (Int, Int)
+      struct Context {
+        typealias Before = (() -> Void)
+        typealias Befores = [Before]
+        typealias Names = [String]
+        @Preference var befores = [Before]()
+        @Preference var all: Befores = []
+        @Preference var pairs: [String: Pair] = [:]
+        @Preference var names: Names = []
+      }
+      """)
+    let tuple =
+      "a tuple cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds its values instead (stored as JSON text)"
+    let function =
+      "a function type cannot conform to PreferenceValue, so no store can hold it; store the data it is made from instead (a Codable struct is stored as JSON text)"
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:6:4: error: @Preference 'befores' stores [Before]: \(function)",
+        "Sources/App/File.swift:7:4: error: @Preference 'all' stores Befores: \(function)",
+        "Sources/App/File.swift:8:4: error: @Preference 'pairs' stores [String: Pair]: \(tuple)",
+      ])
+  }
+
   @Test func aProtocolTypeIsAnErrorThatNamesTheFix() {
     let result = scan(
       """

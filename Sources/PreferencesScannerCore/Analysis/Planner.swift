@@ -1001,9 +1001,26 @@ package struct Planner: Sendable {
 
   /// What in `type` no store can hold, whatever the module declares: a tuple, a function type,
   /// a protocol type, a metatype, `Any` or `AnyObject` (none can conform to a protocol, so the compiler's
-  /// error would name no fix). `nil` for anything else, and for a type longer than any real one
-  /// (256 tokens: bounded work).
-  func shapeProblem(_ type: String, context: [ModuleIndex.TypeID]) -> ShapeProblem? {
+  /// error would name no fix), written out or through the module's type aliases (`[Before]` where
+  /// `typealias Before = () -> Void`, found porting Spectre). `nil` for anything else, and for a
+  /// type longer than any real one (256 tokens) or aliases nested deeper than 8: bounded work.
+  func shapeProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> ShapeProblem? {
+    if let problem = writtenShapeProblem(type, context: context) { return problem }
+    guard depth < 8, Self.namesAny(of: index.aliasNames, in: type) else { return nil }
+    let syntax = ExpressionSyntax(text: type)
+    guard syntax.tokens.count <= 256 else { return nil }
+    for position in syntax.tokens.indices {
+      guard let word = syntax.word(position), !syntax.punct(position - 1, UInt8(ascii: ".")),
+        index.aliasNames.contains(word), let (target, owner) = index.aliasTarget(of: [word], in: context),
+        let problem = shapeProblem(target, context: owner.map(enclosingTypes) ?? [], depth: depth + 1)
+      else { continue }
+      return problem
+    }
+    return nil
+  }
+
+  /// ``shapeProblem(_:context:depth:)`` of the type as written.
+  private func writtenShapeProblem(_ type: String, context: [ModuleIndex.TypeID]) -> ShapeProblem? {
     // Most types have no parentheses and name no protocol nor `Any`: told apart without
     // tokenizing (every declaration's type comes here).
     if !type.containsByte(from: Self.notIdentifierBytes) {
