@@ -159,6 +159,11 @@ import Testing
 
 /// Tuples and functions, which no type conformance can make storable.
 @Suite struct UnstorableShapeTests {
+  let tuple =
+    "a tuple cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds its values instead (stored as JSON text)"
+  let function =
+    "a function type cannot conform to PreferenceValue, so no store can hold it; store the data it is made from instead (a Codable struct is stored as JSON text)"
+
   @Test func aTupleOrAFunctionAnywhereInTheTypeIsAnErrorThatNamesTheFix() {
     let result = scan(
       """
@@ -173,10 +178,6 @@ import Testing
         @Preference var make = { 1 }
       }
       """)
-    let tuple =
-      "a tuple cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds its values instead (stored as JSON text)"
-    let function =
-      "a function type cannot conform to PreferenceValue, so no store can hold it; store the data it is made from instead (a Codable struct is stored as JSON text)"
     #expect(
       errors(result) == [
         "Sources/App/File.swift:2:4: error: @Preference 'origin' stores (Int, Int): \(tuple)",
@@ -207,10 +208,6 @@ import Testing
         @Preference var names: Names = []
       }
       """)
-    let tuple =
-      "a tuple cannot conform to PreferenceValue, so no store can hold it; store a Codable struct that holds its values instead (stored as JSON text)"
-    let function =
-      "a function type cannot conform to PreferenceValue, so no store can hold it; store the data it is made from instead (a Codable struct is stored as JSON text)"
     #expect(
       errors(result) == [
         "Sources/App/File.swift:6:4: error: @Preference 'befores' stores [Before]: \(function)",
