@@ -299,10 +299,7 @@ package struct Planner: Sendable {
     // Where the type is not known, the type the default is made by (`= KeyMap()`, `= T.zero`).
     if problems.isEmpty, let generic = declaringGeneric,
       let typeText = valueType
-        ?? syntax.defaultValue.flatMap({ value in
-          let expression = ExpressionSyntax(text: value.text)
-          return expression.word(0).flatMap { $0.first?.isUppercase == true ? $0 : nil }
-        })
+        ?? syntax.defaultValue?.word(0).flatMap({ $0.first?.isUppercase == true ? $0 : nil })
     {
       let parameters = context.reduce(into: Set<String>()) { $0.formUnion(index[$1].genericParameters) }
       if let (parameter, alias) = genericParameter(named: typeText, among: parameters, context: context) {
@@ -600,14 +597,24 @@ package struct Planner: Sendable {
     for position in type.tokens.indices {
       guard let word = type.word(position), !type.punct(position - 1, UInt8(ascii: ".")) else { continue }
       if parameters.contains(word) { return (word, nil) }
-      if let (target, owner) = index.aliasTarget(of: [word], in: context), let owner,
+      // A member alias only: one at file scope cannot name a type's parameter.
+      if let alias = alias(named: word, context: context), alias.isMember,
         let (parameter, _) = genericParameter(
-          named: target, among: parameters, context: enclosingTypes(owner), depth: depth + 1)
+          named: alias.target, among: parameters, context: alias.context, depth: depth + 1)
       {
         return (parameter, word)
       }
     }
     return nil
+  }
+
+  /// The module type alias `name` denotes written bare at `context`: what it stands for, where
+  /// the names in that resolve, and whether it is a type's member (else declared at file scope).
+  private func alias(named name: String, context: [ModuleIndex.TypeID]) -> (
+    target: String, context: [ModuleIndex.TypeID], isMember: Bool
+  )? {
+    guard let (target, owner) = index.aliasTarget(of: [name], in: context) else { return nil }
+    return (target, owner.map(enclosingTypes) ?? [], owner != nil)
   }
 
   /// `type` and the types it is nested in, innermost first: where names in its members resolve.
@@ -1011,8 +1018,8 @@ package struct Planner: Sendable {
     guard syntax.tokens.count <= 256 else { return nil }
     for position in syntax.tokens.indices {
       guard let word = syntax.word(position), !syntax.punct(position - 1, UInt8(ascii: ".")),
-        index.aliasNames.contains(word), let (target, owner) = index.aliasTarget(of: [word], in: context),
-        let problem = shapeProblem(target, context: owner.map(enclosingTypes) ?? [], depth: depth + 1)
+        let alias = alias(named: word, context: context),
+        let problem = shapeProblem(alias.target, context: alias.context, depth: depth + 1)
       else { continue }
       return problem
     }
