@@ -596,6 +596,9 @@ import Testing
         @Preference var items: [AnyObject]? = nil
         @Preference var plist: [String: PropertyListValue] = [:]
         @Preference var boxed: Box<Any> = Box()
+        @Preference var seen: Set<AnyHashable> = []
+        @Preference var last: AnyHashable? = nil
+        @Preference var named: Box<AnyHashable> = Box()
       }
       struct Box<T>: Codable, PreferenceValue {}
       """)
@@ -605,6 +608,8 @@ import Testing
       errors(result) == [
         "Sources/App/File.swift:2:4: error: @Preference 'options' stores [String: Any]: 'Any' \(fix)",
         "Sources/App/File.swift:3:4: error: @Preference 'items' stores [AnyObject]?: 'AnyObject' \(fix)",
+        "Sources/App/File.swift:6:4: error: @Preference 'seen' stores Set<AnyHashable>: 'AnyHashable' \(fix)",
+        "Sources/App/File.swift:7:4: error: @Preference 'last' stores AnyHashable?: 'AnyHashable' \(fix)",
       ])
   }
 

@@ -1007,7 +1007,7 @@ package struct Planner: Sendable {
   }
 
   /// What in `type` no store can hold, whatever the module declares: a tuple, a function type,
-  /// a protocol type, a metatype, `Any` or `AnyObject` (none can conform to a protocol, so the compiler's
+  /// a protocol type, a metatype, `Any`, `AnyObject` or `AnyHashable` (none can conform to a protocol, so the compiler's
   /// error would name no fix), written out or through the module's type aliases (`[Before]` where
   /// `typealias Before = () -> Void`, found porting Spectre). `nil` for anything else, and for a
   /// type longer than any real one (256 tokens) or aliases nested deeper than 8: bounded work.
@@ -1032,7 +1032,7 @@ package struct Planner: Sendable {
     // tokenizing (every declaration's type comes here).
     if !type.containsByte(from: Self.notIdentifierBytes) {
       // One name (`String`, `Theme`, `Mixin`).
-      if type == "Any" || type == "AnyObject" { return .untyped(type) }
+      if Self.untypedNames.contains(type) { return .untyped(type) }
       if index.protocolNames.contains(type),
         let id = index.typeID(of: [type], in: context), index[id].kind == .protocol
       {
@@ -1053,7 +1053,7 @@ package struct Planner: Sendable {
     for index in syntax.tokens.indices {
       // `any P`, a protocol of the module written bare (`[String: Mixin]`), or a metatype.
       if let word = syntax.word(index), !syntax.punct(index - 1, UInt8(ascii: ".")) {
-        if word == "Any" || word == "AnyObject" {
+        if Self.untypedNames.contains(word) {
           if Self.isStoredElement(index, in: syntax) { return .untyped(word) }
           continue
         }
@@ -1080,6 +1080,11 @@ package struct Planner: Sendable {
     }
     return nil
   }
+
+  /// The standard library's type-erased values: whatever they hold is known only at run time, so
+  /// no store can read one back (`Set<AnyHashable>`, found porting WasmKit, was left to the
+  /// compiler, whose error names no fix).
+  static let untypedNames: Set<String> = ["Any", "AnyObject", "AnyHashable"]
 
   /// Protocols of the standard library and Foundation that a property's type may name bare
   /// (`var codingPath: [CodingKey]`, `var lastError: Error?`), each then a protocol type that
