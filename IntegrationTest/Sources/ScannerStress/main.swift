@@ -55,6 +55,7 @@ let cases = [
   makeCase({ StoredPropertyForms().$zoom }, "StoredPropertyForms.zoom", StressRange(lower: 1, upper: 2)),
   makeCase(
     { StoredPropertyForms().$names }, "StoredPropertyForms.names", StressRange(lower: "b", upper: "y")),
+  makeCase({ PackageScoped().$retries }, "PackageScoped.retries", 5),
 ]
 
 let declared = Set(PreferenceRegistry.preferences.map(\.key))

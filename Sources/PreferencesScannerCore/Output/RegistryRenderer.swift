@@ -194,7 +194,9 @@ package enum RegistryRenderer {
   /// that uses them, because the compiler requires a property's wrapper type to be as visible as
   /// the property (when its type is written). A module with `public` or `open` preferences gets
   /// them `public` (hidden from documentation), one with `package` preferences `package`; any
-  /// other keeps them internal, and `@usableFromInline` for `@inlinable` code.
+  /// other keeps them internal. Internal and `package` ones are `@usableFromInline`, for
+  /// `@inlinable` code, and because the index imports `Preferences` publicly: a public import
+  /// that no public or inlinable-usable declaration uses draws the compiler's warning.
   package enum IndexAccess: Sendable, Equatable {
     case `internal`, usableFromInline, package, `public`
 
@@ -218,7 +220,7 @@ package enum RegistryRenderer {
       switch self {
       case .internal: ""
       case .usableFromInline: "@usableFromInline "
-      case .package: "@_documentation(visibility: internal) package "
+      case .package: "@_documentation(visibility: internal) @usableFromInline package "
       case .public: "@_documentation(visibility: internal) public "
       }
     }
@@ -228,7 +230,7 @@ package enum RegistryRenderer {
       switch self {
       case .internal: ""
       case .usableFromInline: "@usableFromInline "
-      case .package: "package "
+      case .package: "@usableFromInline package "
       case .public: "public "
       }
     }
