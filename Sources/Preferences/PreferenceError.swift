@@ -28,6 +28,12 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// A `@Preference` at `location` is missing from the generated registry (a stale build or a
   /// declaration the scanner could not read); its values are kept in memory only.
   case unresolvedDeclaration(location: String)
+  /// Two modules declare a preference under one key in one store (at `declarations`, each
+  /// `Module/File.swift:line`), and the two cannot mean to share it: one key is derived from
+  /// type and property names that happen to match, or the two disagree on the value's type or
+  /// default. Both read and write the one stored value. Reported when the second module
+  /// registers its defaults there.
+  case keyDeclaredInTwoModules(key: String, declarations: [String])
   /// A synced preference could not be written to the remote store because of its quotas.
   case syncLimitExceeded(key: String, reason: String)
   /// The remote store cannot sync (no iCloud key-value entitlement, no account): preferences
@@ -59,6 +65,8 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "preferences file '\(path)' could not be written at exit (\(reason)); the values of \(Self.list(keys)) were lost"
     case .wrongValueType(let key, let declared, let given):
       "preference '\(key)' is declared as \(declared) but was given \(given); nothing was stored"
+    case .keyDeclaredInTwoModules(let key, let declarations):
+      "preference key '\(key)' is declared by two modules in one store (\(declarations.joined(separator: " and "))), so both read and write one value; give one a key of its own with @Preference(key: \"…\") or a \"prefix\" in its module's preferences-config.json (two declarations that mean to share a key both name it with key: and agree on its type and default)"
     case .syncLimitExceeded(let key, let reason):
       "preference '\(key)' was not synced: \(reason); it stays on this device"
     case .syncUnavailable(let store, let reason):

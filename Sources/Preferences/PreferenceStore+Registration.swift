@@ -62,6 +62,43 @@ extension PreferenceStore {
     }
   }
 
+  /// A declaration that registered a key here, as far as telling modules apart needs.
+  struct KeyOwner: Sendable {
+    /// The generated registry's number (one per module).
+    var registry: Int
+    /// `Module/File.swift:line`.
+    var location: String
+    var isKeyDerived: Bool
+    var valueType: String?
+    var defaultValueSource: String
+
+    /// Whether this and `other`, of another module, may share their key: both name it with
+    /// `key:` and agree on its type (where both are known) and default, as two declarations of
+    /// one module may.
+    func mayShare(with other: KeyOwner) -> Bool {
+      !isKeyDerived && !other.isKeyDerived && defaultValueSource == other.defaultValueSource
+        && (valueType == nil || other.valueType == nil || valueType == other.valueType)
+    }
+  }
+
+  /// Records who registered `owners`' keys here, and returns the keys another module's
+  /// registry registered already for a declaration that cannot share them, with both places.
+  func claim(_ owners: [(key: String, owner: KeyOwner)]) -> [(key: String, declarations: [String])] {
+    state.withLock { state in
+      var conflicts: [(key: String, declarations: [String])] = []
+      for (key, owner) in owners {
+        guard let existing = state.keyOwners[key] else {
+          state.keyOwners[key] = owner
+          continue
+        }
+        if existing.registry != owner.registry, !existing.mayShare(with: owner) {
+          conflicts.append((key, [existing.location, owner.location]))
+        }
+      }
+      return conflicts
+    }
+  }
+
   /// Runs `register` once per key enumeration and store.
   func registerOnce(keys: ObjectIdentifier, _ makeDefaults: () -> [String: any PreferenceValue]) {
     guard state.withLock({ !$0.registeredKeyTypes.contains(keys) }) else { return }

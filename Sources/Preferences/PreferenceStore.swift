@@ -35,6 +35,9 @@ public final class PreferenceStore: Sendable {
     /// Which generated registries (by ``RegistryCatalog`` number) registered their defaults here.
     @usableFromInline var registeredRegistries: ContiguousArray<Bool> = []
     var registeredKeyTypes: Set<ObjectIdentifier> = []
+    /// The declaration each generated registry's key was first registered for, to tell when a
+    /// second module declares it.
+    var keyOwners: [String: KeyOwner] = [:]
     /// Observers by key.
     var listeners: [String: [Int: @Sendable (String) -> Void]] = [:]
     var nextListener = 0

@@ -304,14 +304,19 @@ import Testing
 
   @Test func scanPrintsTheOneRecordTheRuntimeDecodes() throws {
     let sources = Directory()
-    sources.write("A.swift", "struct A {\n  /// Doc.\n  @Preference(sync: true) var a = 1\n}\n")
+    sources.write(
+      "A.swift",
+      "struct A {\n  /// Doc.\n  @Preference(sync: true) var a = 1\n  @Preference(key: \"B\") var b = 2\n}\n")
     let (status, output, _) = run([
       "scan", "--module", "App", sources.url.appendingPathComponent("A.swift").path,
     ])
     #expect(status == 0)
     let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
-    let record = (json?["preferences"] as? [[String: Any]])?.first
+    let records = json?["preferences"] as? [[String: Any]]
+    let record = records?.first
     #expect(record?["key"] as? String == "A.a")
+    #expect(record?["isKeyDerived"] as? Bool == true)
+    #expect(records?.last?["isKeyDerived"] as? Bool == false, "a key written with key: is not derived")
     #expect(record?["syncs"] as? Bool == true)
     #expect(record?["documentation"] as? String == "Doc.")
     #expect(record?["registration"] as? String == "registry")

@@ -301,3 +301,105 @@ extension MovedSettings {
     #expect(catalog.entry(fileID: "My_App/NotAFile.swift", location: location) == nil)
   }
 }
+
+/// Two modules of one app (each a generated registry of its own) that declare one key in one
+/// store: both would read and write the one value, which is reported unless both name the key
+/// with `key:` and agree on its type and default.
+@Suite struct KeysOfTwoModulesTests {
+  /// A declaration of `module`, as its generated table records it, in `store`.
+  struct Declaration {
+    var module: String
+    var line: Int
+    var explicitKey = false
+    var valueType = "Bool"
+    var defaultValue = "false"
+  }
+
+  /// A catalog of one module whose one declaration stores `key` in `store`.
+  func module(_ declaration: Declaration, key: String, store: PreferenceStore) -> RegistryCatalog {
+    let fileID = "\(declaration.module)/Settings.swift"
+    let record = """
+      [{"key":"\(key)","isKeyDerived":\(!declaration.explicitKey),"property":"showGrid",\
+      "declaringType":"Settings","valueType":"\(declaration.valueType)",\
+      "defaultValue":"\(declaration.defaultValue)","documentation":null,"fileID":"\(fileID)",\
+      "line":\(declaration.line),"column":3,"condition":null,"syncs":false,"inSettings":false,\
+      "store":"Self.store","format":"propertyList","renamedFrom":[],"registration":"registry",\
+      "registrationNote":null,"index":0}]
+      """
+    let table = PreferenceFileTable(
+      fileID: StaticString("Settings.swift"), records: { [record] },
+      registration: { _ in .registry { nil } }, store: { _ in store })
+    return RegistryCatalog(tables: [table])
+  }
+
+  static let cases: [(first: Declaration, second: Declaration, reported: Bool)] = [
+    // Derived from type and property names that happen to match: two settings, one value.
+    (Declaration(module: "App", line: 3), Declaration(module: "Feature", line: 8), true),
+    // Both name the key and agree: they mean to share it, as two views reading one key do.
+    (
+      Declaration(module: "App", line: 3, explicitKey: true),
+      Declaration(module: "Feature", line: 8, explicitKey: true), false
+    ),
+    // Named in both, but read as different types, or with different defaults.
+    (
+      Declaration(module: "App", line: 3, explicitKey: true),
+      Declaration(module: "Feature", line: 8, explicitKey: true, valueType: "Int", defaultValue: "0"), true
+    ),
+    (
+      Declaration(module: "App", line: 3, explicitKey: true),
+      Declaration(module: "Feature", line: 8, explicitKey: true, defaultValue: "true"), true
+    ),
+    // Named in one and derived in the other: a collision, not an agreement.
+    (Declaration(module: "App", line: 3, explicitKey: true), Declaration(module: "Feature", line: 8), true),
+  ]
+
+  @Test(arguments: cases.indices)
+  func aKeyOfTwoModulesInOneStoreIsReportedUnlessBothNameItAndAgree(_ index: Int) {
+    Diagnostics.start()
+    let (first, second, reported) = Self.cases[index]
+    let key = "TwoModules\(index).showGrid"
+    let store = PreferenceStore.inMemory()
+    let app = module(first, key: key, store: store)
+    let feature = module(second, key: key, store: store)
+    app.ensureRegistered(in: store)
+    #expect(Diagnostics.reported(mentioning: "'\(key)'").isEmpty, "one module alone is fine")
+    feature.ensureRegistered(in: store)
+    let expected = PreferenceError.keyDeclaredInTwoModules(
+      key: key, declarations: ["App/Settings.swift:3", "Feature/Settings.swift:8"])
+    #expect(Diagnostics.reported(mentioning: "'\(key)'") == (reported ? [expected] : []))
+    if reported {
+      #expect(expected.description.contains("@Preference(key: \"…\")"), "the message names the fix")
+    }
+  }
+
+  @Test func oneKeyInTwoStoresOrOneModuleInTwoStoresIsNotReported() {
+    Diagnostics.start()
+    let key = "TwoModulesApart.showGrid"
+    let (appStore, featureStore) = (PreferenceStore.inMemory(), PreferenceStore.inMemory())
+    module(Declaration(module: "App", line: 3), key: key, store: appStore).ensureRegistered(in: appStore)
+    let feature = module(Declaration(module: "Feature", line: 8), key: key, store: featureStore)
+    feature.ensureRegistered(in: featureStore)
+    // The same module again (a second registration of its own registry) is not a second module.
+    let again = PreferenceStore.inMemory()
+    let app = module(Declaration(module: "App", line: 3), key: key, store: again)
+    app.ensureRegistered(in: again)
+    app.ensureRegistered(in: again)
+    #expect(Diagnostics.reported(mentioning: "'\(key)'").isEmpty)
+  }
+
+  @Test func aRecordWrittenBeforeTheFieldExistedReadsAsDerived() throws {
+    let descriptor = try JSONDecoder().decode(
+      PreferenceDescriptor.self,
+      from: Data(
+        #"{"key":"K","property":"p","declaringType":"T","valueType":null,"defaultValue":"1","documentation":null,"fileID":"M/F.swift","line":1,"column":3,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null}"#
+          .utf8))
+    #expect(descriptor.isKeyDerived)
+    let explicit = PreferenceDescriptor(
+      key: "K", property: "p", declaringType: "T", valueType: "Int", defaultValueSource: "1",
+      fileID: "M/F.swift",
+      line: 1, column: 3, isKeyDerived: false)
+    let roundTripped = try JSONDecoder().decode(
+      PreferenceDescriptor.self, from: JSONEncoder().encode(explicit))
+    #expect(roundTripped == explicit)
+  }
+}

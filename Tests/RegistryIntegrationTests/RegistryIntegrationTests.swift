@@ -122,6 +122,8 @@ enum TestStore {
     #expect(username.defaultValueSource == "\"Anonymous\"")
     #expect(username.fileID == "RegistryIntegrationTests/Showcase.swift")
     #expect((username.line, username.column) == (10, 4))
+    #expect(username.isKeyDerived)
+    #expect(PreferenceRegistry.preference(forKey: "HighScore")?.isKeyDerived == false)
     #expect(preferences.filter { $0.key == "Showcase.build" }.count == 1)
     #expect(
       PreferenceRegistry.preference(forKey: "Showcase.build")?.condition == (isDebug ? "(DEBUG)" : "!(DEBUG)")

@@ -23,6 +23,10 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
 
   /// The key the value is stored under.
   public var key: String
+  /// Whether the key is derived from the declaring type's and the property's names (the
+  /// declaration has no `key:` argument): renaming either changes it, which `Preferences.lock`
+  /// guards against. `false` for a key written with `key:`.
+  public var isKeyDerived: Bool
   /// The property name (without backticks).
   public var property: String
   /// The enclosing type, fully qualified within the module (`Outer.Inner`).
@@ -65,9 +69,11 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     documentation: String? = nil, fileID: String, line: Int, column: Int, condition: String? = nil,
     syncs: Bool = false, inSettings: Bool = false, storeSource: String? = nil,
     format: PreferenceFormat = .propertyList,
-    renamedFrom: [String] = [], registration: Registration = .registry, registrationNote: String? = nil
+    renamedFrom: [String] = [], registration: Registration = .registry, registrationNote: String? = nil,
+    isKeyDerived: Bool = true
   ) {
     self.key = key
+    self.isKeyDerived = isKeyDerived
     self.property = property
     self.declaringType = declaringType
     self.valueType = valueType
@@ -88,10 +94,34 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
 
   /// The record's fields, as `preferences-scanner scan --format json` writes them.
   private enum CodingKeys: String, CodingKey {
-    case key, property, declaringType, valueType, documentation, fileID, line, column, condition, syncs,
-      inSettings, format, renamedFrom, registration, registrationNote
+    case key, isKeyDerived, property, declaringType, valueType, documentation, fileID, line, column,
+      condition,
+      syncs, inSettings, format, renamedFrom, registration, registrationNote
     case defaultValueSource = "defaultValue"
     case storeSource = "store"
+  }
+
+  /// Decodes a record; one written before `isKeyDerived` existed reads as derived.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    key = try container.decode(String.self, forKey: .key)
+    isKeyDerived = try container.decodeIfPresent(Bool.self, forKey: .isKeyDerived) ?? true
+    property = try container.decode(String.self, forKey: .property)
+    declaringType = try container.decode(String.self, forKey: .declaringType)
+    valueType = try container.decodeIfPresent(String.self, forKey: .valueType)
+    defaultValueSource = try container.decode(String.self, forKey: .defaultValueSource)
+    documentation = try container.decodeIfPresent(String.self, forKey: .documentation)
+    fileID = try container.decode(String.self, forKey: .fileID)
+    line = try container.decode(Int.self, forKey: .line)
+    column = try container.decode(Int.self, forKey: .column)
+    condition = try container.decodeIfPresent(String.self, forKey: .condition)
+    syncs = try container.decode(Bool.self, forKey: .syncs)
+    inSettings = try container.decode(Bool.self, forKey: .inSettings)
+    storeSource = try container.decodeIfPresent(String.self, forKey: .storeSource)
+    format = try container.decode(PreferenceFormat.self, forKey: .format)
+    renamedFrom = try container.decode([String].self, forKey: .renamedFrom)
+    registration = try container.decode(Registration.self, forKey: .registration)
+    registrationNote = try container.decodeIfPresent(String.self, forKey: .registrationNote)
   }
 
   /// The source text of the default value expression.

@@ -233,8 +233,18 @@ final class RegistryCatalog: Sendable {
     var synced: Set<String> = []
     var json: [String] = []
     var later: [(key: String, evaluate: @MainActor @Sendable () -> PropertyListValue?)] = []
+    var owners: [(key: String, owner: PreferenceStore.KeyOwner)] = []
+    owners.reserveCapacity(entries.count)
     for entry in entries {
       let key = entry.descriptor.key
+      owners.append(
+        (
+          key,
+          PreferenceStore.KeyOwner(
+            registry: number, location: "\(entry.descriptor.fileID):\(entry.descriptor.line)",
+            isKeyDerived: entry.descriptor.isKeyDerived, valueType: entry.descriptor.valueType,
+            defaultValueSource: entry.descriptor.defaultValueSource)
+        ))
       if let previous = table(of: entry)?.movedFrom(entry.index), previous !== store {
         store.migrate(key, from: previous, oldKeys: entry.descriptor.renamedFrom)
       }
@@ -264,6 +274,11 @@ final class RegistryCatalog: Sendable {
           later.append((key, evaluate))
         }
       }
+    }
+    // Another module's declaration of one of these keys in this store: reported, not fatal
+    // (which one's default reads is the last registered; both keep working on the one value).
+    for (key, declarations) in store.claim(owners) {
+      PreferenceDiagnostics.report(.keyDeclaredInTwoModules(key: key, declarations: declarations))
     }
     if !synced.isEmpty { store.trackModifications(of: synced) }
     if !json.isEmpty { store.useFormat(.json, forKeys: json) }

@@ -16,6 +16,7 @@ package enum PreferenceRecord {
     let location = plan.reportedLocation
     var members: [(String, JSONValue)] = [
       ("key", .string(plan.key)),
+      ("isKeyDerived", .bool(plan.syntax.arguments.key == nil)),
       ("property", .string(plan.property)),
       ("declaringType", .string(plan.enclosingType)),
       ("valueType", .optional(plan.valueType)),
