@@ -66,8 +66,8 @@ extension PreferenceStore {
   struct KeyOwner: Sendable {
     /// The generated registry's number (one per module).
     var registry: Int
-    /// `Module/File.swift:line`.
-    var location: String
+    var fileID: String
+    var line: Int
     var isKeyDerived: Bool
     var valueType: String?
     var defaultValueSource: String
@@ -92,7 +92,7 @@ extension PreferenceStore {
           continue
         }
         if existing.registry != owner.registry, !existing.mayShare(with: owner) {
-          conflicts.append((key, [existing.location, owner.location]))
+          conflicts.append((key, [existing, owner].map { "\($0.fileID):\($0.line)" }))
         }
       }
       return conflicts

@@ -94,9 +94,8 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
 
   /// The record's fields, as `preferences-scanner scan --format json` writes them.
   private enum CodingKeys: String, CodingKey {
-    case key, isKeyDerived, property, declaringType, valueType, documentation, fileID, line, column,
-      condition,
-      syncs, inSettings, format, renamedFrom, registration, registrationNote
+    case key, isKeyDerived, property, declaringType, valueType, documentation, fileID, line, column
+    case condition, syncs, inSettings, format, renamedFrom, registration, registrationNote
     case defaultValueSource = "defaultValue"
     case storeSource = "store"
   }

@@ -241,7 +241,7 @@ final class RegistryCatalog: Sendable {
         (
           key,
           PreferenceStore.KeyOwner(
-            registry: number, location: "\(entry.descriptor.fileID):\(entry.descriptor.line)",
+            registry: number, fileID: entry.descriptor.fileID, line: entry.descriptor.line,
             isKeyDerived: entry.descriptor.isKeyDerived, valueType: entry.descriptor.valueType,
             defaultValueSource: entry.descriptor.defaultValueSource)
         ))

@@ -1007,9 +1007,10 @@ package struct Planner: Sendable {
   }
 
   /// What in `type` no store can hold, whatever the module declares: a tuple, a function type,
-  /// a protocol type, a metatype, `Any`, `AnyObject` or `AnyHashable` (none can conform to a protocol, so the compiler's
-  /// error would name no fix), written out or through the module's type aliases (`[Before]` where
-  /// `typealias Before = () -> Void`, found porting Spectre). `nil` for anything else, and for a
+  /// a protocol type, a metatype, `Any`, `AnyObject` or `AnyHashable` (none can conform to a
+  /// protocol in a way a store could read back, so the compiler's error would name no fix),
+  /// written out or through the module's type aliases (`[Before]` where `typealias Before = ()
+  /// -> Void`, found porting Spectre). `nil` for anything else, and for a
   /// type longer than any real one (256 tokens) or aliases nested deeper than 8: bounded work.
   func shapeProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> ShapeProblem? {
     if let problem = writtenShapeProblem(type, context: context) { return problem }
