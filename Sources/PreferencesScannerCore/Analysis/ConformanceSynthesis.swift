@@ -249,7 +249,7 @@ struct ConformanceSynthesis {
       SynthesizedConformance(
         typeName: name, storage: storage, keyStorage: keyStorage,
         statesSendable: !declaredSendable, condition: condition.isEmpty ? nil : condition,
-        site: info.declarationSite))
+        site: info.declarationSite, availability: index.availability(of: type)))
   }
 
   private func isRawValueEnum(_ info: ModuleIndex.TypeInfo, rawTypes: Set<String> = rawValueTypes) -> Bool {
@@ -528,4 +528,7 @@ package struct SynthesizedConformance: Sendable {
   package let condition: String?
   /// Where the type is declared: the compiler reports a conformance it rejects there.
   package var site: (file: String, line: Int)? = nil
+  /// The `@available` attributes of the type and the types around it, which the extension
+  /// that conforms it repeats.
+  package var availability: [String] = []
 }

@@ -24,6 +24,8 @@ package struct ModuleIndex: Sendable {
     /// The file and line of its first declaration (not extension), where the compiler reports
     /// a problem with a conformance the registry writes for it.
     package var declarationSite: (file: String, line: Int)?
+    /// The `@available(…)` attributes of its declaration, as written.
+    package var availability: [String] = []
     /// The widest access level written on its declarations.
     package var access: AccessLevel?
     /// The `#if` condition of each declaration (not extension) of it, `nil` for one outside any
@@ -147,7 +149,10 @@ package struct ModuleIndex: Sendable {
         }
         guard scope.kind != .extension else { continue }
         types[id].declarationConditions.insert(condition())
-        if types[id].declarationSite == nil { types[id].declarationSite = (file.path, scope.line) }
+        if types[id].declarationSite == nil {
+          types[id].declarationSite = (file.path, scope.line)
+          types[id].availability = scope.availability
+        }
         if let access = scope.access { types[id].access = max(types[id].access ?? access, access) }
         types[id].kind = scope.kind
         types[id].genericParameters.formUnion(scope.genericParameters)
@@ -289,6 +294,20 @@ package struct ModuleIndex: Sendable {
   }
 
   package func qualifiedName(_ id: TypeID) -> String { path(of: id).joined(separator: ".") }
+
+  /// The `@available(…)` attributes of a type and of every type around it, outermost first:
+  /// what an extension of it must repeat.
+  package func availability(of id: TypeID) -> [String] {
+    var chain: [[String]] = []
+    var current: TypeID? = id
+    var steps = 0
+    while let type = current, steps < 64 {
+      chain.append(types[type].availability)
+      current = types[type].parent
+      steps += 1
+    }
+    return chain.reversed().flatMap { $0 }
+  }
 
   // MARK: Name resolution
 

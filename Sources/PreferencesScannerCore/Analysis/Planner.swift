@@ -196,6 +196,16 @@ package struct Planner: Sendable {
     } else if scope.isLocal {
       blocked = "'\(typeName)' is declared inside a function"
     }
+    // The declaring type's `@available` attributes and those of the scopes around the
+    // declaration (an extension that declares a static preference).
+    var scopeAvailability: [[String]] = []
+    var enclosing: Int? = syntax.scope
+    while let current = enclosing, scopeAvailability.count < 64 {
+      scopeAvailability.append(file.scopes[current].availability)
+      enclosing = file.scopes[current].parent
+    }
+    let availability = Availability(
+      index.availability(of: declaringType) + scopeAvailability.reversed().flatMap { $0 })
 
     let analyzer = ExpressionAnalyzer(
       index: index, context: context, declaringType: declaringType, file: file.path)
@@ -216,6 +226,11 @@ package struct Planner: Sendable {
         registration = .literal(literal)
       } else if let blocked {
         registration = .firstRead(reason: blocked)
+      } else if availability.isDeprecated {
+        registration = .firstRead(
+          reason:
+            "'\(typeName)' is deprecated, and generated code that named it would draw the compiler's deprecation warning"
+        )
       } else {
         let analysis = analyzer.analyze(expression, isType: false)
         if let reason = analysis.unreachable ?? declaredType?.unreachable {
@@ -324,7 +339,8 @@ package struct Planner: Sendable {
       storeIsolation: store?.isolation ?? .nonisolated, movedFrom: movedFrom,
       renamedFrom: syntax.arguments.renamedFrom,
       condition: syntax.branch.map { BranchSyntax.condition(of: $0, in: file.branches) },
-      lockCheck: canFormKeyPath(syntax, type: declaringType, blocked: blocked) ? typePath : nil)
+      lockCheck: canFormKeyPath(syntax, type: declaringType, blocked: blocked) ? typePath : nil,
+      availability: availability)
     return (plan, problems, unstorable, keys?.moduleKeys ?? [])
   }
 
@@ -1373,13 +1389,18 @@ package final class PreferencePlan: Sendable {
   /// The declaring type, when generated code may form key paths to the declaration (for the
   /// lock's type checks).
   package let lockCheck: [String]?
+  /// The `@available` attributes of the declaring type and the types and extension around the
+  /// declaration, which generated code that names the type repeats.
+  package let availability: Availability
 
   package init(
     fileIndex: Int, number: Int, file: String, fileID: String, syntax: PreferenceSyntax, typePath: [String],
     key: String, valueType: String?, registration: Registration, store: String?,
     storeIsolation: StoreIsolation = .nonisolated, movedFrom: String?,
-    renamedFrom: [String], condition: String?, lockCheck: [String]?
+    renamedFrom: [String], condition: String?, lockCheck: [String]?,
+    availability: Availability = Availability([])
   ) {
+    self.availability = availability
     self.fileIndex = fileIndex
     self.number = number
     self.file = file
@@ -1404,7 +1425,7 @@ package final class PreferencePlan: Sendable {
       key: key,
       valueType: valueType, registration: registration, store: store, storeIsolation: storeIsolation,
       movedFrom: movedFrom,
-      renamedFrom: renamedFrom, condition: condition, lockCheck: lockCheck)
+      renamedFrom: renamedFrom, condition: condition, lockCheck: lockCheck, availability: availability)
   }
 
   package var property: String { syntax.property }

@@ -320,7 +320,8 @@ package enum RegistryRenderer {
           ". Not conforming? Where the default isolation is MainActor, or conformances are inferred isolated, declare the type or its conformance nonisolated (nonisolated struct …, : nonisolated Codable)"
       }
       let line =
-        "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")\(protocols.joined(separator: ", ")) {}  // \(comment)\n"
+        Availability(conformance.availability).attributes.map { $0 + " " }.joined()
+        + "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")\(protocols.joined(separator: ", ")) {}  // \(comment)\n"
       if isolated, let site = conformance.site {
         // Where the default isolation is MainActor, such a conformance is main-actor isolated
         // unless the type is `nonisolated` (an enum's synthesized raw value is not), and this
@@ -415,7 +416,7 @@ package enum RegistryRenderer {
             case .defaultIsolation: "defaultIsolation"
             default: "registry"
             }
-          return "      case \(plan.number): return .\(kind) { \(call) }\n"
+          return "      case \(plan.number): return .\(kind) { \(guarded(call, plan, otherwise: "nil")) }\n"
         }.joined()
       }
       out += "      default: return .none\n      }\n    }"
@@ -428,7 +429,8 @@ package enum RegistryRenderer {
       out += ",\n    \(label): { index in\n      switch index {\n"
       out += emitter.emit(stores.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
         plans.map {
-          "      case \($0.number): return \(qualified($0.typePath)).\(storeFunction($0, label))()\n"
+          let call = "\(qualified($0.typePath)).\(storeFunction($0, label))()"
+          return "      case \($0.number): \(guarded(call, $0, otherwise: "nil", returns: true))\n"
         }.joined()
       }
       out += "      default: return nil\n      }\n    }"
@@ -440,8 +442,11 @@ package enum RegistryRenderer {
       out += emitter.emit(isolatedStores.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
         plans.map {
           let follows = $0.storeIsolation == .defaultIsolation
+          let call = guarded(
+            "\(qualified($0.typePath)).\(storeFunction($0, "store"))()", $0,
+            otherwise: "_Preferences.Store.default")
           return
-            "      case \($0.number): return _Preferences.IsolatedStore(followsDefaultIsolation: \(follows)) { \(qualified($0.typePath)).\(storeFunction($0, "store"))() }\n"
+            "      case \($0.number): return _Preferences.IsolatedStore(followsDefaultIsolation: \(follows)) { \(call) }\n"
         }.joined()
       }
       out += "      default: return nil\n      }\n    }"
@@ -484,7 +489,21 @@ package enum RegistryRenderer {
       body += lockCheck(plan, root: root, lock: lock, file: file)
     }
     guard !body.isEmpty else { return "" }
-    return "\nextension \(qualified(plan.typePath)) {\n" + body + "}\n"
+    let availability = plan.availability.attributes.map { $0 + "\n" }.joined()
+    return "\n" + availability + "extension \(qualified(plan.typePath)) {\n" + body + "}\n"
+  }
+
+  /// `call`, which names the declaring type, where code outside its extension may make it: under
+  /// `if #available(…)` when the type is only available from some OS version (on an older one,
+  /// where the type's code never runs, `otherwise`). With `returns`, a `return` statement;
+  /// otherwise an expression (a closure's body).
+  private static func guarded(
+    _ call: String, _ plan: PreferencePlan, otherwise: String, returns: Bool = false
+  )
+    -> String
+  {
+    guard let condition = plan.availability.condition else { return returns ? "return \(call)" : call }
+    return "if #available(\(condition)) { return \(call) } else { return \(otherwise) }"
   }
 
   /// Overloads that accept the locked type (or its storage family, or its optional) and a

@@ -114,7 +114,7 @@ extension PreferencePlan {
   static let archivedProperties = [
     "fileIndex", "number", "file", "fileID", "syntax", "typePath", "key", "valueType", "registration",
     "store",
-    "storeIsolation", "movedFrom", "renamedFrom", "condition", "lockCheck",
+    "storeIsolation", "movedFrom", "renamedFrom", "condition", "lockCheck", "availability",
   ]
 
   /// Every stored property but `syntax`.
@@ -149,6 +149,7 @@ extension PreferencePlan {
     inputs.add(renamedFrom)
     inputs.add(condition)
     if let lockCheck { inputs.add(lockCheck) } else { inputs.add(nil as String?) }
+    inputs.add(availability.attributes)
   }
 }
 

@@ -40,6 +40,8 @@ extension FileParser {
     var attributeNames: [String] = []
     /// Attributes as written: `@testable`, `@_spi(Internal)`, `@MainActor`.
     var attributes: [String] = []
+    /// The `@available(…)` attributes, comments and line breaks in them made one space.
+    var availability: [String] = []
   }
 
   static let declarationModifiers: Set<String> = [
@@ -64,6 +66,9 @@ extension FileParser {
         if open >= 2, source.isPunct(open - 2, UInt8(ascii: "@")), source.isIdentifier(open - 1) {
           result.attributes.insert("@" + source.text(from: open - 1, through: cursor), at: 0)
           result.attributeNames.insert(source.text(open - 1), at: 0)
+          if source.text(open - 1) == "available" {
+            result.availability.insert("@" + source.normalizedText(from: open - 1, through: cursor), at: 0)
+          }
           cursor = open - 3
           first = open - 2
           continue
@@ -165,6 +170,7 @@ extension FileParser {
     pendingType = PendingType(
       kind: TypeScope.Kind(rawValue: "\(keyword)")!, name: path, genericParameters: genericParameters,
       access: modifiers.access, attributeNames: modifiers.attributeNames,
+      availability: modifiers.availability,
       isNonisolated: modifiers.isNonisolated,
       inherits: inheritance(from: cursor), line: Int(source[nameIndex].line),
       column: Int(source[nameIndex].column))
@@ -233,15 +239,16 @@ extension FileParser {
 
   mutating func openScope(_ pending: PendingType, at index: Int) -> Int {
     let parent = innermostScope
-    scopes.append(
-      TypeScope(
-        kind: pending.kind, names: pending.name, parent: pending.kind == .extension ? nil : parent,
-        isLocal: isInsideOther,
-        genericParameters: pending.genericParameters, access: pending.access,
-        attributeNames: pending.attributeNames,
-        isNonisolated: pending.isNonisolated, inherits: pending.inherits, branch: currentBranch,
-        line: pending.line,
-        column: pending.column))
+    var scope = TypeScope(
+      kind: pending.kind, names: pending.name, parent: pending.kind == .extension ? nil : parent,
+      isLocal: isInsideOther,
+      genericParameters: pending.genericParameters, access: pending.access,
+      attributeNames: pending.attributeNames,
+      isNonisolated: pending.isNonisolated, inherits: pending.inherits, branch: currentBranch,
+      line: pending.line,
+      column: pending.column)
+    scope.availability = pending.availability
+    scopes.append(scope)
     return scopes.count - 1
   }
 }

@@ -26,6 +26,7 @@ struct FileParser {
     var genericParameters: [String]
     var access: AccessLevel?
     var attributeNames: [String]
+    var availability: [String]
     var isNonisolated: Bool
     var inherits: [String]
     var line: Int

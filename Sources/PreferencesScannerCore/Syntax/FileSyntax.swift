@@ -76,6 +76,9 @@ package struct TypeScope: Sendable {
   /// The names of the attributes written on the declaration (`MainActor`, `globalActor`,
   /// `available`); which name a global actor, the analysis decides.
   package let attributeNames: [String]
+  /// Its `@available(…)` attributes as written (`@available(iOS 17, *)`): generated code that
+  /// names the type repeats them.
+  package var availability: [String] = []
   package let isNonisolated: Bool
   /// The inheritance clause, one entry per type, as written (`PreferenceValue`, `String`).
   package let inherits: [String]

@@ -238,6 +238,7 @@ extension TypeScope: Archivable {
       access: try reader.bool() ? try reader.rawValue(AccessLevel.self) : nil,
       attributeNames: try reader.strings(), isNonisolated: try reader.bool(), inherits: try reader.strings(),
       branch: try reader.optionalInt(), line: try reader.int(), column: try reader.int())
+    availability = try reader.strings()
   }
 
   package func archive(into writer: inout ArchiveWriter) {
@@ -253,6 +254,7 @@ extension TypeScope: Archivable {
     writer.optionalInt(branch)
     writer.int(line)
     writer.int(column)
+    writer.strings(availability)
   }
 }
 

@@ -1,0 +1,40 @@
+// Types only available from an OS version later than the deployment target, and a deprecated
+// one, as apps declare them (`@available(iOS 17, *) struct NewFeatureSettings`). Generated code
+// that names them must repeat their availability (an extension of such a type must, and code
+// outside it may name the type only under `if #available`), and must not name a deprecated type
+// where the compiler would warn. On Linux these attributes do not apply; the macOS CI job builds
+// this target where they do.
+import Preferences
+
+@available(macOS 99, iOS 99, tvOS 99, watchOS 99, visionOS 99, *)
+enum FutureMode: String {
+  case compact, wide
+}
+
+@available(macOS 99, iOS 99, tvOS 99, watchOS 99, visionOS 99, *)
+struct FutureSettings {
+  static let initialMode = FutureMode.compact
+  static let start = 2
+  static let shared = Preferences.PreferenceStore.standard  // the module declares its own PreferenceStore
+
+  @Preference var mode = Self.initialMode
+  @Preference(store: Self.shared) var count = Self.start
+}
+
+struct Outer {
+  @available(macOS, introduced: 99)
+  @available(iOS, introduced: 99)
+  @available(tvOS, introduced: 99)
+  @available(watchOS, introduced: 99)
+  @available(visionOS, introduced: 99)
+  struct Inner {
+    static let initialLevel = 4
+    @Preference var level = Self.initialLevel
+  }
+}
+
+@available(*, deprecated, message: "Use PackageScoped")
+struct LegacyOptions {
+  static let standardTimeout = 10
+  @Preference var timeout = Self.standardTimeout
+}

@@ -1,0 +1,111 @@
+import Testing
+
+@testable import PreferencesScannerCore
+
+/// Types with `@available` attributes: generated code that names them repeats their
+/// availability, and does not name a deprecated one.
+@Suite struct AvailabilityTests {
+  @Test func attributesAreReadInEveryForm() {
+    let short = Availability(["@available(iOS 17, macOS 14.2, *)"])
+    #expect(short.condition == "iOS 17, macOS 14.2, *")
+    #expect(!short.isDeprecated)
+
+    // The long form, one platform per attribute; a type nested in another takes the later
+    // version of each platform, in the order first named.
+    let nested = Availability([
+      "@available(iOS, introduced: 15.0)",
+      "@available(macOS, introduced: 12, deprecated: 14, message: \"Use B, or C\")",
+      "@available(iOS 17.1, *)",
+    ])
+    #expect(nested.condition == "iOS 17.1, macOS 12, *")
+    #expect(nested.isDeprecated, "a platform's deprecation deprecates")
+
+    #expect(Availability(["@available(*, deprecated, message: \"Use (B), not A\")"]).isDeprecated)
+    #expect(Availability(["@available(*, unavailable)"]).isDeprecated)
+    #expect(Availability(["@available(*, deprecated)"]).condition == nil)
+    #expect(!Availability(["@available(*, noasync)"]).isDeprecated)
+    // What `#available` does not take, or does not check at run time: nothing to guard.
+    #expect(Availability(["@available(iOSApplicationExtension 14, *)"]).condition == nil)
+    #expect(Availability(["@available(swift 5.9)"]).condition == nil)
+    #expect(Availability([]).attributes.isEmpty)
+    #expect(Availability(["@available(iOS 17, *)", "@available(iOS 17, *)"]).attributes.count == 1)
+  }
+
+  @Test func generatedCodeRepeatsATypesAvailabilityAndChecksItBeforeNamingTheType() {
+    let result = scan(
+      """
+      @available(iOS 17, macOS 14, *)
+      enum Mode: String { case a, b }
+
+      @available(iOS 17, macOS 14, *)
+      struct NewSettings {
+        static let initial = Mode.a
+        static let shared = PreferenceStore.standard
+        @Preference var mode = Self.initial
+        @Preference(store: .suite("group.app")) var count = 1
+        @Preference(store: Self.shared) var total = 1
+      }
+
+      struct Outer {
+        @available(iOS, introduced: 18)
+        struct Inner {
+          static let start = 2
+          @Preference var level = Self.start
+        }
+      }
+      """)
+    #expect(errors(result).isEmpty)
+    let code = RegistryRenderer.singleFile(result, module: "App")
+    let check = "if #available(iOS 17, macOS 14, *) {"
+    #expect(code.contains("\(check) return NewSettings._preferenceDefault_mode() } else { return nil }"))
+    #expect(code.contains("\(check) return NewSettings._preference_store_count() } else { return nil }"))
+    // A store the main actor may have to create (a `static let` in a default-isolation target):
+    // on an OS older than the type, which never runs its code, the default store stands in.
+    #expect(
+      code.contains(
+        "\(check) return NewSettings._preference_store_total() } else { return _Preferences.Store.default }"))
+    #expect(code.contains("@available(iOS 17, macOS 14, *)\nextension NewSettings {"))
+    #expect(code.contains("@available(iOS 17, macOS 14, *) extension Mode: "), "the conformance too")
+    #expect(code.contains("@available(iOS, introduced: 18)\nextension Outer.Inner {"))
+    #expect(code.contains("if #available(iOS 18, *) { return Outer.Inner._preferenceDefault_level() }"))
+  }
+
+  @Test func aDeprecatedTypesDefaultIsRegisteredAtFirstReadSoNoGeneratedCodeNamesIt() {
+    let result = scan(
+      """
+      @available(*, deprecated, message: "Use Options")
+      struct LegacyOptions {
+        static let standard = 10
+        @Preference var timeout = Self.standard
+        @Preference var retries = 3
+      }
+      """)
+    #expect(errors(result).isEmpty)
+    #expect(result.plan("LegacyOptions.timeout")?.registrationKind == "firstRead")
+    #expect(result.plan("LegacyOptions.retries")?.registrationKind == "registry", "a literal needs no code")
+    let code = RegistryRenderer.singleFile(result, module: "App")
+    #expect(!code.contains("extension LegacyOptions"))
+    #expect(!code.contains("LegacyOptions._"))
+  }
+
+  @Test func attributesAreReadAsWrittenAndKeptByTheParseCache() throws {
+    let source = Array(
+      """
+      @available(iOS 17, /* the first with it */ macOS 14,
+                 *)
+      @MainActor public struct A {
+        @available(*, deprecated, message: "Use B")
+        struct Inner {}
+      }
+      """.utf8)
+    let syntax = FileParser.parse(path: "A.swift", module: "App", contents: source)
+    #expect(
+      syntax.scopes.map(\.availability) == [
+        ["@available(iOS 17, macOS 14, *)"], [#"@available(*, deprecated, message: "Use B")"#],
+      ])
+    var writer = ArchiveWriter()
+    writer.item(syntax)
+    var reader = ArchiveReader(writer.bytes)
+    #expect(try reader.item(FileSyntax.self).scopes.map(\.availability) == syntax.scopes.map(\.availability))
+  }
+}
