@@ -115,6 +115,8 @@ struct KeyedLevel: RawRepresentable, LosslessStringConvertible, PreferenceDictio
     roundTrip(Optional(Decimal(string: "0.1")!), default: nil, kind: kind)
     roundTrip(Character("é"), default: ",", kind: kind)
     roundTrip(Character("👩‍👩‍👧"), default: ",", kind: kind)
+    roundTrip(Unicode.Scalar("\t"), default: ",", kind: kind)
+    roundTrip(Optional(Unicode.Scalar("é")), default: nil, kind: kind)
     roundTrip(Duration.seconds(30), default: .zero, kind: kind)
     roundTrip(Duration.milliseconds(250), default: .zero, kind: kind)
     roundTrip(Duration.milliseconds(100), default: .zero, kind: kind)
@@ -187,6 +189,9 @@ struct KeyedLevel: RawRepresentable, LosslessStringConvertible, PreferenceDictio
     #expect(Duration(launchArgument: "soon") == nil)
     #expect(Character(launchArgument: ";") == ";")
     #expect(Character(launchArgument: ";;") == nil)
+    #expect(Unicode.Scalar(",").propertyListValue() == .string(","))
+    #expect(Unicode.Scalar(launchArgument: ";") == ";")
+    #expect(Unicode.Scalar(launchArgument: "👩‍👩‍👧") == nil, "one character of several scalars")
     #expect(Range<Int>(launchArgument: "[2, 5]") == 2..<5)
     #expect(Range<Int>(launchArgument: "[5, 2]") == nil)
     #expect(ClosedRange<Double>(launchArgument: "[0.5, 1]") == 0.5...1)
@@ -207,7 +212,7 @@ struct KeyedLevel: RawRepresentable, LosslessStringConvertible, PreferenceDictio
       ("range-\(id)", .array([.integer(10), .integer(2)])),
       ("closed-\(id)", .array([.double(3), .double(1)])),
       ("short-\(id)", .array([.integer(1)])), ("point-\(id)", .string("{1, 2}")),
-      ("character-\(id)", .string("ab")),
+      ("character-\(id)", .string("ab")), ("scalar-\(id)", .string("e\u{301}")),
     ]
     for (key, value) in stored { store.set(value, forKey: key) }
     let fresh = reopen()
@@ -219,6 +224,7 @@ struct KeyedLevel: RawRepresentable, LosslessStringConvertible, PreferenceDictio
     #expect(fresh.value(forKey: "short-\(id)", default: 0..<1) == 0..<1)
     #expect(fresh.value(forKey: "point-\(id)", default: CGPoint.zero) == .zero)
     #expect(fresh.value(forKey: "character-\(id)", default: Character(",")) == ",")
+    #expect(fresh.value(forKey: "scalar-\(id)", default: Unicode.Scalar(",")) == ",")
     for (key, value) in stored {
       #expect(Diagnostics.reported(mentioning: key).count == 1, "\(key)")
       #expect(fresh.backend.value(forKey: key) == value, "\(key)")

@@ -91,6 +91,34 @@ extension Character: PreferenceValue {
 }
 
 extension Character: LosslessPreferenceValue {}
+
+/// Stored as a string of the one scalar, as `Character` is; a stored string of any other length
+/// is a mismatch. Found porting postgres-nio, whose `COPY` options keep `var delimiter:
+/// UnicodeScalar?`, the kind of setting a data tool's preferences hold.
+extension Unicode.Scalar: PreferenceValue {
+  /// The value in stored form.
+  public func propertyListValue() -> PropertyListValue? { .string(String(self)) }
+
+  /// Creates a value from its stored form.
+  public init(propertyListValue value: PropertyListValue) throws {
+    guard case .string(let text) = value, let scalar = Self.only(in: text) else { throw Self.mismatch(value) }
+    self = scalar
+  }
+
+  /// Accepts text of one Unicode scalar.
+  public init?(launchArgument text: String) {
+    guard let scalar = Self.only(in: text) else { return nil }
+    self = scalar
+  }
+
+  private static func only(in text: String) -> Unicode.Scalar? {
+    var scalars = text.unicodeScalars.makeIterator()
+    guard let first = scalars.next(), scalars.next() == nil else { return nil }
+    return first
+  }
+}
+
+extension Unicode.Scalar: LosslessPreferenceValue {}
 // Its text reads back as an equal value (NaN, which has none, is never stored).
 extension Decimal: LosslessPreferenceValue {}
 

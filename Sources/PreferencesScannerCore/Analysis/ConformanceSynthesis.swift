@@ -81,8 +81,8 @@ struct ConformanceSynthesis {
   static let sendableValueTypes: Set<String> = [
     "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
     "Float",
-    "Float16", "CGFloat", "Bool", "String", "Character", "Substring", "Date", "URL", "UUID", "Data",
-    "TimeInterval", "Decimal", "Locale", "TimeZone", "Calendar", "DateComponents", "CharacterSet",
+    "Float16", "CGFloat", "Bool", "String", "Character", "UnicodeScalar", "Substring", "Date", "URL", "UUID",
+    "Data", "TimeInterval", "Decimal", "Locale", "TimeZone", "Calendar", "DateComponents", "CharacterSet",
     "URLComponents", "Duration", "PropertyListValue", "CGPoint", "CGSize", "CGRect", "CGVector",
   ]
 

@@ -31,8 +31,8 @@ struct ExpressionAnalyzer {
   static let standardTypes: Set<String> = [
     "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
     "Float",
-    "Float16", "CGFloat", "Bool", "String", "Character", "Substring", "Array", "Dictionary", "Set",
-    "Optional",
+    "Float16", "CGFloat", "Bool", "String", "Character", "UnicodeScalar", "Unicode", "Substring", "Array",
+    "Dictionary", "Set", "Optional",
     "Range", "ClosedRange", "Date", "URL", "UUID", "Data", "TimeInterval", "Decimal", "Locale", "TimeZone",
     "Calendar", "DateComponents", "CharacterSet", "URLComponents", "Duration", "CGPoint", "CGSize", "CGRect",
     "PreferenceStore",

@@ -169,8 +169,8 @@ struct TypedKeys {
   /// Standard library types a value type may name, which every file sees without an import.
   static let standardLibraryTypes: Set<String> = [
     "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
-    "Float", "Float16", "Bool", "String", "Character", "Substring", "Array", "Dictionary", "Set",
-    "Optional", "Swift",
+    "Float", "Float16", "Bool", "String", "Character", "UnicodeScalar", "Unicode", "Substring", "Array",
+    "Dictionary", "Set", "Optional", "Swift",
   ]
 
   /// Standard types whose initializer called with one value is a conversion that cannot fail.
