@@ -111,8 +111,7 @@ package struct Availability: Sendable, Equatable {
       index = text.index(after: index)
     }
     arguments.append(text[start...])
-    return arguments.map { $0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed() }
-      .map { Substring(String($0)) }.filter { !$0.isEmpty }
+    return arguments.map { Substring($0.trimmingBlanks()) }.filter { !$0.isEmpty }
   }
 
   /// Whether version `a` (`17.2`) is later than `b` (`17`).

@@ -249,7 +249,7 @@ struct ConformanceSynthesis {
       SynthesizedConformance(
         typeName: name, storage: storage, keyStorage: keyStorage,
         statesSendable: !declaredSendable, condition: condition.isEmpty ? nil : condition,
-        site: info.declarationSite, availability: index.availability(of: type)))
+        site: info.declarationSite, availability: Availability(index.availability(of: type))))
   }
 
   private func isRawValueEnum(_ info: ModuleIndex.TypeInfo, rawTypes: Set<String> = rawValueTypes) -> Bool {
@@ -530,5 +530,5 @@ package struct SynthesizedConformance: Sendable {
   package var site: (file: String, line: Int)? = nil
   /// The `@available` attributes of the type and the types around it, which the extension
   /// that conforms it repeats.
-  package var availability: [String] = []
+  package var availability = Availability([])
 }

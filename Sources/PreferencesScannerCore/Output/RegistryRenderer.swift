@@ -320,7 +320,7 @@ package enum RegistryRenderer {
           ". Not conforming? Where the default isolation is MainActor, or conformances are inferred isolated, declare the type or its conformance nonisolated (nonisolated struct …, : nonisolated Codable)"
       }
       let line =
-        Availability(conformance.availability).attributes.map { $0 + " " }.joined()
+        conformance.availability.attributes.map { $0 + " " }.joined()
         + "extension \(name): \(conformance.statesSendable ? "@unchecked Sendable, " : "")\(protocols.joined(separator: ", ")) {}  // \(comment)\n"
       if isolated, let site = conformance.site {
         // Where the default isolation is MainActor, such a conformance is main-actor isolated
