@@ -146,15 +146,7 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
     {
       return value
     }
-    if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value {
-      return none
-    }
-    let empties: [PropertyListValue] = [
-      .string(""), .integer(0), .double(0), .bool(false), .array([]), .dictionary([:]), .data(Data()),
-      .string("{}"), .data(Data("{}".utf8)), .string("[]"), .data(Data("[]".utf8)),
-    ]
-    for empty in empties { if let value = try? Value(propertyListValue: empty) { return value } }
-    preconditionFailure(Self.mismatchMessage(key, Value.self) + ", and no \(given) value can be made")
+    return DeclarationDefaults.substitute(as: Value.self, why: Self.mismatchMessage(key, Value.self))
   }
 
   /// Stores `value` for `key`; `nil` (for optional keys) removes the stored value.

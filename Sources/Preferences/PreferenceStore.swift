@@ -133,18 +133,9 @@ public final class PreferenceStore: Sendable {
   }
 
   /// The value of key `number` (`key`), reading and caching it; the wrapper's slow path.
-  /// `defaultValue` is registered as the key's default if none is (a declaration whose default
-  /// the registry could not evaluate registers it at its first read).
-  func value<Value: PreferenceValue>(number: Int, key: String, default defaultValue: Value) -> Value {
-    if state.withLock({ $0.registered[key] == nil }), let encoded = try? encode(defaultValue, forKey: key) {
-      let added = state.withLock { state -> Bool in
-        guard state.registered[key] == nil else { return false }
-        state.registered[key] = encoded
-        return true
-      }
-      if added { backend.register(defaults: [key: encoded]) }
-    }
-    let (value, cell) = load(key, number: number, default: { defaultValue })
+  /// `defaultValue` is called only when the stored value is missing or unusable.
+  func value<Value: PreferenceValue>(number: Int, key: String, default defaultValue: () -> Value) -> Value {
+    let (value, cell) = load(key, number: number, default: defaultValue)
     cell.track()
     return value
   }

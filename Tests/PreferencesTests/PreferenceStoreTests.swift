@@ -30,36 +30,40 @@ import Testing
     let key = "K-\(UUID().uuidString)"
     let number = KeyNumbers.number(of: key)
     let registry = 1_000
-    store.markRegistered(registry: registry)
     // Nothing is cached before the first read, and nothing is served for a registry that has
     // not registered its defaults in this store.
     #expect(store.cachedValue(number: number, registry: registry, as: Int.self) == nil)
-    #expect(store.value(number: number, key: key, default: 1) == 1)
-    #expect(store.registeredDefault(forKey: key) == .integer(1), "the first read registers its default")
+    #expect(store.value(number: number, key: key) { 1 } == 1)
+    #expect(
+      store.cachedValue(number: number, registry: registry, as: Int.self) == nil,
+      "a declaration's own default is not cached: another declaration of the key may have another")
+    store.register(defaults: [key: 1])
+    store.markRegistered(registry: registry)
+    #expect(store.value(number: number, key: key) { 2 } == 1, "the registered default")
     #expect(store.cachedValue(number: number, registry: registry, as: Int.self) == 1)
     #expect(store.cachedValue(number: number, registry: registry + 1, as: Int.self) == nil)
     store.set(5, forKey: key)
     #expect(store.cachedValue(number: number, registry: registry, as: Int.self) == 5)
     // Two declarations of one key share its number and its value.
     #expect(KeyNumbers.number(of: key) == number)
-    #expect(store.value(number: number, key: key, default: 2) == 5)
+    #expect(store.value(number: number, key: key) { 2 } == 5)
     store.removeValue(forKey: key)
     #expect(store.cachedValue(number: number, registry: registry, as: Int.self) != 5)
-    #expect(store.value(number: number, key: key, default: 1) == 1)
+    #expect(store.value(number: number, key: key) { 1 } == 1)
     store.backend.setValue(.integer(9), forKey: key)
     store.externalChange([key])
     #expect(store.cachedValue(number: number, registry: registry, as: Int.self) != 1)
-    #expect(store.value(number: number, key: key, default: 1) == 9)
+    #expect(store.value(number: number, key: key) { 1 } == 9)
     // A value read as another type misses instead of misreading.
     #expect(store.cachedValue(number: number, registry: registry, as: String.self) == nil)
     store.removeAllValues()
     #expect(store.cachedValue(number: number, registry: registry, as: Int.self) != 9)
-    #expect(store.value(number: number, key: key, default: 1) == 1)
+    #expect(store.value(number: number, key: key) { 1 } == 1)
     // Caches are per store.
     let other = PreferenceStore.inMemory([key: 3])
     other.markRegistered(registry: registry)
     #expect(other.cachedValue(number: number, registry: registry, as: Int.self) == nil)
-    #expect(other.value(number: number, key: key, default: 1) == 3)
+    #expect(other.value(number: number, key: key) { 1 } == 3)
   }
 
   @Test func keyNumbersAreStableAndDistinctUnderConcurrency() {

@@ -138,6 +138,27 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
     #expect(store.registeredDefault(forKey: "Evaluated.onMain") == .integer(2))
   }
 
+  /// A read off the main thread that needs a default registration left to the main actor
+  /// evaluates it there and then, rather than waiting for the main actor's next turn.
+  @Test func aDefaultLeftToTheMainActorIsEvaluatedThereWhenAReadNeedsIt() async {
+    let store = PreferenceStore.inMemory()
+    let catalog = catalog([evaluatedTable], store: store)
+    let found = await Task.detached { () -> PropertyListValue? in
+      catalog.ensureRegistered(in: store)
+      guard let entry = catalog.entry(fileID: "Tests/Evaluated.swift", location: 2) else { return nil }
+      return catalog.declaredDefault(of: entry, in: store)
+    }.value
+    #expect(found == .integer(2))
+    #expect(store.registeredDefault(forKey: "Evaluated.onMain") == .integer(2), "registered by the read")
+    let anywhere = catalog.entry(fileID: "Tests/Evaluated.swift", location: 1)
+    #expect(anywhere.flatMap { catalog.declaredDefault(of: $0, in: store) } == .integer(1))
+    let mapped = catalog.entry(fileID: "Tests/Template.stencil", location: 900)
+    #expect(mapped != nil)
+    #expect(mapped.flatMap { catalog.declaredDefault(of: $0, in: store) } == nil, "no default to give")
+    await MainActor.run {}
+    #expect(store.registeredDefault(forKey: "Evaluated.onMain") == .integer(2))
+  }
+
   @Test func aTableOfTwoStaticStringsIsReadLikeATableValue() {
     let catalog = RegistryCatalog.of(StaticStringRegistry.self)
     #expect(catalog.entry(fileID: "AnyModule/Literal.swift", location: 7)?.descriptor.key == "Literal.count")
@@ -281,6 +302,31 @@ extension MovedSettings {
     #expect(reported.count == 1)
     #expect(reported.first?.description.contains("Rebuild") == true)
   }
+
+  /// What an unknown declaration reads with nothing stored: the default it kept where the
+  /// registry says to keep it (a registry of an older library keeps every one), else, the
+  /// registry having none to give, `nil` for an optional and an empty value otherwise.
+  @Test func anUnknownDeclarationReadsItsKeptDefaultElseAnEmptyValue() {
+    Diagnostics.start()
+    let kept = DerivedPreference<Int, FakeRegistry>(wrappedValue: 5, fileID: "Tests/StaleKept.swift", line: 7)
+    #expect(kept.wrappedValue == 5)
+    let empty = DerivedPreference<Int, NonKeepingRegistry>(
+      wrappedValue: 5, fileID: "Tests/StaleEmpty.swift", line: 7)
+    #expect(empty.wrappedValue == 0)
+    let none = DerivedPreference<String?, NonKeepingRegistry>(fileID: "Tests/StaleEmpty.swift", line: 8)
+    #expect(none.wrappedValue == nil)
+    #expect(Diagnostics.reported(mentioning: "Tests/StaleEmpty.swift:7").count == 1)
+    empty.wrappedValue = 6
+    #expect(empty.wrappedValue == 6, "its value lives in memory")
+  }
+}
+
+/// A registry that lists nothing and keeps no declaration's default, as a generated one whose
+/// module has no default the registry cannot evaluate.
+enum NonKeepingRegistry: GeneratedPreferenceRegistry {
+  static func _preferenceFiles() -> [Any] { [] }
+  static func _retiredKeys() -> [String] { [] }
+  static func _keepsDefault(line: UInt) -> Bool { false }
 }
 
 /// Xcode names a module after the product (`$(PRODUCT_NAME:c99extidentifier)`, or an override

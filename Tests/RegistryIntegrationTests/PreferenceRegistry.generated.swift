@@ -23,6 +23,14 @@ import Foundation
     let probe: @isolated(any) () -> Void = _preferencesDefaultIsolationProbe
     return probe.isolation != nil
   }
+
+  /// Whether the declaration on `line` keeps its default: one the registry cannot evaluate.
+  @usableFromInline nonisolated static func _keepsDefault(line: UInt) -> Bool {
+    switch line {
+    case 86: return true
+    default: return false
+    }
+  }
 }
 
 /// Declared with no isolation, so that it has the module's default isolation.

@@ -26,11 +26,25 @@ public protocol GeneratedPreferenceRegistry: Sendable {
   /// Whether the module's default isolation is the main actor (Xcode 26's default for new app
   /// targets), found at run time by generated code.
   @_spi(Generated) static func _mainActorIsDefaultIsolation() -> Bool
+  /// Whether a `@Preference` declared on `line` (as the compiler reports it) keeps its default
+  /// when it is created: those on the lines of declarations whose default the registry cannot
+  /// evaluate (``PreferenceDescriptor/Registration/firstRead``). Every other declaration's
+  /// default comes from the registry, and creating it does not evaluate its default at all.
+  ///
+  /// The generated answer is a `switch` over constant lines, which the optimizer folds into each
+  /// declaration's initializer (`#line` is a constant there). Public, not SPI, because the
+  /// wrapper's inlinable initializer calls it.
+  @_documentation(visibility: internal)
+  static func _keepsDefault(line: UInt) -> Bool
 }
 
 extension GeneratedPreferenceRegistry {
   /// For registries generated before the question was asked: assume the main actor.
   @_spi(Generated) public static func _mainActorIsDefaultIsolation() -> Bool { true }
+
+  /// For registries that do not say: every declaration keeps its default.
+  @_documentation(visibility: internal)
+  public static func _keepsDefault(line: UInt) -> Bool { true }
 
   /// Every preference declared in the module, in file and source order.
   public static var preferences: [PreferenceDescriptor] {

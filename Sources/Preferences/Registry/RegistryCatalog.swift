@@ -26,6 +26,8 @@ final class RegistryCatalog: Sendable {
     var allDecoded = false
     /// Explicit stores, evaluated once per entry.
     var stores: [String: PreferenceStore] = [:]
+    /// Defaults the registry evaluated, in stored form, by key.
+    var evaluatedDefaults: [String: PropertyListValue] = [:]
   }
   private let state = Locked(State())
   /// One registration at a time; no lock is held while it runs defaults, migrations and the
@@ -178,6 +180,45 @@ final class RegistryCatalog: Sendable {
     }
   }
 
+  // MARK: Defaults
+
+  /// The default `entry` declares, in stored form: the literal the generator encoded, or what
+  /// the registry evaluated when it registered. A default that registration left to the main
+  /// actor's next turn is evaluated now, as a store expression is (at once on the main thread;
+  /// elsewhere by the main thread, which code the compiler let read the declaration is in
+  /// practice on already), and registered in `store`. `nil` when the registry cannot evaluate
+  /// the default (``PreferenceDescriptor/Registration/firstRead``: the declaration keeps it), when
+  /// there is none (an optional declared without one), or when it does not encode.
+  func declaredDefault(of entry: Entry, in store: PreferenceStore) -> PropertyListValue? {
+    if let value = entry.registeredValue { return value }
+    let key = entry.descriptor.key
+    if let value = state.withLock({ $0.evaluatedDefaults[key] }) { return value }
+    let evaluated: PropertyListValue?
+    switch table(of: entry)?.registration(entry.index) ?? .none {
+    case .none:
+      return nil
+    case .registry(let evaluate):
+      evaluated = evaluate()
+    case .mainActor(let evaluate):
+      evaluated = Self.onMainActor(evaluate)
+    case .defaultIsolation(let evaluate):
+      evaluated =
+        !mainActorIsDefaultIsolation && !MainActorContext.isCurrent
+        ? callInDefaultIsolation(evaluate) : Self.onMainActor(evaluate)
+    }
+    guard let evaluated else { return nil }
+    state.withLock { $0.evaluatedDefaults[key] = evaluated }
+    if store.registeredDefault(forKey: key) == nil { store.register(encoded: [key: evaluated]) }
+    return evaluated
+  }
+
+  private static func onMainActor(_ evaluate: @MainActor @Sendable () -> PropertyListValue?)
+    -> PropertyListValue?
+  {
+    if MainActorContext.isCurrent { return MainActor.assumeIsolated { evaluate() } }
+    return DispatchQueue.main.sync { MainActor.assumeIsolated { evaluate() } }
+  }
+
   // MARK: Registration
 
   /// Registers the defaults of every declaration of the module, in `store` and in every other
@@ -280,6 +321,7 @@ final class RegistryCatalog: Sendable {
     for (key, declarations) in store.claim(owners) {
       PreferenceDiagnostics.report(.keyDeclaredInTwoModules(key: key, declarations: declarations))
     }
+    state.withLock { $0.evaluatedDefaults.merge(defaults) { _, new in new } }
     if !synced.isEmpty { store.trackModifications(of: synced) }
     if !json.isEmpty { store.useFormat(.json, forKeys: json) }
     store.register(encoded: defaults)
@@ -293,6 +335,7 @@ final class RegistryCatalog: Sendable {
           for (key, evaluate) in later where store.registeredDefault(forKey: key) == nil {
             if let value = evaluate() { values[key] = value }
           }
+          self.state.withLock { $0.evaluatedDefaults.merge(values) { _, new in new } }
           store.register(encoded: values)
         }
       }

@@ -25,15 +25,16 @@ import Foundation
 /// `@Observable` model) that reads a preference is updated when it changes, from any source.
 @propertyWrapper
 public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPreferenceRegistry>: Sendable {
-  // Only the declaration's location and default: creating a wrapper (which happens every time
-  // its enclosing value is created) stores two words beside the default, and does nothing else.
+  // Only the declaration's location: creating a wrapper (which happens every time its enclosing
+  // value is created) stores two words, and does nothing else. Not even the default: it comes
+  // from the registry (see `DeclarationDefaults`), so the wrapper is a trivial value, which the
+  // optimizer creates and destroys as it does plain integers.
   // The address of the `#fileID` literal: immortal, immutable text, so sharing it is safe.
   @usableFromInline let fileIDAddress: UInt
   // The declaration's line: with its file, what finds it in the registry (the scanner allows
   // one `@Preference` per line). No `#column`: it cost every declaration's compile a third
   // more than the other two literals together (Benchmarks/README.md).
   @usableFromInline let location: UInt64
-  @usableFromInline let defaultValue: Value
 
   /// Declares a preference whose key is derived from the enclosing type and property name:
   /// `@Preference var username = "Anonymous"`.
@@ -60,22 +61,24 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// declaration of the module in every build.
   ///
   /// - Parameters:
-  ///   - wrappedValue: The default value, used until a value is stored. Like a stored property's
-  ///     initial value, it is evaluated each time the enclosing value is created; the generated
-  ///     registry evaluates it once more to register it.
+  ///   - wrappedValue: The default value, used until a value is stored. Unlike a stored
+  ///     property's initial value, it is not evaluated each time the enclosing value is created:
+  ///     the generated registry evaluates it once, to register it. (A default the registry cannot
+  ///     evaluate, in a generic or local type, say, is evaluated by the declaration's first
+  ///     initialization.)
   ///   - fileID: Where the declaration is, as the compiler reports it; leave the default.
   ///   - line: Likewise. A file declares at most one preference per line: its file and line
   ///     are what find its key.
   @inlinable
-  public init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line) {
-    self.init(default: wrappedValue, fileID: fileID, line: line)
+  public init(wrappedValue: @autoclosure () -> Value, fileID: StaticString = #fileID, line: UInt = #line) {
+    self.init(fileID: fileID, line: line, default: wrappedValue)
   }
 
   /// Declares a preference with options, the first being `key:`; see
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: Value,
+    wrappedValue: @autoclosure () -> Value,
     key: StaticString,
     store: @autoclosure () -> PreferenceStore = .default,
     movedFrom: @autoclosure () -> PreferenceStore? = nil,
@@ -85,14 +88,14 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line)
+    self.init(fileID: fileID, line: line, default: wrappedValue)
   }
 
   /// Declares a preference with options, the first being `store:`; see
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: Value,
+    wrappedValue: @autoclosure () -> Value,
     store: @autoclosure () -> PreferenceStore,
     movedFrom: @autoclosure () -> PreferenceStore? = nil,
     format: PreferenceFormat = .propertyList,
@@ -101,14 +104,14 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line)
+    self.init(fileID: fileID, line: line, default: wrappedValue)
   }
 
   /// Declares a preference with options, the first being `movedFrom:`; see
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: Value,
+    wrappedValue: @autoclosure () -> Value,
     movedFrom: @autoclosure () -> PreferenceStore?,
     format: PreferenceFormat = .propertyList,
     sync: Bool = false,
@@ -116,57 +119,57 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line)
+    self.init(fileID: fileID, line: line, default: wrappedValue)
   }
 
   /// Declares a preference with options, the first being `format:`; see
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: Value,
+    wrappedValue: @autoclosure () -> Value,
     format: PreferenceFormat,
     sync: Bool = false,
     settings: Bool = false,
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line)
+    self.init(fileID: fileID, line: line, default: wrappedValue)
   }
 
   /// Declares a preference with options, the first being `sync:`; see
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: Value,
+    wrappedValue: @autoclosure () -> Value,
     sync: Bool,
     settings: Bool = false,
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line)
+    self.init(fileID: fileID, line: line, default: wrappedValue)
   }
 
   /// Declares a preference with options, the first being `settings:`; see
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: Value,
+    wrappedValue: @autoclosure () -> Value,
     settings: Bool,
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line)
+    self.init(fileID: fileID, line: line, default: wrappedValue)
   }
 
   /// Declares a preference with options, the first being `renamedFrom:`; see
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: Value,
+    wrappedValue: @autoclosure () -> Value,
     renamedFrom: StaticString, _ moreRenamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(default: wrappedValue, fileID: fileID, line: line)
+    self.init(fileID: fileID, line: line, default: wrappedValue)
   }
 
   /// Declares an optional preference without a default: `@Preference var lastSearch: String?`
@@ -182,7 +185,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     settings: Bool = false,
     fileID: StaticString = #fileID, line: UInt = #line
   ) where Value: ExpressibleByNilLiteral {
-    self.init(default: nil, fileID: fileID, line: line)
+    self.init(fileID: fileID, line: line, default: { nil })
   }
 
   /// Declares a renamed optional preference without a default:
@@ -198,16 +201,18 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     renamedFrom: StaticString, _ moreRenamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) where Value: ExpressibleByNilLiteral {
-    self.init(default: nil, fileID: fileID, line: line)
+    self.init(fileID: fileID, line: line, default: { nil })
   }
 
-  /// What every declaration form stores: the default and where the declaration is. The other
-  /// arguments are read by the build plugin from source.
+  /// What every declaration form stores: where the declaration is. The default is evaluated
+  /// only where the registry cannot evaluate it (the generated `_keepsDefault(line:)`, folded
+  /// into a constant by the optimizer); the other arguments are read by the build plugin from
+  /// source.
   @inlinable
-  init(default defaultValue: Value, fileID: StaticString, line: UInt) {
+  init(fileID: StaticString, line: UInt, default defaultValue: () -> Value) {
     self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
     self.location = UInt64(line)
-    self.defaultValue = defaultValue
+    if Registry._keepsDefault(line: line) { DeclarationDefaults.keep(defaultValue, fileIDAddress, location) }
   }
 
   /// The stored value, or the default.
@@ -232,7 +237,9 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// `$username.removeValue()`, `$username.binding` (SwiftUI).
   public var projectedValue: PreferenceProjection<Value> {
     let (resolution, store) = resolve()
-    return PreferenceProjection(key: resolution.key, store: store, defaultValue: defaultValue)
+    return PreferenceProjection(key: resolution.key, store: store) { [self] in
+      declaredDefault(resolution, store)
+    }
   }
 
   /// The key this preference is stored under.
@@ -245,7 +252,46 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   @usableFromInline
   func read() -> Value {
     let (resolution, store) = resolve()
-    return store.value(number: resolution.number, key: resolution.key, default: defaultValue)
+    return store.value(number: resolution.number, key: resolution.key) { declaredDefault(resolution, store) }
+  }
+
+  /// The declaration's default: the one its initializer kept, else the registry's, decoded once
+  /// (see ``DeclarationDefaults``).
+  func declaredDefault(_ resolution: DeclarationTable.Resolution, _ store: PreferenceStore) -> Value {
+    if let (value, fromDeclaration) = DeclarationDefaults.kept(fileIDAddress, location, as: Value.self) {
+      // The registry cannot evaluate this default: the first read registers it.
+      if fromDeclaration, store.registeredDefault(forKey: resolution.key) == nil,
+        let encoded = try? store.encode(value, forKey: resolution.key)
+      {
+        store.register(encoded: [resolution.key: encoded])
+      }
+      return value
+    }
+    let value: Value
+    let fileID = String(cString: UnsafePointer<CChar>(bitPattern: fileIDAddress)!)
+    let catalog = RegistryCatalog.of(Registry.self)
+    if let entry = catalog.entry(fileID: fileID, location: location),
+      let stored = catalog.declaredDefault(of: entry, in: store),
+      let decoded: Value = try? PreferenceStore.decode(stored, json: entry.descriptor.format == .json)
+    {
+      value = decoded
+    } else if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value {
+      value = none
+    } else {
+      // A declaration the registry does not list (reported when it was resolved), or a default
+      // that does not encode.
+      if catalog.entry(fileID: fileID, location: location) != nil {
+        PreferenceDiagnostics.report(
+          .encodingFailed(
+            key: resolution.key, type: String(describing: Value.self),
+            reason: "its default cannot be stored, so reads that find no value return a substitute"))
+      }
+      value = DeclarationDefaults.substitute(
+        as: Value.self,
+        why: "@Preference '\(resolution.key)' (\(fileID):\(location)) has no default the registry can give")
+    }
+    DeclarationDefaults.remember(value, fileIDAddress, location)
+    return value
   }
 
   /// This declaration's key and store, resolved through the registry once; registers the
@@ -308,7 +354,8 @@ extension DerivedPreference: CustomStringConvertible, CustomDebugStringConvertib
   private func keyAndValue() -> (key: String, value: Value) {
     let (resolution, store) = resolve()
     return (
-      resolution.key, store.value(number: resolution.number, key: resolution.key, default: defaultValue)
+      resolution.key,
+      store.value(number: resolution.number, key: resolution.key) { declaredDefault(resolution, store) }
     )
   }
 }
@@ -353,12 +400,13 @@ public struct PreferenceProjection<Value: PreferenceValue>: Sendable {
   /// The store the value lives in.
   public let store: PreferenceStore
   /// The declared default value.
-  public let defaultValue: Value
+  public var defaultValue: Value { declaredDefault() }
+  private let declaredDefault: @Sendable () -> Value
 
-  init(key: String, store: PreferenceStore, defaultValue: Value) {
+  init(key: String, store: PreferenceStore, defaultValue: @escaping @Sendable () -> Value) {
     self.key = key
     self.store = store
-    self.defaultValue = defaultValue
+    self.declaredDefault = defaultValue
   }
 
   /// The current value; reading it is tracked by the Observation framework.
