@@ -2,13 +2,13 @@ import Foundation
 
 /// The defaults of `@Preference` declarations, each evaluated once per process and kept here.
 ///
-/// A declaration's initializer does not evaluate its default: creating the wrapper stores where it
-/// was declared and nothing else, so that a type holding preferences is created as cheaply as one
-/// holding plain values, and a default that does work (`Date()`, a decoder) runs once, not each
-/// time a view is created. A read that finds no usable value (nothing stored and nothing
+/// A declaration's wrapper does not keep its default: creating it stores where it was declared and
+/// nothing else, so that a type holding preferences is created and destroyed as cheaply as one
+/// holding plain values (a literal default's evaluation, unused, is dropped by the optimizer).
+/// A read that finds no usable value (nothing stored and nothing
 /// registered, or a stored value of another type) takes the default from here:
 ///
-/// - what the declaration's first initialization kept, for the declarations the registry cannot
+/// - what the declaration's first creation kept, for the declarations the registry cannot
 ///   evaluate (``GeneratedPreferenceRegistry/_keepsDefault(line:)``); that default is also
 ///   registered in the store at the first read, as ``PreferenceDescriptor/Registration/firstRead``
 ///   promises;
@@ -33,15 +33,13 @@ enum DeclarationDefaults {
 
   private static let kept = Locked<[Location: Kept]>([:])
 
-  /// Keeps the default of the declaration at `address`, `line`, evaluating it unless one is kept.
+  /// Keeps `value` as the default of the declaration at `address`, `line`, unless one is kept:
+  /// from the declaration's creation (`fromDeclaration`), or as a read found it.
   @usableFromInline
-  static func keep<Value: PreferenceValue>(_ value: () -> Value, _ address: UInt, _ line: UInt64) {
+  static func keep<Value: Sendable>(_ value: Value, _ address: UInt, _ line: UInt64, fromDeclaration: Bool) {
     let location = Location(address: address, line: line)
-    guard kept.withLock({ $0[location] == nil }) else { return }
-    // Evaluated with no lock held: a default may read other preferences.
-    let evaluated = value()
     kept.withLock { kept in
-      if kept[location] == nil { kept[location] = Kept(value: evaluated, fromDeclaration: true) }
+      if kept[location] == nil { kept[location] = Kept(value: value, fromDeclaration: fromDeclaration) }
     }
   }
 
@@ -54,14 +52,6 @@ enum DeclarationDefaults {
       let value = kept.value as? Value
     else { return nil }
     return (value, kept.fromDeclaration)
-  }
-
-  /// Keeps `value`, found for the declaration at `address`, `line`, unless one is kept.
-  static func remember<Value: Sendable>(_ value: Value, _ address: UInt, _ line: UInt64) {
-    let location = Location(address: address, line: line)
-    kept.withLock { kept in
-      if kept[location] == nil { kept[location] = Kept(value: value, fromDeclaration: false) }
-    }
   }
 
   /// A value to read when no default of `Value` exists: `nil` for an optional, else the emptiest

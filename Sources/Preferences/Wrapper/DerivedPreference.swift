@@ -18,9 +18,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// Creating the wrapper does no work beyond evaluating the default, exactly as a plain stored
-/// property would: it records where it was declared and keeps the default value. The first read
-/// registers every default of the module with the store; later reads come from the store's
+/// Creating the wrapper records where it was declared (two words) and keeps nothing else, not
+/// even the default, which the generated registry evaluates once, for every instance. The first
+/// read registers every default of the module with the store; later reads come from the store's
 /// cache. Every read is tracked by the Observation framework, so a SwiftUI view (or an
 /// `@Observable` model) that reads a preference is updated when it changes, from any source.
 @propertyWrapper
@@ -61,16 +61,15 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// declaration of the module in every build.
   ///
   /// - Parameters:
-  ///   - wrappedValue: The default value, used until a value is stored. Unlike a stored
-  ///     property's initial value, it is not evaluated each time the enclosing value is created:
-  ///     the generated registry evaluates it once, to register it. (A default the registry cannot
-  ///     evaluate, in a generic or local type, say, is evaluated by the declaration's first
-  ///     initialization.)
+  ///   - wrappedValue: The default value, used until a value is stored. Like a stored property's
+  ///     initial value, it is evaluated each time the enclosing value is created (the optimizer
+  ///     drops the evaluation of a literal, which the wrapper does not keep); what reads use is the
+  ///     registry's evaluation, registered with the store.
   ///   - fileID: Where the declaration is, as the compiler reports it; leave the default.
   ///   - line: Likewise. A file declares at most one preference per line: its file and line
   ///     are what find its key.
   @inlinable
-  public init(wrappedValue: @autoclosure () -> Value, fileID: StaticString = #fileID, line: UInt = #line) {
+  public init(wrappedValue: Value, fileID: StaticString = #fileID, line: UInt = #line) {
     self.init(fileID: fileID, line: line, default: wrappedValue)
   }
 
@@ -78,7 +77,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: @autoclosure () -> Value,
+    wrappedValue: Value,
     key: StaticString,
     store: @autoclosure () -> PreferenceStore = .default,
     movedFrom: @autoclosure () -> PreferenceStore? = nil,
@@ -95,7 +94,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: @autoclosure () -> Value,
+    wrappedValue: Value,
     store: @autoclosure () -> PreferenceStore,
     movedFrom: @autoclosure () -> PreferenceStore? = nil,
     format: PreferenceFormat = .propertyList,
@@ -111,7 +110,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: @autoclosure () -> Value,
+    wrappedValue: Value,
     movedFrom: @autoclosure () -> PreferenceStore?,
     format: PreferenceFormat = .propertyList,
     sync: Bool = false,
@@ -126,7 +125,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: @autoclosure () -> Value,
+    wrappedValue: Value,
     format: PreferenceFormat,
     sync: Bool = false,
     settings: Bool = false,
@@ -140,7 +139,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: @autoclosure () -> Value,
+    wrappedValue: Value,
     sync: Bool,
     settings: Bool = false,
     renamedFrom: StaticString...,
@@ -153,7 +152,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: @autoclosure () -> Value,
+    wrappedValue: Value,
     settings: Bool,
     renamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
@@ -165,7 +164,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// ``init(wrappedValue:fileID:line:)``.
   @inlinable
   public init(
-    wrappedValue: @autoclosure () -> Value,
+    wrappedValue: Value,
     renamedFrom: StaticString, _ moreRenamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
@@ -185,7 +184,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     settings: Bool = false,
     fileID: StaticString = #fileID, line: UInt = #line
   ) where Value: ExpressibleByNilLiteral {
-    self.init(fileID: fileID, line: line, default: { nil })
+    self.init(fileID: fileID, line: line, default: nil)
   }
 
   /// Declares a renamed optional preference without a default:
@@ -201,18 +200,23 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     renamedFrom: StaticString, _ moreRenamedFrom: StaticString...,
     fileID: StaticString = #fileID, line: UInt = #line
   ) where Value: ExpressibleByNilLiteral {
-    self.init(fileID: fileID, line: line, default: { nil })
+    self.init(fileID: fileID, line: line, default: nil)
   }
 
-  /// What every declaration form stores: where the declaration is. The default is evaluated
-  /// only where the registry cannot evaluate it (the generated `_keepsDefault(line:)`, folded
-  /// into a constant by the optimizer); the other arguments are read by the build plugin from
-  /// source.
+  /// What every declaration form stores: where the declaration is. The default is kept only
+  /// where the registry cannot evaluate it (the generated `_keepsDefault(line:)`, folded into a
+  /// constant by the optimizer); the other arguments are read by the build plugin from source.
+  ///
+  /// The default is taken as a value, not an `@autoclosure` that would spare its evaluation: an
+  /// autoclosure made an edit that shifts lines in a module of 1,200 declarations build 1.40× the
+  /// keyed wrapper instead of 1.19× (`Scripts/plugin-build-benchmark.sh`, Benchmarks/README.md).
   @inlinable
-  init(fileID: StaticString, line: UInt, default defaultValue: () -> Value) {
+  init(fileID: StaticString, line: UInt, default defaultValue: Value) {
     self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
     self.location = UInt64(line)
-    if Registry._keepsDefault(line: line) { DeclarationDefaults.keep(defaultValue, fileIDAddress, location) }
+    if Registry._keepsDefault(line: line) {
+      DeclarationDefaults.keep(defaultValue, fileIDAddress, location, fromDeclaration: true)
+    }
   }
 
   /// The stored value, or the default.
@@ -290,7 +294,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
         as: Value.self,
         why: "@Preference '\(resolution.key)' (\(fileID):\(location)) has no default the registry can give")
     }
-    DeclarationDefaults.remember(value, fileIDAddress, location)
+    DeclarationDefaults.keep(value, fileIDAddress, location, fromDeclaration: false)
     return value
   }
 
