@@ -29,7 +29,7 @@ public protocol GeneratedPreferenceRegistry: Sendable {
   /// Whether a `@Preference` declared on `line` (as the compiler reports it) keeps its default
   /// when it is created: those on the lines of declarations whose default the registry cannot
   /// evaluate (``PreferenceDescriptor/Registration/firstRead``). Every other declaration's
-  /// default comes from the registry, and creating it does not evaluate its default at all.
+  /// default comes from the registry, and its wrapper keeps nothing but its location.
   ///
   /// The generated answer is a `switch` over constant lines, which the optimizer folds into each
   /// declaration's initializer (`#line` is a constant there). Public, not SPI, because the

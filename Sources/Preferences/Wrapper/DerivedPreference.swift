@@ -274,21 +274,22 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     let value: Value
     let fileID = String(cString: UnsafePointer<CChar>(bitPattern: fileIDAddress)!)
     let catalog = RegistryCatalog.of(Registry.self)
-    if let entry = catalog.entry(fileID: fileID, location: location),
-      let stored = catalog.declaredDefault(of: entry, in: store),
+    let entry = catalog.entry(fileID: fileID, location: location)
+    if let entry, let stored = catalog.declaredDefault(of: entry, in: store),
       let decoded: Value = try? PreferenceStore.decode(stored, json: entry.descriptor.format == .json)
     {
       value = decoded
     } else if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value {
       value = none
     } else {
-      // A declaration the registry does not list (reported when it was resolved), or a default
-      // that does not encode.
-      if catalog.entry(fileID: fileID, location: location) != nil {
+      // A declaration the registry does not list (reported when it was resolved), or one whose
+      // default did not encode.
+      if entry != nil {
         PreferenceDiagnostics.report(
           .encodingFailed(
             key: resolution.key, type: String(describing: Value.self),
-            reason: "its default cannot be stored, so reads that find no value return a substitute"))
+            reason:
+              "the registry could not store its default, so reads that find no value return a substitute"))
       }
       value = DeclarationDefaults.substitute(
         as: Value.self,
