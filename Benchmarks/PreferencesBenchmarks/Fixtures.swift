@@ -50,9 +50,8 @@ struct FivePlain {
 /// `FivePlain` holds six scalar fields (a `String` is two), the most the Swift optimizer takes
 /// apart to destroy field by field (`shouldExpand` in the compiler's SIL utilities: at most six
 /// fields); a type with more is destroyed through its outlined value witness, which calls the
-/// runtime to release the string and the array. Any type with five preferences has more than
-/// six, so the initialisation row compares it with a plain type inside the limit; this pair
-/// compares the two beyond it.
+/// runtime to release the string and the array. With one more property the plain type is beyond
+/// the limit; the wrappers, which keep only their locations, have nothing to release.
 struct FivePreferencesAndTitle {
   var title = "Settings"
   @Preference var a = 1

@@ -232,13 +232,15 @@ let inits = Harness(rounds: quick ? 3 : 31, scale: harness.scale).compare([
 ])
 row("init: struct with 5 plain stored properties", inits[0])
 row("init: struct with 5 @Preference properties", inits[1], against: inits[0], target: "≤ 1.2× plain")
-gate("init: @Preference / plain", inits[1].ratio(to: inits[0]), atMost: 3)
+// 0.66–0.77× since the wrapper keeps only its location; a wrapper that kept its default again
+// measured 1.8–2.3×.
+gate("init: @Preference / plain", inits[1].ratio(to: inits[0]), atMost: 1.5)
 // The plain struct above is small enough for the optimizer to destroy field by field; with one
-// more stored property both are destroyed alike (Fixtures.swift), and the wrappers' own cost shows.
+// more stored property it is destroyed through its outlined value witness (Fixtures.swift).
 row("init: 5 plain stored properties and a title", inits[2])
 row(
   "init: 5 @Preference properties and a title", inits[3], against: inits[2], target: "≤ 1.2× plain")
-gate("init: @Preference / plain, with a title", inits[3].ratio(to: inits[2]), atMost: 2)
+gate("init: @Preference / plain, with a title", inits[3].ratio(to: inits[2]), atMost: 1.2)
 
 // MARK: At rest
 

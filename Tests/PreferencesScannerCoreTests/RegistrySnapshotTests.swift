@@ -69,6 +69,32 @@ import Testing
     }
   }
 
+  /// The index names the lines of the declarations whose default the registry cannot evaluate
+  /// (which keep the default of their first creation) and no other; moving one rewrites it.
+  @Test func theIndexNamesTheLinesOfDefaultsTheRegistryCannotEvaluate() {
+    func index(_ files: [(String, String)]) -> String {
+      RegistryRenderer.files(scan(files), module: "App", tableFiles: []) { _ in nil }.index
+    }
+    let settings = (
+      "Sources/App/Settings.swift",
+      "struct Settings {\n  private static let limit = 3\n  @Preference var limit = Self.limit\n  @Preference var count = 1\n  @Preference var date = Date()\n}\n"
+    )
+    let generic = (
+      "Sources/App/Box.swift",
+      "struct Box<T> {\n  @Preference var made = Date()\n  @Preference var n = 2\n}\n"
+    )
+    #expect(index([settings, generic]).contains("case 2, 3: return true"), "\(index([settings, generic]))")
+    let moved = (settings.0, "\n" + settings.1)
+    #expect(index([moved, generic]).contains("case 2, 4: return true"))
+    let none = index([
+      (
+        "Sources/App/Plain.swift",
+        "struct Plain {\n  @Preference var a = 1\n  @Preference var d = Date()\n}\n"
+      )
+    ])
+    #expect(none.contains("static func _keepsDefault(line: UInt) -> Bool {\n    false\n  }"), "\(none)")
+  }
+
   @Test func anEmptyModuleStillGetsARegistry() {
     let rendered = RegistryRenderer.singleFile(
       PreferenceScanner(module: "Empty").scan(files: []), module: "Empty")
