@@ -143,7 +143,7 @@ public final class PreferenceStore: Sendable {
   private enum LoadStart<Value> {
     case cached(Value, PreferenceCell)
     case undecodable(PreferenceCell)
-    case miss(number: Int, version: UInt64, registered: PropertyListValue?, json: Bool)
+    case miss(number: Int, version: UInt64, registered: PropertyListValue?, json: Bool, hasCell: Bool)
   }
 
   /// Reads `key`: the cached value, else resolved and cached. Creates the key's Observation
@@ -168,20 +168,24 @@ public final class PreferenceStore: Sendable {
         }
         return .miss(
           number: number, version: state.version, registered: state.registered[key],
-          json: state.jsonKeys.contains(key))
+          json: state.jsonKeys.contains(key), hasCell: state.cache.cell(number) != nil)
       }
-      let (number, version, registered, json): (Int, UInt64, PropertyListValue?, Bool)
+      let (number, version, registered, json, hasCell): (Int, UInt64, PropertyListValue?, Bool, Bool)
       switch start {
       case .cached(let value, let cell): return (value, cell)
       case .undecodable(let cell): return (defaultValue(), cell)
-      case .miss(let n, let v, let r, let j): (number, version, registered, json) = (n, v, r, j)
+      case .miss(let n, let v, let r, let j, let c):
+        (number, version, registered, json, hasCell) = (n, v, r, j, c)
       }
       let stored = backend.value(forKey: key)
-      let fallback = defaultValue()
       var problems: [PreferenceError] = []
       let resolution: Resolution<Value> = resolve(
         key, stored: stored, registered: registered, json: json, problems: &problems)
-      let encodedFallback = (try? Self.encode(fallback, json: json)) ?? nil
+      // The caller's default only when the value is missing or unusable, or the key's cell is
+      // still to be created (a cell, once created, is never removed, and remembers it).
+      var fallback: Value?
+      if case .value = resolution, hasCell {} else { fallback = defaultValue() }
+      let encodedFallback = hasCell ? nil : fallback.flatMap { (try? Self.encode($0, json: json)) ?? nil }
       let lastTry = attempts >= 4
       let cell = state.withLock { state -> PreferenceCell? in
         let settled = state.version == version
@@ -203,7 +207,7 @@ public final class PreferenceStore: Sendable {
       guard let cell else { continue }
       problems.forEach(PreferenceDiagnostics.report)
       if case .value(let value) = resolution { return (value, cell) }
-      return (fallback, cell)
+      return (fallback ?? defaultValue(), cell)
     }
   }
 

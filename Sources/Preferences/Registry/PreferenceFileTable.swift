@@ -142,15 +142,6 @@ extension _Preferences {
 /// The `@MainActor` on the function type is there only so that the same generated code compiles
 /// where the main actor is the default; a global-actor function type has the same
 /// representation as a plain one, so the cast changes no value.
-func callInDefaultIsolation(_ function: @escaping @MainActor @Sendable () -> PropertyListValue?)
-  -> PropertyListValue?
-{
-  unsafeBitCast(function, to: (@Sendable () -> PropertyListValue?).self)()
-}
-
-/// ``callInDefaultIsolation(_:)`` for a store expression.
-func callInDefaultIsolation(_ function: @escaping @MainActor @Sendable () -> PreferenceStore)
-  -> PreferenceStore
-{
-  unsafeBitCast(function, to: (@Sendable () -> PreferenceStore).self)()
+func callInDefaultIsolation<Result>(_ function: @escaping @MainActor @Sendable () -> Result) -> Result {
+  unsafeBitCast(function, to: (@Sendable () -> Result).self)()
 }

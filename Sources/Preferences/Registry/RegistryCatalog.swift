@@ -160,15 +160,9 @@ final class RegistryCatalog: Sendable {
     if let store = table(of: entry)?.store(entry.index) {
       evaluated = store
     } else if let isolated = table(of: entry)?.isolatedStore(entry.index) {
-      if MainActorContext.isCurrent {
-        evaluated = MainActor.assumeIsolated { isolated.evaluate() }
-      } else if isolated.followsDefaultIsolation && !mainActorIsDefaultIsolation {
-        evaluated = callInDefaultIsolation(isolated.evaluate)
-      } else if waitForMainActor {
-        evaluated = DispatchQueue.main.sync { MainActor.assumeIsolated { isolated.evaluate() } }
-      } else {
-        return nil
-      }
+      guard waitForMainActor || !needsMainThread(followsDefaultIsolation: isolated.followsDefaultIsolation)
+      else { return nil }
+      evaluated = evaluateNow(isolated.evaluate, followsDefaultIsolation: isolated.followsDefaultIsolation)
     } else {
       return .some(nil)
     }
@@ -200,11 +194,9 @@ final class RegistryCatalog: Sendable {
     case .registry(let evaluate):
       evaluated = evaluate()
     case .mainActor(let evaluate):
-      evaluated = Self.onMainActor(evaluate)
+      evaluated = evaluateNow(evaluate, followsDefaultIsolation: false)
     case .defaultIsolation(let evaluate):
-      evaluated =
-        !mainActorIsDefaultIsolation && !MainActorContext.isCurrent
-        ? callInDefaultIsolation(evaluate) : Self.onMainActor(evaluate)
+      evaluated = evaluateNow(evaluate, followsDefaultIsolation: true)
     }
     guard let evaluated else { return nil }
     state.withLock { $0.evaluatedDefaults[key] = evaluated }
@@ -212,10 +204,25 @@ final class RegistryCatalog: Sendable {
     return evaluated
   }
 
-  private static func onMainActor(_ evaluate: @MainActor @Sendable () -> PropertyListValue?)
-    -> PropertyListValue?
+  /// Whether code that generated code declared `@MainActor` must run on the main thread from
+  /// here: it may run here on the main actor, or where its names are isolated only as the
+  /// module's default isolation makes them and that default is nonisolated.
+  private func needsMainThread(followsDefaultIsolation: Bool) -> Bool {
+    !MainActorContext.isCurrent && !(followsDefaultIsolation && !mainActorIsDefaultIsolation)
+  }
+
+  /// Calls `evaluate` (a default or a store expression that generated code declared
+  /// `@MainActor`) now: here where ``needsMainThread(followsDefaultIsolation:)`` allows, else on
+  /// the main thread, waiting for it.
+  private func evaluateNow<T: Sendable>(
+    _ evaluate: @escaping @MainActor @Sendable () -> T, followsDefaultIsolation: Bool
+  )
+    -> T
   {
     if MainActorContext.isCurrent { return MainActor.assumeIsolated { evaluate() } }
+    if !needsMainThread(followsDefaultIsolation: followsDefaultIsolation) {
+      return callInDefaultIsolation(evaluate)
+    }
     return DispatchQueue.main.sync { MainActor.assumeIsolated { evaluate() } }
   }
 
