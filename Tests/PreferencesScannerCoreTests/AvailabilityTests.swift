@@ -70,6 +70,58 @@ import Testing
     #expect(code.contains("if #available(iOS 18, *) { return Outer.Inner._preferenceDefault_level() }"))
   }
 
+  /// A `PreferenceKeys` enum available from a later OS version, or deprecated, or inside such a
+  /// type: the typed keys' extensions name it, so each repeats its attributes (else the
+  /// compiler says it is only available in a later version, or warns that it is deprecated).
+  @Test func typedKeysRepeatTheirEnumsAvailability() {
+    let result = scan(
+      """
+      @available(iOS 17, macOS 14, *)
+      enum NewKeys: String, PreferenceKeys {
+        case name, count
+        var defaultValue: any PreferenceValue {
+          switch self {
+          case .name: "Anonymous"
+          case .count: 0
+          }
+        }
+      }
+
+      @available(*, deprecated, message: "Use NewKeys")
+      enum LegacyKeys: String, PreferenceKeys {
+        case name
+        var defaultValue: any PreferenceValue { switch self { case .name: "x" } }
+      }
+
+      @available(iOS, introduced: 18)
+      struct Screen {
+        enum Keys: String, PreferenceKeys {
+          case zoom
+          var defaultValue: any PreferenceValue { switch self { case .zoom: 1.0 } }
+        }
+      }
+
+      enum PlainKeys: String, PreferenceKeys {
+        case on
+        var defaultValue: any PreferenceValue { switch self { case .on: true } }
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    let text = RegistryRenderer.typedKeys(result.typedKeys)
+    let new = "@available(iOS 17, macOS 14, *)\nextension _Preferences.TypedKey where Keys == NewKeys"
+    #expect(text.contains(new + ", Value == Int {\n"))
+    #expect(text.contains(new + ", Value == String {\n"))
+    #expect(
+      text.contains(
+        "@available(*, deprecated, message: \"Use NewKeys\")\nextension _Preferences.TypedKey where Keys == LegacyKeys, Value == String {\n"
+      ))
+    #expect(
+      text.contains(
+        "@available(iOS, introduced: 18)\nextension _Preferences.TypedKey where Keys == Screen.Keys, Value == Double {\n"
+      ), "the enclosing type's")
+    #expect(text.contains("}\nextension _Preferences.TypedKey where Keys == PlainKeys, Value == Bool {\n"))
+  }
+
   @Test func aDeprecatedTypesDefaultIsRegisteredAtFirstReadSoNoGeneratedCodeNamesIt() {
     let result = scan(
       """

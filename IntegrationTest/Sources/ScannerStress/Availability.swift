@@ -38,3 +38,28 @@ struct LegacyOptions {
   static let standardTimeout = 10
   @Preference var timeout = Self.standardTimeout
 }
+
+/// Typed keys of an enum available from a later OS version: each generated extension of
+/// `TypedPreferenceKey` that names it repeats its availability.
+@available(macOS 99, iOS 99, tvOS 99, watchOS 99, visionOS 99, *)
+enum FutureKeys: String, PreferenceKeys {
+  case layout, columns
+  var defaultValue: any Preferences.PreferenceValue {
+    switch self {
+    case .layout: FutureMode.wide
+    case .columns: 3
+    }
+  }
+}
+
+/// Typed keys of a deprecated enum: the generated extensions are deprecated alike, so naming it
+/// draws no warning (the integration test fails on any warning in generated code).
+@available(*, deprecated, message: "Use FutureKeys")
+enum LegacyKeys: String, PreferenceKeys {
+  case columns
+  var defaultValue: any Preferences.PreferenceValue {
+    switch self {
+    case .columns: 2
+    }
+  }
+}

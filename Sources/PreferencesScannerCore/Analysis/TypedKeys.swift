@@ -123,7 +123,8 @@ struct TypedKeys {
               ($0.valueType, $0.caseName) < ($1.valueType, $1.caseName)
             },
             fileIndex: fileIndex,
-            namesImportedTypes: typed.values.contains { namesImportedType($0.type) }))
+            namesImportedTypes: typed.values.contains { namesImportedType($0.type) },
+            availability: Availability(index.availability(of: type))))
       }
     }
     return (groups.sorted { $0.keysType < $1.keysType }, diagnostics)
@@ -197,11 +198,15 @@ package struct TypedKeyGroup: Sendable, Equatable {
   /// Whether a value type names a type from another module (`Date`, `URL`): the generated file
   /// then repeats the imports of the enum's file.
   package var namesImportedTypes = false
+  /// The `@available` attributes of the enum and the types around it, which each generated
+  /// extension repeats: an extension that names a type available from a later OS version, or a
+  /// deprecated one, must be as available (or as deprecated) as the type.
+  package var availability = Availability([])
 
   package static func == (a: Self, b: Self) -> Bool {
     a.keysType == b.keysType && a.access == b.access && a.condition == b.condition
       && a.keys.map(\.caseName) == b.keys.map(\.caseName)
       && a.keys.map(\.valueType) == b.keys.map(\.valueType) && a.fileIndex == b.fileIndex
-      && a.namesImportedTypes == b.namesImportedTypes
+      && a.namesImportedTypes == b.namesImportedTypes && a.availability == b.availability
   }
 }

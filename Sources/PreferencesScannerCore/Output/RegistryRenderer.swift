@@ -367,7 +367,8 @@ package enum RegistryRenderer {
 
   /// The typed keys of each `PreferenceKeys` enum: one static member of `TypedPreferenceKey` per case,
   /// in an extension per value type, so that `.name` is a `TypedPreferenceKey<AppKeys, String>` and a
-  /// value of another type does not compile. `nonisolated`, so that a target whose default
+  /// value of another type does not compile. Each extension repeats the enum's `@available`
+  /// attributes. `nonisolated`, so that a target whose default
   /// isolation is MainActor can use them on any thread.
   package static func typedKeys(_ groups: [TypedKeyGroup]) -> String {
     guard !groups.isEmpty else { return "" }
@@ -381,6 +382,7 @@ package enum RegistryRenderer {
         let valueType = group.keys[start].valueType
         var end = start
         while end < group.keys.count, group.keys[end].valueType == valueType { end += 1 }
+        text += group.availability.attributes.map { $0 + "\n" }.joined()
         text += "extension _Preferences.TypedKey where Keys == \(keysType), Value == \(valueType) {\n"
         for key in group.keys[start..<end] {
           let name = SwiftIdentifier.escaped(key.caseName)
