@@ -122,22 +122,41 @@ import Testing
     #expect(text.contains("}\nextension _Preferences.TypedKey where Keys == PlainKeys, Value == Bool {\n"))
   }
 
-  @Test func aDeprecatedTypesDefaultIsRegisteredAtFirstReadSoNoGeneratedCodeNamesIt() {
+  /// A deprecated type's defaults and stores are evaluated by the registry, as any other type's:
+  /// in the type's extension, which repeats its attributes, called from a table function and an
+  /// index function that are deprecated too, so that none draws the compiler's warning (the
+  /// integration test builds such a type and fails on any warning in generated code).
+  @Test func aDeprecatedTypeIsNamedOnlyFromCodeAsDeprecatedAsIt() {
     let result = scan(
       """
       @available(*, deprecated, message: "Use Options")
       struct LegacyOptions {
         static let standard = 10
         @Preference var timeout = Self.standard
-        @Preference var retries = 3
+        @Preference(store: .suite("group.legacy")) var retries = 3
       }
       """)
     #expect(errors(result).isEmpty)
-    #expect(result.plan("LegacyOptions.timeout")?.registrationKind == "firstRead")
-    #expect(result.plan("LegacyOptions.retries")?.registrationKind == "registry", "a literal needs no code")
+    #expect(result.plan("LegacyOptions.timeout")?.registrationKind == "defaultIsolation")
     let code = RegistryRenderer.singleFile(result, module: "App")
-    #expect(!code.contains("extension LegacyOptions"))
-    #expect(!code.contains("LegacyOptions._"))
+    let deprecated = RegistryRenderer.deprecatedCaller
+    #expect(code.contains("@available(*, deprecated, message: \"Use Options\")\nextension LegacyOptions {"))
+    #expect(code.contains(deprecated + "nonisolated func _Preferences_File() -> _Preferences.FileTable {"))
+    #expect(
+      code.contains(
+        "  " + deprecated + "  @usableFromInline nonisolated static func _preferenceFiles() -> [Any] {"))
+    #expect(code.contains("case 0: return .defaultIsolation { LegacyOptions._preferenceDefault_timeout() }"))
+    #expect(code.contains("case 1: return LegacyOptions._preference_store_retries()"))
+
+    // A table that names no deprecated type, and an index that calls no such table, are not.
+    let plain = RegistryRenderer.singleFile(
+      scan("struct Options {\n  static let standard = 10\n  @Preference var timeout = Self.standard\n}"),
+      module: "App")
+    #expect(!plain.contains("deprecated"))
+    // Nor is a deprecated type's table that names nothing (every default a literal).
+    let literal = RegistryRenderer.singleFile(
+      scan("@available(*, deprecated)\nstruct Old {\n  @Preference var count = 1\n}"), module: "App")
+    #expect(!literal.contains(deprecated))
   }
 
   @Test func attributesAreReadAsWrittenAndKeptByTheParseCache() throws {

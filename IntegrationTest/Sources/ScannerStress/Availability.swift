@@ -63,3 +63,19 @@ enum LegacyKeys: String, PreferenceKeys {
     }
   }
 }
+
+/// A deprecated type whose preferences name their stores: generated code that evaluates a store
+/// names the type, in code as deprecated as the type, so it draws no warning.
+@available(*, deprecated, message: "Use FutureSettings")
+struct LegacyStores {
+  static let shared = Preferences.PreferenceStore.standard
+  @Preference(store: .suite("group.legacy")) var suiteCount = 1
+  @Preference(store: Self.shared, movedFrom: .default) var sharedCount = 2
+}
+
+/// A deprecated preference in a type that is not.
+struct PartlyLegacy {
+  @available(*, deprecated, message: "Use limit")
+  @Preference var oldLimit = 5
+  @Preference var limit = 10
+}

@@ -70,8 +70,23 @@ if #available(macOS 99, iOS 99, tvOS 99, watchOS 99, visionOS 99, *) {
 }
 let declared = Set(PreferenceRegistry.preferences.map(\.key))
 check(
-  declared == Set(cases.map(\.key)).union(futureKeys).union(["LegacyOptions.timeout"]),
+  declared
+    == Set(cases.map(\.key)).union(futureKeys).union([
+      "LegacyOptions.timeout", "LegacyStores.suiteCount", "LegacyStores.sharedCount", "PartlyLegacy.oldLimit",
+      "PartlyLegacy.limit",
+    ]),
   "the registry lists exactly these keys: \(declared.sorted())")
+// A deprecated type's defaults and stores are the registry's, as any other type's: registered
+// up front by generated code that names the type without a warning (the build fails on one).
+PreferenceRegistry.registerDefaults()
+check(
+  Preferences.PreferenceStore.default.registeredDefault(forKey: "LegacyOptions.timeout") == .integer(10),
+  "a deprecated type's default is registered with the others")
+PreferenceRegistry.registerDefaults(in: .suite("group.legacy"))
+check(
+  Preferences.PreferenceStore.suite("group.legacy").registeredDefault(forKey: "LegacyStores.suiteCount")
+    == .integer(1),
+  "a deprecated type's preference is registered in the store it names")
 check(
   PreferenceRegistry.syncedKeys == ["Platform.syncedOnDesktop"], "a condition with a comment keeps its sync")
 check(Platform().$syncedOnDesktop.defaultValue == "desktop", "the macOS-or-Linux branch is compiled")

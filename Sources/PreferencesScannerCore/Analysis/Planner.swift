@@ -226,11 +226,6 @@ package struct Planner: Sendable {
         registration = .literal(literal)
       } else if let blocked {
         registration = .firstRead(reason: blocked)
-      } else if availability.isDeprecated {
-        registration = .firstRead(
-          reason:
-            "'\(typeName)' is deprecated, and generated code that named it would draw the compiler's deprecation warning"
-        )
       } else {
         let analysis = analyzer.analyze(expression, isType: false)
         if let reason = analysis.unreachable ?? declaredType?.unreachable {
