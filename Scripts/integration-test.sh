@@ -263,6 +263,19 @@ copy_lock || { cat "$work/lock.log"; exit 1; }
 must_build matrix-v1
 cp "$matrix" "$work/Matrix.v1"
 
+# Deprecating shipped preferences (how one is replaced) builds without a warning in generated
+# code: the lock's checks of their types, and the defaults it evaluates, are as deprecated.
+sed -i.bak -e 's/^  @Preference var inferred/  @available(*, deprecated, message: "Use live")\n  @Preference var inferred/' \
+  -e 's/^  @Preference var computed/  @available(*, deprecated)\n  @Preference var computed/' "$matrix"
+grep -q "deprecated, message" "$matrix" || { echo "error: the sed did not deprecate"; exit 1; }
+must_build deprecated
+# (Nothing else names them: a warning that they are deprecated comes from generated code, which
+# reports the lock's check at the declaration.)
+if grep -E "\.generated\.swift:[0-9]+:[0-9]+: warning|warning: '(inferred|computed)' is deprecated" "$work/deprecated.log"; then
+  echo "error: deprecated preferences drew warnings in generated code"; exit 1
+fi
+cp "$work/Matrix.v1" "$matrix"
+
 # A retype the declaration does not spell: the static's type changes.
 sed -i.bak 's/static let start = 0/static let start = "0"/' "$matrix"
 must_fail inferred "Matrix.swift:9:4: error: .*'Matrix.inferred' was shipped as Int"

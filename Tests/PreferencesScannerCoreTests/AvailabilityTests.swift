@@ -167,6 +167,10 @@ import Testing
       @MainActor public struct A {
         @available(*, deprecated, message: "Use B")
         struct Inner {}
+        @available(*, deprecated, message: "Use limit")
+        @Preference var oldLimit = 5
+        @MainActor @Preference @available(*, deprecated /* gone */) var oldCount = 1
+        @Preference var limit = 10
       }
       """.utf8)
     let syntax = FileParser.parse(path: "A.swift", module: "App", contents: source)
@@ -174,9 +178,40 @@ import Testing
       syntax.scopes.map(\.availability) == [
         ["@available(iOS 17, macOS 14, *)"], [#"@available(*, deprecated, message: "Use B")"#],
       ])
+    #expect(
+      syntax.preferences.map(\.availability) == [
+        [#"@available(*, deprecated, message: "Use limit")"#], ["@available(*, deprecated )"], [],
+      ], "a preference's own, before or after @Preference")
     var writer = ArchiveWriter()
     writer.item(syntax)
     var reader = ArchiveReader(writer.bytes)
-    #expect(try reader.item(FileSyntax.self).scopes.map(\.availability) == syntax.scopes.map(\.availability))
+    let decoded = try reader.item(FileSyntax.self)
+    #expect(decoded.scopes.map(\.availability) == syntax.scopes.map(\.availability))
+    #expect(decoded.preferences.map(\.availability) == syntax.preferences.map(\.availability))
+  }
+
+  /// A deprecated preference: generated code that names it (the lock's check of its type) is
+  /// deprecated alike, and so is the table that evaluates its default, so that neither draws the
+  /// compiler's warning.
+  @Test func aDeprecatedPreferenceIsNamedOnlyFromCodeAsDeprecatedAsIt() {
+    let result = scan(
+      """
+      struct Limits {
+        static let standard = 5
+        @available(*, deprecated, message: "Use limit")
+        @Preference var oldLimit = Self.standard
+        @Preference var limit = 10
+      }
+      """, lock: "Limits.oldLimit: Int\nLimits.limit: Int\n")
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    let code = RegistryRenderer.singleFile(result, module: "App")
+    // `limit` (a literal default, its type checked by the compiler) needs none.
+    #expect(code.components(separatedBy: "\nextension Limits {").count == 2, "one extension: \(code)")
+    let deprecatedExtension = "@available(*, deprecated, message: \"Use limit\")\nextension Limits {"
+    #expect(code.contains(deprecatedExtension))
+    let deprecated = code.components(separatedBy: deprecatedExtension)[1].components(separatedBy: "\n}\n")[0]
+    #expect(deprecated.contains("_preferenceLock_oldLimit_check()"))
+    #expect(deprecated.contains("_preferenceDefault_oldLimit()"))
+    #expect(code.contains(RegistryRenderer.deprecatedCaller + "nonisolated func _Preferences_File()"))
   }
 }

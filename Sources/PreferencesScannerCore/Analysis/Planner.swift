@@ -196,8 +196,8 @@ package struct Planner: Sendable {
     } else if scope.isLocal {
       blocked = "'\(typeName)' is declared inside a function"
     }
-    // The declaring type's `@available` attributes and those of the scopes around the
-    // declaration (an extension that declares a static preference).
+    // The declaring type's `@available` attributes, those of the scopes around the declaration
+    // (an extension that declares a static preference), and the declaration's own.
     var scopeAvailability: [[String]] = []
     var enclosing: Int? = syntax.scope
     while let current = enclosing, scopeAvailability.count < 64 {
@@ -205,7 +205,8 @@ package struct Planner: Sendable {
       enclosing = file.scopes[current].parent
     }
     let availability = Availability(
-      index.availability(of: declaringType) + scopeAvailability.reversed().flatMap { $0 })
+      index.availability(of: declaringType) + scopeAvailability.reversed().flatMap { $0 }
+        + syntax.availability)
 
     let analyzer = ExpressionAnalyzer(
       index: index, context: context, declaringType: declaringType, file: file.path)
@@ -1384,8 +1385,9 @@ package final class PreferencePlan: Sendable {
   /// The declaring type, when generated code may form key paths to the declaration (for the
   /// lock's type checks).
   package let lockCheck: [String]?
-  /// The `@available` attributes of the declaring type and the types and extension around the
-  /// declaration, which generated code that names the type repeats.
+  /// The `@available` attributes of the declaring type, of the types and extension around the
+  /// declaration, and of the declaration itself, which generated code that names the type or the
+  /// property repeats.
   package let availability: Availability
 
   package init(

@@ -21,6 +21,7 @@ extension FileParser {
     var access: AccessLevel?
     var bindingIndex: Int?
     var otherAttributes: [String] = []
+    var availability: [String] = []
     while cursor < source.count {
       if source.isPunct(cursor, UInt8(ascii: "@")) {
         if isAttribute(cursor + 1, Self.attributeName) {
@@ -31,7 +32,11 @@ extension FileParser {
         }
         cursor += 2
         if source.isPunct(cursor, UInt8(ascii: "(")) && source.touch(cursor - 1, cursor) {
-          cursor = source.matchingClose(cursor) + 1
+          let close = source.matchingClose(cursor)
+          if source.text(cursor - 1) == "available" {
+            availability.append("@" + source.normalizedText(from: cursor - 1, through: close))
+          }
+          cursor = close + 1
         }
         continue
       }
@@ -56,6 +61,7 @@ extension FileParser {
     let (before, start) = modifiers(before: atIndex)
     for name in before.attributeNames { composedWrapper(name, at: nameIndex) }
     otherAttributes += before.attributeNames
+    availability = before.availability + availability
     if before.isStatic { isStatic = true }
     access = access ?? before.access
     guard let bindingIndex else {
@@ -153,7 +159,7 @@ extension FileParser {
         column: Int(reported.column),
         reportedFileID: presumed?.fileID ?? fileID,
         reportedLine: Int(reported.line) + (presumed?.lineOffset ?? 0),
-        documentation: documentation, branch: currentBranch))
+        documentation: documentation, branch: currentBranch, availability: availability))
     return cursor
   }
 

@@ -188,12 +188,15 @@ package final class PreferenceSyntax: Sendable {
   package let reportedLine: Int
   package let documentation: String?
   package let branch: Int?
+  /// The declaration's own `@available(…)` attributes, as written (comments and line breaks made
+  /// one space): generated code that names the property repeats them.
+  package let availability: [String]
 
   package init(
     scope: Int, property: String, isStatic: Bool, access: AccessLevel?, declaredType: String?,
     defaultValue: ExpressionSyntax?, arguments: PreferenceArguments, line: Int, column: Int,
     reportedFileID: String,
-    reportedLine: Int, documentation: String?, branch: Int?
+    reportedLine: Int, documentation: String?, branch: Int?, availability: [String] = []
   ) {
     self.scope = scope
     self.property = property
@@ -208,6 +211,7 @@ package final class PreferenceSyntax: Sendable {
     self.reportedLine = reportedLine
     self.documentation = documentation
     self.branch = branch
+    self.availability = availability
   }
 }
 

@@ -336,7 +336,8 @@ extension PreferenceSyntax: Archivable {
       declaredType: try reader.optionalString(), defaultValue: try reader.optionalItem(),
       arguments: try reader.item(), line: try reader.int(), column: try reader.int(),
       reportedFileID: try reader.string(), reportedLine: try reader.int(),
-      documentation: try reader.optionalString(), branch: try reader.optionalInt())
+      documentation: try reader.optionalString(), branch: try reader.optionalInt(),
+      availability: try reader.strings())
   }
 
   package func archive(into writer: inout ArchiveWriter) {
@@ -353,6 +354,7 @@ extension PreferenceSyntax: Archivable {
     writer.int(reportedLine)
     writer.optionalString(documentation)
     writer.optionalInt(branch)
+    writer.strings(availability)
   }
 }
 
