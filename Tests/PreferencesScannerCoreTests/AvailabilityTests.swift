@@ -19,9 +19,13 @@ import Testing
     ])
     #expect(nested.condition == "iOS 17.1, macOS 12, *")
     #expect(nested.isDeprecated, "a platform's deprecation deprecates")
+    #expect(!nested.isUnavailable)
 
     #expect(Availability(["@available(*, deprecated, message: \"Use (B), not A\")"]).isDeprecated)
-    #expect(Availability(["@available(*, unavailable)"]).isDeprecated)
+    let unavailable = Availability(["@available(*, unavailable)"])
+    #expect(unavailable.isUnavailable && !unavailable.isDeprecated)
+    #expect(Availability(["@available(watchOS, unavailable)"]).isUnavailable)
+    #expect(Availability(["@available(iOS, introduced: 12, obsoleted: 17)"]).isUnavailable)
     #expect(Availability(["@available(*, deprecated)"]).condition == nil)
     #expect(!Availability(["@available(*, noasync)"]).isDeprecated)
     // What `#available` does not take, or does not check at run time: nothing to guard.
@@ -188,6 +192,29 @@ import Testing
     let decoded = try reader.item(FileSyntax.self)
     #expect(decoded.scopes.map(\.availability) == syntax.scopes.map(\.availability))
     #expect(decoded.preferences.map(\.availability) == syntax.preferences.map(\.availability))
+  }
+
+  /// A type unavailable on some platform (`@available(watchOS, unavailable)` in a multiplatform
+  /// app) may be named only by code unavailable there too, which the index's protocol witness
+  /// cannot be: its defaults are kept at first creation and registered at the first read, and no
+  /// generated code outside its extension names it.
+  @Test func aTypeUnavailableOnSomePlatformIsNotNamedByTheRegistry() {
+    let result = scan(
+      """
+      @available(watchOS, unavailable)
+      struct DesktopSettings {
+        static let columns = 3
+        @Preference var layout = Self.columns
+        @Preference var zoom = 1.0
+      }
+      """)
+    #expect(errors(result).isEmpty)
+    #expect(result.plan("DesktopSettings.layout")?.registrationKind == "firstRead")
+    #expect(result.plan("DesktopSettings.zoom")?.registrationKind == "registry", "a literal needs no code")
+    let code = RegistryRenderer.singleFile(result, module: "App")
+    #expect(!code.contains("DesktopSettings._"))
+    #expect(!code.contains(RegistryRenderer.deprecatedCaller))
+    #expect(code.contains("case 4: return true"), "the declaration keeps its default: \(code)")
   }
 
   /// A deprecated preference: generated code that names it (the lock's check of its type) is

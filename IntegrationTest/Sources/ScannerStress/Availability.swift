@@ -79,3 +79,12 @@ struct PartlyLegacy {
   @Preference var oldLimit = 5
   @Preference var limit = 10
 }
+
+/// A type unavailable on some platform (`@available(watchOS, unavailable)` in a multiplatform
+/// app; here on every platform, so that each build checks it): only code as unavailable may name
+/// it, so generated code does not, and its default is kept at first creation.
+@available(*, unavailable, message: "Desktop only")
+struct DesktopOnly {
+  static let columns = 3
+  @Preference var layout = Self.columns
+}

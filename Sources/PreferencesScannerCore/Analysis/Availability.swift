@@ -5,15 +5,19 @@
 /// (`@available(iOS 17, *) extension NewSettings`), and code outside it may name the type only
 /// under `if #available(iOS 17, *)`; the compiler rejects either otherwise, on the platforms the
 /// attribute names. Code that names a deprecated type draws the compiler's deprecation warning
-/// unless it is deprecated itself, so generated code does not name it outside the extension.
+/// unless it is deprecated itself, so generated code that names one is deprecated too. A type
+/// unavailable on some platform may be named only by code unavailable there as well, which the
+/// index's protocol witness cannot be: generated code does not name it outside its extension.
 package struct Availability: Sendable, Equatable {
   /// The attributes, outermost first, each once, as written (comments made one space).
   package let attributes: [String]
   /// The arguments of the `#available` check under which code outside may name the type
   /// (`iOS 17, macOS 14, *`): each platform's latest introduction. `nil` when none is named.
   package let condition: String?
-  /// Whether an attribute deprecates the type or makes it unavailable, anywhere.
+  /// Whether an attribute deprecates the declaration, anywhere.
   package let isDeprecated: Bool
+  /// Whether an attribute makes the declaration unavailable (or obsolete), anywhere.
+  package let isUnavailable: Bool
 
   package init(_ written: [String]) {
     var attributes: [String] = []
@@ -21,9 +25,11 @@ package struct Availability: Sendable, Equatable {
     self.attributes = attributes
     var introduced: [(platform: String, version: String)] = []
     var isDeprecated = false
+    var isUnavailable = false
     for attribute in attributes {
-      let (versions, deprecates) = Self.read(attribute)
+      let (versions, deprecates, removes) = Self.read(attribute)
       isDeprecated = isDeprecated || deprecates
+      isUnavailable = isUnavailable || removes
       for (platform, version) in versions {
         if let index = introduced.firstIndex(where: { $0.platform == platform }) {
           if Self.isLater(version, than: introduced[index].version) { introduced[index].version = version }
@@ -33,6 +39,7 @@ package struct Availability: Sendable, Equatable {
       }
     }
     self.isDeprecated = isDeprecated
+    self.isUnavailable = isUnavailable
     condition =
       introduced.isEmpty
       ? nil : (introduced.map { "\($0.platform) \($0.version)" } + ["*"]).joined(separator: ", ")
@@ -44,21 +51,23 @@ package struct Availability: Sendable, Equatable {
     "iOS", "macOS", "OSX", "tvOS", "watchOS", "visionOS", "xrOS", "macCatalyst", "driverKit", "DriverKit",
   ]
 
-  /// The platform versions `@available(…)` introduces the declaration in, and whether it
-  /// deprecates it (or makes it unavailable or obsolete). Short form `@available(iOS 17, macOS
+  /// The platform versions `@available(…)` introduces the declaration in, whether it deprecates
+  /// it, and whether it makes it unavailable or obsolete. Short form `@available(iOS 17, macOS
   /// 14, *)`; long form `@available(iOS, introduced: 17, deprecated: 18, message: "…")`;
   /// `@available(*, deprecated)`.
-  static func read(_ attribute: String) -> (versions: [(String, String)], deprecates: Bool) {
-    guard attribute.hasPrefix("@available("), attribute.hasSuffix(")") else { return ([], false) }
+  static func read(_ attribute: String) -> (versions: [(String, String)], deprecates: Bool, removes: Bool) {
+    guard attribute.hasPrefix("@available("), attribute.hasSuffix(")") else { return ([], false, false) }
     let arguments = Self.arguments(attribute.dropFirst("@available(".count).dropLast())
-    guard let first = arguments.first else { return ([], false) }
-    func restricts(_ argument: Substring) -> Bool {
-      ["deprecated", "unavailable", "obsoleted"].contains {
-        argument == $0 || argument.hasPrefix($0 + ":") || argument.hasPrefix($0 + " :")
-      }
+    guard let first = arguments.first else { return ([], false, false) }
+    func names(_ argument: Substring, _ words: [String]) -> Bool {
+      words.contains { argument == $0 || argument.hasPrefix($0 + ":") || argument.hasPrefix($0 + " :") }
     }
+    func deprecates(_ argument: Substring) -> Bool { names(argument, ["deprecated"]) }
+    func removes(_ argument: Substring) -> Bool { names(argument, ["unavailable", "obsoleted"]) }
     if first == "*" {
-      return ([], arguments.dropFirst().contains(where: restricts))
+      return (
+        [], arguments.dropFirst().contains(where: deprecates), arguments.dropFirst().contains(where: removes)
+      )
     }
     let words = first.split(separator: " ")
     if words.count == 2 {
@@ -68,20 +77,22 @@ package struct Availability: Sendable, Equatable {
         guard parts.count == 2, Self.platforms.contains(String(parts[0])) else { return nil }
         return (String(parts[0]), String(parts[1]))
       }
-      return (versions, false)
+      return (versions, false, false)
     }
     // The long form: one platform, then its labelled arguments.
     let platform = String(first)
     var versions: [(String, String)] = []
-    var deprecates = false
+    var deprecated = false
+    var removed = false
     for argument in arguments.dropFirst() {
-      if restricts(argument) { deprecates = true }
+      if deprecates(argument) { deprecated = true }
+      if removes(argument) { removed = true }
       if argument.hasPrefix("introduced:"), Self.platforms.contains(platform) {
         let version = argument.dropFirst("introduced:".count).drop { $0 == " " }
         if !version.isEmpty { versions.append((platform, String(version))) }
       }
     }
-    return (versions, deprecates)
+    return (versions, deprecated, removed)
   }
 
   /// The comma-separated arguments, each without the spaces around it (a `message:` string may

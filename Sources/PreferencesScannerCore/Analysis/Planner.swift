@@ -227,6 +227,11 @@ package struct Planner: Sendable {
         registration = .literal(literal)
       } else if let blocked {
         registration = .firstRead(reason: blocked)
+      } else if availability.isUnavailable {
+        registration = .firstRead(
+          reason:
+            "'\(typeName)' is unavailable on some platform, where only code as unavailable may name it, which the generated registry cannot be"
+        )
       } else {
         let analysis = analyzer.analyze(expression, isType: false)
         if let reason = analysis.unreachable ?? declaredType?.unreachable {
