@@ -26,6 +26,15 @@ import Testing
     #expect(unavailable.isUnavailable && !unavailable.isDeprecated)
     #expect(Availability(["@available(watchOS, unavailable)"]).isUnavailable)
     #expect(Availability(["@available(iOS, introduced: 12, obsoleted: 17)"]).isUnavailable)
+    // Where `#if` can tell, the condition under which code may name it.
+    #expect(unavailable.compiledCondition == "false")
+    #expect(Availability(["@available(watchOS, unavailable)"]).compiledCondition == "!os(watchOS)")
+    #expect(
+      Availability(["@available(watchOS, unavailable)", "@available(tvOS, unavailable, message: \"No\")"])
+        .compiledCondition == "!(os(watchOS) || os(tvOS))")
+    #expect(Availability(["@available(iOS, introduced: 12, obsoleted: 17)"]).compiledCondition == nil)
+    #expect(Availability(["@available(iOSApplicationExtension, unavailable)"]).compiledCondition == nil)
+    #expect(nested.compiledCondition == nil)
     #expect(Availability(["@available(*, deprecated)"]).condition == nil)
     #expect(!Availability(["@available(*, noasync)"]).isDeprecated)
     // What `#available` does not take, or does not check at run time: nothing to guard.
@@ -206,14 +215,19 @@ import Testing
         static let columns = 3
         @Preference var layout = Self.columns
         @Preference var zoom = 1.0
+        @Preference(store: .suite("group.desktop")) var zoomed = false
       }
       """)
     #expect(errors(result).isEmpty)
     #expect(result.plan("DesktopSettings.layout")?.registrationKind == "firstRead")
     #expect(result.plan("DesktopSettings.zoom")?.registrationKind == "registry", "a literal needs no code")
     let code = RegistryRenderer.singleFile(result, module: "App")
-    #expect(!code.contains("DesktopSettings._"))
     #expect(!code.contains(RegistryRenderer.deprecatedCaller))
+    // Its store, named in a table's closure only where the type is available.
+    #expect(
+      code.contains(
+        "#if !os(watchOS)\n      case 2: return DesktopSettings._preference_store_zoomed()\n#endif\n"))
+    #expect(code.components(separatedBy: "DesktopSettings._").count == 2, "named nowhere else")
     #expect(code.contains("case 4: return true"), "the declaration keeps its default: \(code)")
   }
 

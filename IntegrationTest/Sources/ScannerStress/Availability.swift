@@ -82,9 +82,11 @@ struct PartlyLegacy {
 
 /// A type unavailable on some platform (`@available(watchOS, unavailable)` in a multiplatform
 /// app; here on every platform, so that each build checks it): only code as unavailable may name
-/// it, so generated code does not, and its default is kept at first creation.
+/// it, so generated code does not, and its default is kept at first creation; the table names
+/// its store only under `#if`, where it is available.
 @available(*, unavailable, message: "Desktop only")
 struct DesktopOnly {
   static let columns = 3
   @Preference var layout = Self.columns
+  @Preference(store: .suite("group.desktop")) var zoomed = false
 }

@@ -73,7 +73,7 @@ check(
   declared
     == Set(cases.map(\.key)).union(futureKeys).union([
       "LegacyOptions.timeout", "LegacyStores.suiteCount", "LegacyStores.sharedCount", "PartlyLegacy.oldLimit",
-      "PartlyLegacy.limit", "DesktopOnly.layout",
+      "PartlyLegacy.limit", "DesktopOnly.layout", "DesktopOnly.zoomed",
     ]),
   "the registry lists exactly these keys: \(declared.sorted())")
 // A deprecated type's defaults and stores are the registry's, as any other type's: registered

@@ -18,6 +18,11 @@ package struct Availability: Sendable, Equatable {
   package let isDeprecated: Bool
   /// Whether an attribute makes the declaration unavailable (or obsolete), anywhere.
   package let isUnavailable: Bool
+  /// The `#if` condition under which code may name the declaration, where an attribute makes it
+  /// unavailable on a platform (`@available(watchOS, unavailable)`: `!os(watchOS)`; `*`:
+  /// `false`). `nil` when none does, or when only a version (`obsoleted:`) or a platform `#if`
+  /// cannot tell (app extensions) does.
+  package let compiledCondition: String?
 
   package init(_ written: [String]) {
     var attributes: [String] = []
@@ -40,6 +45,22 @@ package struct Availability: Sendable, Equatable {
     }
     self.isDeprecated = isDeprecated
     self.isUnavailable = isUnavailable
+    var excluded: [String] = []
+    for attribute in attributes {
+      guard let platform = Self.unavailablePlatform(attribute) else { continue }
+      if platform == "*" {
+        excluded = ["*"]
+        break
+      }
+      if let condition = Self.platformConditions[platform], !excluded.contains(condition) {
+        excluded.append(condition)
+      }
+    }
+    compiledCondition =
+      excluded.isEmpty
+      ? nil
+      : excluded == ["*"]
+        ? "false" : "!" + (excluded.count == 1 ? excluded[0] : "(" + excluded.joined(separator: " || ") + ")")
     condition =
       introduced.isEmpty
       ? nil : (introduced.map { "\($0.platform) \($0.version)" } + ["*"]).joined(separator: ", ")
@@ -93,6 +114,23 @@ package struct Availability: Sendable, Equatable {
       }
     }
     return (versions, deprecated, removed)
+  }
+
+  /// The `#if` condition of each platform `@available` names that `#if` can tell.
+  static let platformConditions: [String: String] = [
+    "iOS": "os(iOS)", "macOS": "os(macOS)", "OSX": "os(macOS)", "tvOS": "os(tvOS)", "watchOS": "os(watchOS)",
+    "visionOS": "os(visionOS)", "xrOS": "os(visionOS)", "macCatalyst": "targetEnvironment(macCatalyst)",
+  ]
+
+  /// The platform (or `*`) that `@available(…)` makes the declaration unavailable on outright
+  /// (`@available(watchOS, unavailable)`, `@available(*, unavailable)`), if it does.
+  static func unavailablePlatform(_ attribute: String) -> String? {
+    guard attribute.hasPrefix("@available("), attribute.hasSuffix(")") else { return nil }
+    let arguments = Self.arguments(attribute.dropFirst("@available(".count).dropLast())
+    guard let first = arguments.first, first.split(separator: " ").count == 1,
+      arguments.dropFirst().contains("unavailable")
+    else { return nil }
+    return String(first)
   }
 
   /// The comma-separated arguments, each without the spaces around it (a `message:` string may

@@ -479,7 +479,8 @@ package enum RegistryRenderer {
       out += emitter.emit(stores.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
         plans.map {
           let call = "\(qualified($0.typePath)).\(storeFunction($0, label))()"
-          return "      case \($0.number): \(guarded(call, $0, otherwise: "nil", returns: true))\n"
+          return compiledWhereAvailable(
+            $0, "      case \($0.number): \(guarded(call, $0, otherwise: "nil", returns: true))\n")
         }.joined()
       }
       out += "      default: return nil\n      }\n    }"
@@ -494,8 +495,10 @@ package enum RegistryRenderer {
           let call = guarded(
             "\(qualified($0.typePath)).\(storeFunction($0, "store"))()", $0,
             otherwise: "_Preferences.Store.default")
-          return
+          return compiledWhereAvailable(
+            $0,
             "      case \($0.number): return _Preferences.IsolatedStore(followsDefaultIsolation: \(follows)) { \(call) }\n"
+          )
         }.joined()
       }
       out += "      default: return nil\n      }\n    }"
@@ -540,6 +543,15 @@ package enum RegistryRenderer {
     guard !body.isEmpty else { return "" }
     let availability = plan.availability.attributes.map { $0 + "\n" }.joined()
     return "\n" + availability + "extension \(qualified(plan.typePath)) {\n" + body + "}\n"
+  }
+
+  /// `code` (switch cases that name the declaring type), compiled only where the type is
+  /// available: a type unavailable on a platform may be named there only by code as unavailable,
+  /// which a table's closures cannot be. Where it is unavailable nothing creates a value of it,
+  /// so nothing asks for its store.
+  private static func compiledWhereAvailable(_ plan: PreferencePlan, _ code: String) -> String {
+    guard let condition = plan.availability.compiledCondition else { return code }
+    return "#if \(condition)\n" + code + "#endif\n"
   }
 
   /// `call`, which names the declaring type, where code outside its extension may make it: under
