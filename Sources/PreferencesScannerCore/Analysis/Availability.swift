@@ -7,7 +7,8 @@
 /// attribute names. Code that names a deprecated type draws the compiler's deprecation warning
 /// unless it is deprecated itself, so generated code that names one is deprecated too. A type
 /// unavailable on some platform may be named only by code unavailable there as well, which the
-/// index's protocol witness cannot be: generated code does not name it outside its extension.
+/// index's protocol witness cannot be: outside its extension, generated code names it only to
+/// evaluate its store, under `#if` where it is available (``compiledCondition``).
 package struct Availability: Sendable, Equatable {
   /// The attributes, outermost first, each once, as written (comments made one space).
   package let attributes: [String]
