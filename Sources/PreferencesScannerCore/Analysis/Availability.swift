@@ -32,10 +32,18 @@ package struct Availability: Sendable, Equatable {
     var introduced: [(platform: String, version: String)] = []
     var isDeprecated = false
     var isUnavailable = false
+    var excluded: [String] = []
     for attribute in attributes {
-      let (versions, deprecates, removes) = Self.read(attribute)
+      let (versions, deprecates, removes, unavailableOn) = Self.read(attribute)
       isDeprecated = isDeprecated || deprecates
       isUnavailable = isUnavailable || removes
+      if excluded != ["*"], let platform = unavailableOn {
+        if platform == "*" {
+          excluded = ["*"]
+        } else if let condition = Self.platformConditions[platform], !excluded.contains(condition) {
+          excluded.append(condition)
+        }
+      }
       for (platform, version) in versions {
         if let index = introduced.firstIndex(where: { $0.platform == platform }) {
           if Self.isLater(version, than: introduced[index].version) { introduced[index].version = version }
@@ -46,17 +54,6 @@ package struct Availability: Sendable, Equatable {
     }
     self.isDeprecated = isDeprecated
     self.isUnavailable = isUnavailable
-    var excluded: [String] = []
-    for attribute in attributes {
-      guard let platform = Self.unavailablePlatform(attribute) else { continue }
-      if platform == "*" {
-        excluded = ["*"]
-        break
-      }
-      if let condition = Self.platformConditions[platform], !excluded.contains(condition) {
-        excluded.append(condition)
-      }
-    }
     compiledCondition =
       excluded.isEmpty
       ? nil
@@ -74,13 +71,17 @@ package struct Availability: Sendable, Equatable {
   ]
 
   /// The platform versions `@available(…)` introduces the declaration in, whether it deprecates
-  /// it, and whether it makes it unavailable or obsolete. Short form `@available(iOS 17, macOS
-  /// 14, *)`; long form `@available(iOS, introduced: 17, deprecated: 18, message: "…")`;
+  /// it, whether it makes it unavailable or obsolete, and the platform (or `*`) it makes it
+  /// unavailable on outright (`@available(watchOS, unavailable)`). Short form `@available(iOS 17,
+  /// macOS 14, *)`; long form `@available(iOS, introduced: 17, deprecated: 18, message: "…")`;
   /// `@available(*, deprecated)`.
-  static func read(_ attribute: String) -> (versions: [(String, String)], deprecates: Bool, removes: Bool) {
-    guard attribute.hasPrefix("@available("), attribute.hasSuffix(")") else { return ([], false, false) }
+  static func read(_ attribute: String)
+    -> (versions: [(String, String)], deprecates: Bool, removes: Bool, unavailableOn: String?)
+  {
+    guard attribute.hasPrefix("@available("), attribute.hasSuffix(")") else { return ([], false, false, nil) }
     let arguments = Self.arguments(attribute.dropFirst("@available(".count).dropLast())
-    guard let first = arguments.first else { return ([], false, false) }
+    guard let first = arguments.first else { return ([], false, false, nil) }
+    let unavailableOn = arguments.dropFirst().contains("unavailable") ? String(first) : nil
     func names(_ argument: Substring, _ words: [String]) -> Bool {
       words.contains { argument == $0 || argument.hasPrefix($0 + ":") || argument.hasPrefix($0 + " :") }
     }
@@ -88,7 +89,8 @@ package struct Availability: Sendable, Equatable {
     func removes(_ argument: Substring) -> Bool { names(argument, ["unavailable", "obsoleted"]) }
     if first == "*" {
       return (
-        [], arguments.dropFirst().contains(where: deprecates), arguments.dropFirst().contains(where: removes)
+        [], arguments.dropFirst().contains(where: deprecates), arguments.dropFirst().contains(where: removes),
+        unavailableOn
       )
     }
     let words = first.split(separator: " ")
@@ -99,7 +101,7 @@ package struct Availability: Sendable, Equatable {
         guard parts.count == 2, Self.platforms.contains(String(parts[0])) else { return nil }
         return (String(parts[0]), String(parts[1]))
       }
-      return (versions, false, false)
+      return (versions, false, false, nil)
     }
     // The long form: one platform, then its labelled arguments.
     let platform = String(first)
@@ -114,7 +116,7 @@ package struct Availability: Sendable, Equatable {
         if !version.isEmpty { versions.append((platform, String(version))) }
       }
     }
-    return (versions, deprecated, removed)
+    return (versions, deprecated, removed, unavailableOn)
   }
 
   /// The `#if` condition of each platform `@available` names that `#if` can tell.
@@ -122,17 +124,6 @@ package struct Availability: Sendable, Equatable {
     "iOS": "os(iOS)", "macOS": "os(macOS)", "OSX": "os(macOS)", "tvOS": "os(tvOS)", "watchOS": "os(watchOS)",
     "visionOS": "os(visionOS)", "xrOS": "os(visionOS)", "macCatalyst": "targetEnvironment(macCatalyst)",
   ]
-
-  /// The platform (or `*`) that `@available(…)` makes the declaration unavailable on outright
-  /// (`@available(watchOS, unavailable)`, `@available(*, unavailable)`), if it does.
-  static func unavailablePlatform(_ attribute: String) -> String? {
-    guard attribute.hasPrefix("@available("), attribute.hasSuffix(")") else { return nil }
-    let arguments = Self.arguments(attribute.dropFirst("@available(".count).dropLast())
-    guard let first = arguments.first, first.split(separator: " ").count == 1,
-      arguments.dropFirst().contains("unavailable")
-    else { return nil }
-    return String(first)
-  }
 
   /// The comma-separated arguments, each without the spaces around it (a `message:` string may
   /// hold commas and parentheses).
