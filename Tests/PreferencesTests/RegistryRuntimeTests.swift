@@ -72,6 +72,57 @@ let evaluatedTable = PreferenceFileTable(
   },
   store: { _ in FakeTables.store.withLock { $0 } })
 
+/// A default the registry evaluates anywhere (index 0) that reads one only the main actor may
+/// evaluate (index 1), as a nonisolated default may in Swift 5 mode; it first waits until the
+/// main actor is blocked waiting for the registration it is part of. The main-actor default
+/// reads another preference of the module in turn (it re-enters registration).
+enum HandoffTable {
+  static let catalog = Locked<RegistryCatalog?>(nil)
+  static let registering = DispatchSemaphore(value: 0)
+
+  static let table = PreferenceFileTable(
+    fileID: "Tests/Handoff.swift",
+    records: {
+      [
+        "["
+          + [
+            FakeTables.record(
+              key: "Handoff.dependent", index: 0, line: 1, fileID: "Tests/Handoff.swift", store: "s",
+              registration: "registry"),
+            FakeTables.record(
+              key: "Handoff.onMain", index: 1, line: 2, fileID: "Tests/Handoff.swift", store: "s",
+              registration: "mainActor"),
+          ].joined(separator: ",") + "]"
+      ]
+    },
+    registration: { index in
+      switch index {
+      case 0:
+        return .registry {
+          registering.signal()
+          // Until the main actor waits for this registration (bounded: the watchdog ends a hang).
+          guard let catalog = catalog.withLock({ $0 }), let store = FakeTables.store.withLock({ $0 })
+          else { return nil }
+          while !catalog.isRegistrationAwaited { usleep(1_000) }
+          guard
+            let entry = catalog.entry(fileID: "Tests/Handoff.swift", location: 2),
+            case .integer(let onMain) = catalog.declaredDefault(of: entry, in: store)
+          else { return nil }
+          return .integer(onMain + 1)
+        }
+      case 1:
+        return .mainActor {
+          if let store = FakeTables.store.withLock({ $0 }) {
+            catalog.withLock { $0 }?.ensureRegistered(in: store)
+          }
+          return .integer(2)
+        }
+      default: return .none
+      }
+    },
+    store: { _ in FakeTables.store.withLock { $0 } })
+}
+
 /// Generated records that do not decode (a registry from another version of the library).
 let brokenTable = PreferenceFileTable(fileID: "Tests/Broken.swift", records: { [#"[{"key": 42}]"#] })
 
@@ -157,6 +208,28 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
     #expect(mapped.flatMap { catalog.declaredDefault(of: $0, in: store) } == nil, "no default to give")
     await MainActor.run {}
     #expect(store.registeredDefault(forKey: "Evaluated.onMain") == .integer(2))
+  }
+
+  /// A registration off the main actor that needs a main-actor default while the main actor
+  /// waits for that registration: the main actor runs the default as it waits, instead of both
+  /// waiting for each other, and that default re-entering registration reads on.
+  @Test(.deadlockWatchdog)
+  func aRegistrationThatNeedsTheWaitingMainActorFinishes() async {
+    let store = PreferenceStore.inMemory()
+    FakeTables.store.withLock { $0 = store }
+    let catalog = RegistryCatalog(tables: [HandoffTable.table], mainActorIsDefaultIsolation: false)
+    HandoffTable.catalog.withLock { $0 = catalog }
+    let registering = Task.detached { catalog.ensureRegistered(in: store) }
+    await MainActor.run {
+      HandoffTable.registering.wait()
+      catalog.ensureRegistered(in: store)
+      #expect(
+        store.registeredDefault(forKey: "Handoff.dependent") == .integer(3), "registered before the wait ends"
+      )
+    }
+    await registering.value
+    #expect(store.hasRegistered(registry: catalog.number))
+    #expect(!catalog.isRegistrationAwaited, "the main actor stopped waiting")
   }
 
   @Test func aTableOfTwoStaticStringsIsReadLikeATableValue() {

@@ -34,6 +34,9 @@ final class RegistryCatalog: Sendable {
   /// stores.
   private let registrations = OneAtATime()
 
+  /// Whether a thread waits for another's registration now.
+  var isRegistrationAwaited: Bool { registrations.isAwaited }
+
   /// Whether the module's default isolation is the main actor: code generated to follow the
   /// default then runs only there.
   let mainActorIsDefaultIsolation: Bool
@@ -223,7 +226,7 @@ final class RegistryCatalog: Sendable {
     if !needsMainThread(followsDefaultIsolation: followsDefaultIsolation) {
       return callInDefaultIsolation(evaluate)
     }
-    return DispatchQueue.main.sync { MainActor.assumeIsolated { evaluate() } }
+    return MainActorHandoff.run(evaluate)
   }
 
   // MARK: Registration
