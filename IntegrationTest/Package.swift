@@ -58,6 +58,11 @@ let package = Package(
       name: "Swift5App", dependencies: [support, preferences, "ViewKit"],
       exclude: ["preferences-config.json"],
       swiftSettings: [.swiftLanguageMode(.v5)], plugins: [plugin]),
+    // Swift 5 mode's nonisolated default that reads a main-actor one, in a registration off the
+    // main thread that the main thread waits for.
+    .executableTarget(
+      name: "Swift5Handoff", dependencies: [support, preferences], exclude: ["preferences-config.json"],
+      swiftSettings: [.swiftLanguageMode(.v5)], plugins: [plugin]),
     // A settings library with public preferences, used by another module; ported from
     // @AppStorage, so it reads the data the previous version stored.
     .target(name: "Models"),

@@ -22,8 +22,8 @@ bin=$(build --show-bin-path)
 "$bin/IntegrationApp" "$work/prefs.plist" write
 "$bin/IntegrationApp" "$work/prefs.plist" verify
 # A default-MainActor target with Xcode 26's upcoming features, the real default of a new Xcode
-# 26 app (Swift 5 mode, MainActor, approachable concurrency), and a Swift 5 target.
-for program in MainActorApp Xcode26DefaultApp SettingsProbe Swift5App ScannerStress; do
+# 26 app (Swift 5 mode, MainActor, approachable concurrency), and Swift 5 targets.
+for program in MainActorApp Xcode26DefaultApp SettingsProbe Swift5App Swift5Handoff ScannerStress; do
   "$bin/$program" write
   "$bin/$program" verify
 done
