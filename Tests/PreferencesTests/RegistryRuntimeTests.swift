@@ -100,9 +100,9 @@ enum HandoffTable {
       case 0:
         return .registry {
           registering.signal()
-          // Until the main actor waits for this registration (bounded: the watchdog ends a hang).
           guard let catalog = catalog.withLock({ $0 }), let store = FakeTables.store.withLock({ $0 })
           else { return nil }
+          // Until the main actor waits for this registration (bounded: the watchdog ends a hang).
           while !catalog.isRegistrationAwaited { usleep(1_000) }
           guard
             let entry = catalog.entry(fileID: "Tests/Handoff.swift", location: 2),
