@@ -54,11 +54,15 @@ package struct Availability: Sendable, Equatable {
     }
     self.isDeprecated = isDeprecated
     self.isUnavailable = isUnavailable
-    compiledCondition =
-      excluded.isEmpty
-      ? nil
-      : excluded == ["*"]
-        ? "false" : "!" + (excluded.count == 1 ? excluded[0] : "(" + excluded.joined(separator: " || ") + ")")
+    if excluded.isEmpty {
+      compiledCondition = nil
+    } else if excluded == ["*"] {
+      compiledCondition = "false"
+    } else if excluded.count == 1 {
+      compiledCondition = "!" + excluded[0]
+    } else {
+      compiledCondition = "!(" + excluded.joined(separator: " || ") + ")"
+    }
     condition =
       introduced.isEmpty
       ? nil : (introduced.map { "\($0.platform) \($0.version)" } + ["*"]).joined(separator: ", ")
