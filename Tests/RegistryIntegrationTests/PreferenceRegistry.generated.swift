@@ -36,6 +36,39 @@ import Foundation
 /// Declared with no isolation, so that it has the module's default isolation.
 private func _preferencesDefaultIsolationProbe() {}
 
+// The initializers of the options this module's declarations write (the library declares
+// only those without options; see DerivedPreference.init(wrappedValue:fileID:line:)).
+extension DerivedPreference where Registry == PreferenceRegistry {
+  /// `@Preference(key:) var name = default`.
+  @usableFromInline nonisolated init(wrappedValue: Value, key: Swift.StaticString, fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
+    self = Self._declared(fileID: fileID, line: line, default: wrappedValue)
+  }
+  /// `@Preference(key:) var name: Value?`, which defaults to nil.
+  @usableFromInline nonisolated init(key: Swift.StaticString, fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) where Value: Swift.ExpressibleByNilLiteral {
+    self = Self._declared(fileID: fileID, line: line, default: nil)
+  }
+  /// `@Preference(key:store:movedFrom:format:sync:settings:renamedFrom:) var name = default`.
+  @usableFromInline nonisolated init(wrappedValue: Value, key: Swift.StaticString, store: @autoclosure () -> _Preferences.Store, movedFrom: @autoclosure () -> _Preferences.Store?, format: _Preferences.Format, sync: Swift.Bool, settings: Swift.Bool, renamedFrom: Swift.StaticString..., fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
+    self = Self._declared(fileID: fileID, line: line, default: wrappedValue)
+  }
+  /// `@Preference(key:store:movedFrom:format:sync:settings:renamedFrom:) var name: Value?`, which defaults to nil.
+  @usableFromInline nonisolated init(key: Swift.StaticString, store: @autoclosure () -> _Preferences.Store, movedFrom: @autoclosure () -> _Preferences.Store?, format: _Preferences.Format, sync: Swift.Bool, settings: Swift.Bool, renamedFrom: Swift.StaticString..., fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) where Value: Swift.ExpressibleByNilLiteral {
+    self = Self._declared(fileID: fileID, line: line, default: nil)
+  }
+  /// `@Preference(key:renamedFrom:) var name = default`.
+  @usableFromInline nonisolated init(wrappedValue: Value, key: Swift.StaticString, renamedFrom: Swift.StaticString..., fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
+    self = Self._declared(fileID: fileID, line: line, default: wrappedValue)
+  }
+  /// `@Preference(store:) var name = default`.
+  @usableFromInline nonisolated init(wrappedValue: Value, store: @autoclosure () -> _Preferences.Store, fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
+    self = Self._declared(fileID: fileID, line: line, default: wrappedValue)
+  }
+  /// `@Preference(store:renamedFrom:) var name = default`.
+  @usableFromInline nonisolated init(wrappedValue: Value, store: @autoclosure () -> _Preferences.Store, renamedFrom: Swift.StaticString..., fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
+    self = Self._declared(fileID: fileID, line: line, default: wrappedValue)
+  }
+}
+
 nonisolated func _Preferences_LiteralDefaults() -> (StaticString, StaticString) {
   ("RegistryIntegrationTests/LiteralDefaults.swift", #"[{"key":"LiteralDefaults.count","isKeyDerived":true,"property":"count","declaringType":"LiteralDefaults","valueType":"Int","defaultValue":"3","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":8,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":0,"registeredValue":{"integer":3}},{"key":"LiteralDefaults.title","isKeyDerived":true,"property":"title","declaringType":"LiteralDefaults","valueType":"String","defaultValue":"\"Hello, \\\"world\\\"\"","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":9,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":1,"registeredValue":{"string":"Hello, \"world\""}},{"key":"Literal.enabled","isKeyDerived":false,"property":"enabled","declaringType":"LiteralDefaults","valueType":"Bool","defaultValue":"true","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":10,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":["enabled"],"registration":"registry","registrationNote":null,"index":2,"registeredValue":{"bool":true}},{"key":"LiteralDefaults.ratio","isKeyDerived":true,"property":"ratio","declaringType":"LiteralDefaults","valueType":"Double","defaultValue":"0.25","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":11,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":3,"registeredValue":{"double":0.25}},{"key":"LiteralDefaults.lastSearch","isKeyDerived":true,"property":"lastSearch","declaringType":"LiteralDefaults","valueType":"String?","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/LiteralDefaults.swift","line":12,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":4}]"#)
 }
@@ -51,7 +84,7 @@ nonisolated func _Preferences_Showcase() -> _Preferences.FileTable {
 #else
       records.append(#"[{"key":"Showcase.build","isKeyDerived":true,"property":"build","declaringType":"Showcase","valueType":"String","defaultValue":"\"release\"","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":42,"column":6,"condition":"!(DEBUG)","syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":12,"registeredValue":{"string":"release"}}]"#)
 #endif
-      records.append(#"[{"key":"Flags.beta","isKeyDerived":true,"property":"beta","declaringType":"Flags","valueType":"Bool","defaultValue":"false","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":52,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":13,"registeredValue":{"bool":false}},{"key":"Hidden.secret","isKeyDerived":true,"property":"secret","declaringType":"Hidden","valueType":"Int","defaultValue":"42","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":56,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":14,"registeredValue":{"integer":42}},{"key":"Box.generic","isKeyDerived":true,"property":"generic","declaringType":"Box","valueType":"String","defaultValue":"\"box\"","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":60,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":15,"registeredValue":{"string":"box"}},{"key":"Links.homepage","isKeyDerived":true,"property":"homepage","declaringType":"Links","valueType":"URL","defaultValue":"URL(string: \"https://example.com\")!","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":71,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":16},{"key":"Links.since","isKeyDerived":true,"property":"since","declaringType":"Links","valueType":"Date","defaultValue":"Date(timeIntervalSince1970: 0)","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":72,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":17},{"key":"IsolatedScreen.columnCount","isKeyDerived":true,"property":"columnCount","declaringType":"IsolatedScreen","valueType":"Int","defaultValue":"Self.columns","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":80,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"mainActor","registrationNote":null,"index":18},{"key":"IsolatedScreen.rowCount","isKeyDerived":true,"property":"rowCount","declaringType":"IsolatedScreen","valueType":"Int","defaultValue":"Self.rows","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":81,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":19},{"key":"PrivateDefaults.limit","isKeyDerived":true,"property":"limit","declaringType":"PrivateDefaults","valueType":"Int","defaultValue":"Self.limit","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":86,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"firstRead","registrationNote":"'Self.limit' is private to its file","index":20},{"key":"Optionals.lastSearch","isKeyDerived":true,"property":"lastSearch","declaringType":"Optionals","valueType":"String?","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":91,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":21},{"key":"LegacyToken","isKeyDerived":false,"property":"token","declaringType":"Optionals","valueType":"Optional<String>","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":92,"column":14,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":22},{"key":"Spread","isKeyDerived":false,"property":"spread","declaringType":"Optionals","valueType":"Int?","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":93,"column":14,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":23},{"key":"Box.Config.pageSize","isKeyDerived":true,"property":"pageSize","declaringType":"Box.Config","valueType":"Int","defaultValue":"20","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":100,"column":6,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":24,"registeredValue":{"integer":20}},{"key":"DependentScreen.columns","isKeyDerived":true,"property":"columns","declaringType":"DependentScreen","valueType":"Int","defaultValue":"ScreenConstants.columns","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":110,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"mainActor","registrationNote":null,"index":25}]"#)
+      records.append(#"[{"key":"Flags.beta","isKeyDerived":true,"property":"beta","declaringType":"Flags","valueType":"Bool","defaultValue":"false","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":52,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":13,"registeredValue":{"bool":false}},{"key":"Hidden.secret","isKeyDerived":true,"property":"secret","declaringType":"Hidden","valueType":"Int","defaultValue":"42","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":56,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":14,"registeredValue":{"integer":42}},{"key":"Box.generic","isKeyDerived":true,"property":"generic","declaringType":"Box","valueType":"String","defaultValue":"\"box\"","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":60,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":15,"registeredValue":{"string":"box"}},{"key":"Links.homepage","isKeyDerived":true,"property":"homepage","declaringType":"Links","valueType":"URL","defaultValue":"URL(string: \"https://example.com\")!","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":71,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":16},{"key":"Links.since","isKeyDerived":true,"property":"since","declaringType":"Links","valueType":"Date","defaultValue":"Date(timeIntervalSince1970: 0)","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":72,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":17},{"key":"IsolatedScreen.columnCount","isKeyDerived":true,"property":"columnCount","declaringType":"IsolatedScreen","valueType":"Int","defaultValue":"Self.columns","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":80,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"mainActor","registrationNote":null,"index":18},{"key":"IsolatedScreen.rowCount","isKeyDerived":true,"property":"rowCount","declaringType":"IsolatedScreen","valueType":"Int","defaultValue":"Self.rows","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":81,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":19},{"key":"PrivateDefaults.limit","isKeyDerived":true,"property":"limit","declaringType":"PrivateDefaults","valueType":"Int","defaultValue":"Self.limit","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":86,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"firstRead","registrationNote":"'Self.limit' is private to its file","index":20},{"key":"Optionals.lastSearch","isKeyDerived":true,"property":"lastSearch","declaringType":"Optionals","valueType":"String?","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":91,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":21},{"key":"LegacyToken","isKeyDerived":false,"property":"token","declaringType":"Optionals","valueType":"Optional<String>","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":92,"column":14,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":22},{"key":"Spread","isKeyDerived":false,"property":"spread","declaringType":"Optionals","valueType":"Int?","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":93,"column":14,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":23},{"key":"Box.Config.pageSize","isKeyDerived":true,"property":"pageSize","declaringType":"Box.Config","valueType":"Int","defaultValue":"20","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":100,"column":6,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"registry","registrationNote":null,"index":24,"registeredValue":{"integer":20}},{"key":"DependentScreen.columns","isKeyDerived":true,"property":"columns","declaringType":"DependentScreen","valueType":"Int","defaultValue":"ScreenConstants.columns","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":110,"column":4,"condition":null,"syncs":false,"inSettings":false,"store":null,"format":"propertyList","renamedFrom":[],"registration":"mainActor","registrationNote":null,"index":25},{"key":"EveryOption.font","isKeyDerived":false,"property":"font","declaringType":"EveryOption","valueType":"String","defaultValue":"\"Helvetica\"","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":118,"column":4,"condition":null,"syncs":true,"inSettings":false,"store":"Self.store","format":"json","renamedFrom":["EveryOption.typeface","typeface"],"registration":"registry","registrationNote":null,"index":26},{"key":"EveryOption.motto","isKeyDerived":false,"property":"motto","declaringType":"EveryOption","valueType":"String?","defaultValue":"nil","documentation":null,"fileID":"RegistryIntegrationTests/Showcase.swift","line":121,"column":14,"condition":null,"syncs":false,"inSettings":true,"store":"Self.store","format":"propertyList","renamedFrom":["EveryOption.slogan"],"registration":"registry","registrationNote":null,"index":27}]"#)
       return records
     },
     registration: { index in
@@ -65,6 +98,7 @@ nonisolated func _Preferences_Showcase() -> _Preferences.FileTable {
       case 18: return .mainActor { IsolatedScreen._preferenceDefault_columnCount() }
       case 19: return .registry { IsolatedScreen._preferenceDefault_rowCount() }
       case 25: return .mainActor { DependentScreen._preferenceDefault_columns() }
+      case 26: return .registry { EveryOption._preferenceDefault_font() }
       default: return .none
       }
     },
@@ -72,6 +106,15 @@ nonisolated func _Preferences_Showcase() -> _Preferences.FileTable {
       switch index {
       case 7: return Showcase._preference_store_separate()
       case 9: return Showcase._preference_store_displayName()
+      case 26: return EveryOption._preference_store_font()
+      case 27: return EveryOption._preference_store_motto()
+      default: return nil
+      }
+    },
+    movedFrom: { index in
+      switch index {
+      case 26: return EveryOption._preference_movedFrom_font()
+      case 27: return EveryOption._preference_movedFrom_motto()
       default: return nil
       }
     })
@@ -161,5 +204,28 @@ extension DependentScreen {
   @MainActor fileprivate static func _preferenceDefault_columns() -> _Preferences.PropertyList? {
     let value = ScreenConstants.columns
     return _Preferences.encodedDefault(value)
+  }
+}
+
+extension EveryOption {
+  /// The default of `EveryOption.font`.
+  nonisolated fileprivate static func _preferenceDefault_font() -> _Preferences.PropertyList? {
+    let value = "Helvetica"
+    return _Preferences.encodedDefault(value, format: .json)
+  }
+  nonisolated fileprivate static func _preference_store_font() -> _Preferences.Store {
+    Self.store
+  }
+  nonisolated fileprivate static func _preference_movedFrom_font() -> _Preferences.Store {
+    Self.previous
+  }
+}
+
+extension EveryOption {
+  nonisolated fileprivate static func _preference_store_motto() -> _Preferences.Store {
+    Self.store
+  }
+  nonisolated fileprivate static func _preference_movedFrom_motto() -> _Preferences.Store {
+    Self.previous
   }
 }

@@ -114,8 +114,8 @@ enum TestStore {
 
   @Test func theRegistryListsEveryPreference() throws {
     let preferences = PreferenceRegistry.preferences
-    // 31 declarations in two files; only one of Showcase's two #if branches is compiled.
-    #expect(preferences.count == 30)
+    // 33 declarations in two files; only one of Showcase's two #if branches is compiled.
+    #expect(preferences.count == 32)
     let username = try #require(PreferenceRegistry.preference(forKey: "Showcase.username"))
     #expect(username.documentation == "The user's name.")
     #expect(username.valueType == "String")
@@ -164,6 +164,22 @@ extension RegistryIntegrationTests {
     #expect(Optionals().spread == 4)
     optionals.spread = nil
     #expect(!optionals.$spread.hasStoredValue)
+  }
+
+  @Test func everyOptionReachesTheRegistryThroughTheGeneratedInitializers() {
+    let every = EveryOption()
+    #expect(every.$font.key == "EveryOption.font")
+    #expect(every.$font.store === EveryOption.store)
+    #expect(every.font == "Helvetica")
+    every.font = "Menlo"
+    #expect(
+      EveryOption.store.backend.value(forKey: "EveryOption.font") == .string(#""Menlo""#), "stored as JSON")
+    #expect(PreferenceRegistry.syncedKeys.contains("EveryOption.font"))
+    #expect(!PreferenceRegistry.syncedKeys.contains("EveryOption.motto"))
+    #expect(every.$motto.key == "EveryOption.motto")
+    #expect(every.$motto.store === EveryOption.store)
+    #expect(every.motto == "Carpe diem", "moved from the previous store")
+    #expect(!EveryOption.previous.hasStoredValue(forKey: "EveryOption.motto"))
   }
 
   @Test func wrapperReadsSeeWritesMadeByKey() {

@@ -109,3 +109,16 @@ extension Box {
 @MainActor struct DependentScreen {
   @Preference var columns = ScreenConstants.columns
 }
+
+/// Every option at once, with a default and without one: the registry generates the
+/// initializers these take, one per combination of options.
+struct EveryOption {
+  nonisolated static let store = PreferenceStore.inMemory()
+  nonisolated static let previous = PreferenceStore.inMemory(["EveryOption.motto": "Carpe diem"])
+  @Preference(
+    key: "EveryOption.font", store: Self.store, movedFrom: Self.previous, format: .json, sync: true,
+    settings: false, renamedFrom: "EveryOption.typeface", "typeface") var font = "Helvetica"
+  @Preference(
+    key: "EveryOption.motto", store: Self.store, movedFrom: Self.previous, format: .propertyList,
+    sync: false, settings: true, renamedFrom: "EveryOption.slogan") var motto: String?
+}

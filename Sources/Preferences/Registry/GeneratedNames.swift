@@ -25,6 +25,8 @@ public enum _Preferences {
   public typealias Store = PreferenceStore
   /// ``PropertyListValue``.
   public typealias PropertyList = PropertyListValue
+  /// ``PreferenceFormat``, which the initializers generated for `format:` take.
+  public typealias Format = PreferenceFormat
 }
 
 @_spi(Generated)

@@ -59,6 +59,7 @@ package enum RegistryRenderer {
         callsDeprecatedTables: byFile.values.contains(where: namesDeprecatedTypes),
         imports: keyFileImports(result, preferences: preferencesImport.index),
         access: IndexAccess(result.plans, preferencesImport: preferencesImport))
+      + initializers(result.files, access: IndexAccess(result.plans, preferencesImport: preferencesImport))
       + conformances(result.conformances) + typedKeys(result.typedKeys)
     func tables(_ files: [Int]) -> String {
       importLines(files.map { result.files[$0] }, preferences: preferencesImport.table) { _ in true }
@@ -118,6 +119,7 @@ package enum RegistryRenderer {
         retiredKeys: result.retiredKeys, keptLines: keptLines(result.plans),
         callsDeprecatedTables: byFile.values.contains(where: namesDeprecatedTypes),
         access: IndexAccess(result.plans, preferencesImport: preferencesImport))
+      + initializers(result.files, access: IndexAccess(result.plans, preferencesImport: preferencesImport))
       + conformances(result.conformances) + typedKeys(result.typedKeys)
       + "\n"
       + withPreferences.map {
@@ -314,6 +316,71 @@ package enum RegistryRenderer {
       private func _preferencesDefaultIsolationProbe() {}
 
       """
+  }
+
+  /// The initializers of the option combinations the module's declarations write: one for each
+  /// list of labels (as written; the parser holds them to the declared order) with a default, and
+  /// one for each without (an optional, which defaults to nil). The library declares only the two
+  /// without options: the compiler matches every declaration of the module against every
+  /// initializer it can see, in every build, and the ten option initializers the library
+  /// declared before cost each declaration about 0.6 M compiler instructions, options or not
+  /// (Benchmarks/README.md). Declarations in every `#if` branch count, so that the initializers
+  /// do not depend on the build's conditions.
+  package static func initializers(_ files: [FileSyntax], access: IndexAccess) -> String {
+    struct Form: Hashable {
+      var labels: [String]
+      var hasDefault: Bool
+    }
+    let order = PreferenceArguments.labels.map(\.label)
+    var forms = Set<Form>()
+    for file in files {
+      for declaration in file.preferences {
+        let labels = declaration.arguments.written.filter { $0 != "wrappedValue" }
+        if !labels.isEmpty { forms.insert(Form(labels: labels, hasDefault: declaration.defaultValue != nil)) }
+      }
+    }
+    guard !forms.isEmpty else { return "" }
+    let sorted = forms.sorted {
+      let (left, right) = (
+        $0.labels.map { order.firstIndex(of: $0) ?? 0 }, $1.labels.map { order.firstIndex(of: $0) ?? 0 }
+      )
+      return left != right ? left.lexicographicallyPrecedes(right) : $0.hasDefault && !$1.hasDefault
+    }
+    var out = """
+
+      // The initializers of the options this module's declarations write (the library declares
+      // only those without options; see DerivedPreference.init(wrappedValue:fileID:line:)).
+      extension DerivedPreference where Registry == PreferenceRegistry {
+
+      """
+    for form in sorted {
+      var parameters = form.hasDefault ? ["wrappedValue: Value"] : []
+      for label in form.labels {
+        parameters.append("\(label): \(parameterType(label))")
+      }
+      parameters += ["fileID: Swift.StaticString = #fileID", "line: Swift.UInt = #line"]
+      let attribute = "@Preference(\(form.labels.map { $0 + ":" }.joined()))"
+      out += """
+          /// \(form.hasDefault ? "`\(attribute) var name = default`" : "`\(attribute) var name: Value?`, which defaults to nil").
+          \(access.member)nonisolated init(\(parameters.joined(separator: ", ")))\(form.hasDefault ? "" : " where Value: Swift.ExpressibleByNilLiteral") {
+            self = Self._declared(fileID: fileID, line: line, default: \(form.hasDefault ? "wrappedValue" : "nil"))
+          }
+
+        """
+    }
+    return out + "}\n"
+  }
+
+  /// The type of an option's parameter; the parser checks the argument itself.
+  private static func parameterType(_ label: String) -> String {
+    switch label {
+    case "key": "Swift.StaticString"
+    case "store": "@autoclosure () -> _Preferences.Store"
+    case "movedFrom": "@autoclosure () -> _Preferences.Store?"
+    case "format": "_Preferences.Format"
+    case "renamedFrom": "Swift.StaticString..."
+    default: "Swift.Bool"  // sync:, settings:
+    }
   }
 
   /// The conformances to `PreferenceValue` (and `PreferenceDictionaryKey`) the module's types

@@ -208,8 +208,24 @@ extension FileParser {
       let end = listElementEnd(from: index, to: close)
       var valueStart = index
       if source.isIdentifier(index) && source.isPunct(index + 1, UInt8(ascii: ":")) {
-        currentLabel = source.text(index)
+        let label = source.text(index)
+        currentLabel = label
         valueStart = index + 2
+        if let position = labels.firstIndex(of: label) {
+          // The generated initializer takes the labels as written; Swift's own rule for a call
+          // (each once, in the declared order) keeps one form per combination.
+          if result.written.contains(label) {
+            error("@Preference takes '\(label):' once; remove the second", at: attribute)
+          } else if let last = result.written.last, let previous = labels.firstIndex(of: last),
+            previous > position
+          {
+            error(
+              "argument '\(label):' of @Preference must precede '\(last):'; write the options in this order: \(labels.dropFirst().map { $0 + ":" }.joined(separator: ", "))",
+              at: attribute)
+          } else {
+            result.written.append(label)
+          }
+        }
       } else if currentLabel != "renamedFrom" {
         currentLabel = nil
       }

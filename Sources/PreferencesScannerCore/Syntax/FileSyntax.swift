@@ -238,6 +238,9 @@ package struct PreferenceArguments: Sendable {
   package var inSettings = false
   package var renamedFrom: [String] = []
   package var movedFrom: ExpressionSyntax?
+  /// The labels as written, in order, each once (the values of `renamedFrom:` after the first
+  /// have none): what the initializer generated for the declaration takes.
+  package var written: [String] = []
 
   /// Every label the attribute takes, in the order Swift requires them, and what its argument
   /// must be. The one table the parser, its messages and the docs follow; `ArgumentTableTests`

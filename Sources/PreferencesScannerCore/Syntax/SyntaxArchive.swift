@@ -364,7 +364,7 @@ extension PreferenceArguments: Archivable {
       wrappedValue: try reader.optionalItem(), key: try reader.optionalString(),
       keyReference: try reader.bool() ? try reader.strings() : nil, store: try reader.optionalItem(),
       format: try reader.optionalString(), syncs: try reader.bool(), inSettings: try reader.bool(),
-      renamedFrom: try reader.strings(), movedFrom: try reader.optionalItem())
+      renamedFrom: try reader.strings(), movedFrom: try reader.optionalItem(), written: try reader.strings())
   }
 
   package func archive(into writer: inout ArchiveWriter) {
@@ -378,6 +378,7 @@ extension PreferenceArguments: Archivable {
     writer.bool(inSettings)
     writer.strings(renamedFrom)
     writer.optionalItem(movedFrom)
+    writer.strings(written)
   }
 }
 
