@@ -70,6 +70,16 @@ struct SharedSettings {
   @Preference var volumeFromStatic = ContentView.defaultVolume
 }
 
+/// Options no other declaration here writes, so that the initializers the registry generates for
+/// them compile in each of this file's three settings: an optional with a key, JSON storage with
+/// sync and a rename, a move between stores, and the Settings app.
+struct OptionSettings {
+  @Preference(key: "legacy_token") var token: String?
+  @Preference(format: .json, sync: true, renamedFrom: "recentTags") var tags: [String] = []
+  @Preference(store: .suite("integration-options-suite"), movedFrom: .standard) var badge = 0
+  @Preference(settings: true) var showsHints = true
+}
+
 /// Preferences that background work reads, where the main actor is the default isolation: a
 /// `nonisolated` class (Swift rejects a property wrapper in most `nonisolated` structs and in
 /// `Sendable` classes), created where it is read.

@@ -123,6 +123,11 @@ case .write:
         == 3,
     "a store read from a static let has its default, registered")
   SharedSettings().sharedCount = 9
+  check(OptionSettings().token == nil && OptionSettings().showsHints, "options' defaults")
+  OptionSettings().token = "abc"
+  OptionSettings().tags = ["swift"]
+  OptionSettings().badge += 1  // the three programs share the suite
+  OptionSettings().showsHints = false
   passed("wrote values")
 case .verify:
   check(view.username == "Paul", "username persisted, got \(view.username)")
@@ -196,6 +201,13 @@ case .verify:
   check(
     UserDefaults(suiteName: "integration-shared-suite")?.integer(forKey: "SharedSettings.sharedCount") == 9,
     "the static let's suite holds the value")
+  check(
+    OptionSettings().token == "abc" && defaults.string(forKey: "legacy_token") == "abc"
+      && OptionSettings().tags == ["swift"] && defaults.string(forKey: "OptionSettings.tags") == #"["swift"]"#
+      && OptionSettings().badge > 0 && !OptionSettings().showsHints
+      && UserDefaults(suiteName: "integration-options-suite")?.integer(forKey: "OptionSettings.badge")
+        == OptionSettings().badge,
+    "values declared with every option persisted where their options say")
   check(!view.$accent.hasStoredValue, "registered defaults are never stored")
   passed("verified values persisted")
 }
