@@ -613,6 +613,30 @@ import Testing
       ])
   }
 
+  /// Swift 6.2's fixed-size arrays are not `Codable`: the compiler's error ("requires that '[3 of
+  /// Int]' conform to 'PreferenceValue'") named no fix.
+  @Test func anInlineArrayIsAnErrorThatNamesArray() {
+    let result = scan(
+      """
+      struct S {
+        @Preference var grid: [3 of Int] = [1, 2, 3]
+        @Preference var rows: [[2 of Double]] = []
+        @Preference var spelled: Swift.InlineArray<2, Bool>? = nil
+        @Preference var boxed: Box<[3 of Int]> = Box()
+        @Preference var of: [Int] = []
+      }
+      struct Box<T>: Codable, PreferenceValue {}
+      """)
+    let fix =
+      "cannot conform to PreferenceValue, so no store can hold it; store an Array instead, and check its count where you read it"
+    #expect(
+      errors(result) == [
+        "Sources/App/File.swift:2:4: error: @Preference 'grid' stores [3 of Int]: a fixed-size inline array ('[3 of Int]') \(fix)",
+        "Sources/App/File.swift:3:4: error: @Preference 'rows' stores [[2 of Double]]: a fixed-size inline array ('[2 of Double]') \(fix)",
+        "Sources/App/File.swift:4:4: error: @Preference 'spelled' stores Swift.InlineArray<2, Bool>?: a fixed-size inline array ('InlineArray') \(fix)",
+      ])
+  }
+
   @Test func parenthesesThatHoldOneTypeOrACallAreNotATuple() {
     let result = scan(
       """

@@ -1007,6 +1007,11 @@ package struct Planner: Sendable {
           "store a Codable struct instead (stored as JSON text), or PropertyListValue for a value whose shape you handle yourself ([String: PropertyListValue] for a dictionary of any property-list values)"
       )
     }
+    static func inlineArray(_ written: String) -> ShapeProblem {
+      ShapeProblem(
+        what: "a fixed-size inline array ('\(written)')",
+        fix: "store an Array instead, and check its count where you read it")
+    }
     static func metatype(_ name: String) -> ShapeProblem {
       ShapeProblem(
         what: "a metatype ('\(name)')",
@@ -1059,6 +1064,10 @@ package struct Planner: Sendable {
       if isStandardExistential([type], context: context) { return .existential(type) }
       return nil
     }
+    if type.containsText(" of ") || type.containsText("InlineArray"), let written = Self.inlineArray(in: type)
+    {
+      return .inlineArray(written)
+    }
     if !type.containsByte(from: Self.parenthesis), !type.containsText("ny"), !type.containsText(".Type"),
       !type.containsText(".Protocol"),
       !Self.namesAny(of: index.protocolNames, Self.standardExistentials, in: type)
@@ -1095,6 +1104,27 @@ package struct Planner: Sendable {
         return isMetatype ? .metatype(written) : .existential(written)
       }
       if syntax.punct(index, UInt8(ascii: "(")), Self.isTuple(syntax, open: index) { return .tuple }
+    }
+    return nil
+  }
+
+  /// The first inline array `type` stores (`[3 of Int]` or `InlineArray<3, Int>`, Swift 6.2; as
+  /// the value, or an element of an optional, array, set or dictionary), as written; `nil` if
+  /// none (found trying Swift 6.2's syntax around declarations: the compiler's error named no
+  /// fix).
+  private static func inlineArray(in type: String) -> String? {
+    let syntax = ExpressionSyntax(text: type)
+    guard syntax.tokens.count <= 256 else { return nil }
+    for index in syntax.tokens.indices where isStoredElement(index, in: syntax) {
+      if syntax.punct(index, UInt8(ascii: "[")), syntax.word(index + 2) == "of" {
+        let close = syntax.matchingClose(index)
+        if close < syntax.tokens.count { return syntax.text(index...close) }
+      }
+      if syntax.word(index) == "InlineArray",
+        !syntax.punct(index - 1, UInt8(ascii: ".")) || syntax.word(index - 2) == "Swift"
+      {
+        return "InlineArray"
+      }
     }
     return nil
   }
