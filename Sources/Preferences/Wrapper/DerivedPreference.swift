@@ -61,10 +61,10 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// (`@Preference(key: "HighScore") var highScore = 0` gets
   /// `init(wrappedValue:key:fileID:line:)`). The compiler matches every declaration of a module
   /// against every initializer it can see, in every build: ten option initializers declared here
-  /// cost each declaration about 0.6 M compiler instructions, options or not: over a third of
-  /// what `@Preference` cost beyond a minimal property wrapper. An option the module has not used before is
-  /// known to the compiler once the plugin has run, at the next build (until then, an editor may
-  /// flag it).
+  /// cost each declaration about 0.6 M compiler instructions, options or not, over a third of
+  /// what `@Preference` cost beyond a minimal property wrapper. An option the module has not
+  /// used before is known to the compiler once the plugin has run, at the next build (until
+  /// then, an editor may flag it).
   ///
   /// - Parameters:
   ///   - wrappedValue: The default value, used until a value is stored. Like a stored property's

@@ -50,6 +50,7 @@ package enum RegistryRenderer {
     emit: (_ name: String, _ text: String) throws -> Void
   ) rethrows -> (index: String, unplanned: String) {
     let preferencesImport = PreferencesImport(result.files.flatMap(\.imports))
+    let access = IndexAccess(result.plans, preferencesImport: preferencesImport)
     let byFile = Dictionary(grouping: result.plans, by: \.fileIndex)
     let withPreferences = result.files.indices.filter { byFile[$0] != nil }
     let index =
@@ -57,9 +58,8 @@ package enum RegistryRenderer {
         module: module, tables: withPreferences.map { tableName(forFileID: result.files[$0].fileID) },
         retiredKeys: result.retiredKeys, keptLines: keptLines(result.plans),
         callsDeprecatedTables: byFile.values.contains(where: namesDeprecatedTypes),
-        imports: keyFileImports(result, preferences: preferencesImport.index),
-        access: IndexAccess(result.plans, preferencesImport: preferencesImport))
-      + initializers(result.files, access: IndexAccess(result.plans, preferencesImport: preferencesImport))
+        imports: keyFileImports(result, preferences: preferencesImport.index), access: access)
+      + initializers(result.files, access: access)
       + conformances(result.conformances) + typedKeys(result.typedKeys)
     func tables(_ files: [Int]) -> String {
       importLines(files.map { result.files[$0] }, preferences: preferencesImport.table) { _ in true }
@@ -105,6 +105,7 @@ package enum RegistryRenderer {
   /// without the plugin).
   package static func singleFile(_ result: PreferenceScanner.Result, module: String) -> String {
     let preferencesImport = PreferencesImport(result.files.flatMap(\.imports))
+    let access = IndexAccess(result.plans, preferencesImport: preferencesImport)
     let byFile = Dictionary(grouping: result.plans, by: \.fileIndex)
     let withPreferences = result.files.indices.filter { byFile[$0] != nil }
     return header
@@ -117,9 +118,8 @@ package enum RegistryRenderer {
       + indexDeclarations(
         tables: withPreferences.map { tableName(forFileID: result.files[$0].fileID) },
         retiredKeys: result.retiredKeys, keptLines: keptLines(result.plans),
-        callsDeprecatedTables: byFile.values.contains(where: namesDeprecatedTypes),
-        access: IndexAccess(result.plans, preferencesImport: preferencesImport))
-      + initializers(result.files, access: IndexAccess(result.plans, preferencesImport: preferencesImport))
+        callsDeprecatedTables: byFile.values.contains(where: namesDeprecatedTypes), access: access)
+      + initializers(result.files, access: access)
       + conformances(result.conformances) + typedKeys(result.typedKeys)
       + "\n"
       + withPreferences.map {
