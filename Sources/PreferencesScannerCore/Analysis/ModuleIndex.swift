@@ -105,6 +105,10 @@ package struct ModuleIndex: Sendable {
   /// its extensions', which may be conditional): the conformances that hold whatever its
   /// arguments. Kept beside the types rather than in them, so that reading a type copies no more.
   package private(set) var genericDeclaredConformances: [TypeID: Set<String>] = [:]
+  /// Whether any type of the module declares `@available(…)`: most modules declare none, and
+  /// ``availability(of:)`` then walks no type chain (a debug scanner, which the plugin runs on
+  /// every edit, copies each type record it reads).
+  private var declaresAvailability = false
 
   /// The global actors: `MainActor`, every type the module declares `@globalActor`, and a name
   /// ending in `Actor` that the module does not declare as something else (another module's
@@ -152,6 +156,7 @@ package struct ModuleIndex: Sendable {
         if types[id].declarationSite == nil {
           types[id].declarationSite = (file.path, scope.line)
           types[id].availability = scope.availability
+          if !scope.availability.isEmpty { declaresAvailability = true }
         }
         if let access = scope.access { types[id].access = max(types[id].access ?? access, access) }
         types[id].kind = scope.kind
@@ -298,6 +303,7 @@ package struct ModuleIndex: Sendable {
   /// The `@available(…)` attributes of a type and of every type around it, outermost first:
   /// what an extension of it must repeat.
   package func availability(of id: TypeID) -> [String] {
+    guard declaresAvailability else { return [] }
     var chain: [[String]] = []
     var current: TypeID? = id
     var steps = 0
