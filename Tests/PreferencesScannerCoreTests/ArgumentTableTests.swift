@@ -14,7 +14,7 @@ import Testing
   static func initializerLabels(in source: String) -> [[String]] {
     parameters(in: source).map { parameters in
       parameters.compactMap { parameter -> String? in
-        let word = parameter.trimmingCharacters(in: .whitespacesAndNewlines).prefix {
+        let word = parameter.prefix {
           $0.isLetter || $0 == "_"
         }
         return word.isEmpty || word == "_" ? nil : String(word)

@@ -332,6 +332,8 @@ package enum RegistryRenderer {
       var hasDefault: Bool
     }
     let order = PreferenceArguments.labels.map(\.label)
+    let parameterTypes = Dictionary(
+      uniqueKeysWithValues: PreferenceArguments.labels.map { ($0.label, $0.parameter) })
     var forms = Set<Form>()
     for file in files {
       for declaration in file.preferences {
@@ -356,7 +358,7 @@ package enum RegistryRenderer {
     for form in sorted {
       var parameters = form.hasDefault ? ["wrappedValue: Value"] : []
       for label in form.labels {
-        parameters.append("\(label): \(parameterType(label))")
+        parameters.append("\(label): \(parameterTypes[label]!)")  // the parser keeps only the table's labels
       }
       parameters += ["fileID: Swift.StaticString = #fileID", "line: Swift.UInt = #line"]
       let attribute = "@Preference(\(form.labels.map { $0 + ":" }.joined()))"
@@ -369,18 +371,6 @@ package enum RegistryRenderer {
         """
     }
     return out + "}\n"
-  }
-
-  /// The type of an option's parameter; the parser checks the argument itself.
-  private static func parameterType(_ label: String) -> String {
-    switch label {
-    case "key": "Swift.StaticString"
-    case "store": "@autoclosure () -> _Preferences.Store"
-    case "movedFrom": "@autoclosure () -> _Preferences.Store?"
-    case "format": "_Preferences.Format"
-    case "renamedFrom": "Swift.StaticString..."
-    default: "Swift.Bool"  // sync:, settings:
-    }
   }
 
   /// The conformances to `PreferenceValue` (and `PreferenceDictionaryKey`) the module's types

@@ -242,14 +242,18 @@ package struct PreferenceArguments: Sendable {
   /// have none): what the initializer generated for the declaration takes.
   package var written: [String] = []
 
-  /// Every label the attribute takes, in the order Swift requires them, and what its argument
-  /// must be. The one table the parser, its messages and the docs follow; `ArgumentTableTests`
-  /// holds the wrapper's initializers to it.
-  package static let labels: [(label: String, argument: String)] = [
-    ("wrappedValue", "the default value, instead of '= …'"), ("key", "a string literal"),
-    ("store", "an expression"), ("movedFrom", "an expression naming the previous store"),
-    ("format", ".propertyList or .json"), ("sync", "true or false"), ("settings", "true or false"),
-    ("renamedFrom", "string literals"),
+  /// Every label the attribute takes, in the order Swift requires them, what its argument must
+  /// be, and the type of the parameter the generated initializer takes it as (the parser checks
+  /// the argument itself). The one table the parser, its messages, the docs and the generated
+  /// initializers follow; `ArgumentTableTests` holds them to it.
+  package static let labels: [(label: String, argument: String, parameter: String)] = [
+    ("wrappedValue", "the default value, instead of '= …'", "Value"),
+    ("key", "a string literal", "Swift.StaticString"),
+    ("store", "an expression", "@autoclosure () -> _Preferences.Store"),
+    ("movedFrom", "an expression naming the previous store", "@autoclosure () -> _Preferences.Store?"),
+    ("format", ".propertyList or .json", "_Preferences.Format"),
+    ("sync", "true or false", "Swift.Bool"), ("settings", "true or false", "Swift.Bool"),
+    ("renamedFrom", "string literals", "Swift.StaticString..."),
   ]
 }
 
