@@ -15,6 +15,16 @@ import Testing
 /// Foundation's full library had: file status, unsynced writes, the standard streams and the
 /// running executable's path.
 @Suite struct FileSystemTests {
+  /// A path's file name, read by bytes, is what splitting at `/` gave: the last non-empty
+  /// component, or the path itself when it has none.
+  @Test(arguments: [
+    "Sources/App/View.swift", "View.swift", "/abs/path/Café Été.swift", "Sources/App/", "/", "", "//",
+    "a//b", "Module/Équipe.swift", "/View.swift",
+  ])
+  func aFileNameIsThePathsLastComponent(path: String) {
+    #expect(FileSystem.fileName(of: path) == (path.split(separator: "/").last.map(String.init) ?? path))
+  }
+
   @Test func statusTellsFilesFoldersAndLinksApart() throws {
     let root = CommandTests.Directory()
     root.write("File.swift", "12345")

@@ -7,53 +7,70 @@
 /// linear time and memory: a type is found from its parent and its own name, never by its
 /// qualified name, and what a type inherits from the types around it (being generic, private or
 /// local) is computed once, from its parent.
-package struct ModuleIndex: Sendable {
+///
+/// A class, and its type records too: the plugin runs a debug-built scanner on every edit, and an
+/// unoptimized read of a struct this size copies every field (retaining each collection), which
+/// cost about a tenth of an edit's scan; a reference costs one retain.
+///
+/// `@unchecked Sendable`, proved: every stored property here and in ``TypeInfo`` is set only in
+/// this file, and only by `init` (with `typeID(creating:in:)`, which only `init` calls), before the
+/// index is returned; after that it is only read, so sharing it between threads races on nothing.
+package final class ModuleIndex: @unchecked Sendable {
   package typealias TypeID = Int
 
-  package struct TypeInfo: Sendable {
+  /// What the module declares of one type. Written only by ``ModuleIndex/init(_:)``.
+  ///
+  /// `@unchecked Sendable`: see ``ModuleIndex``.
+  package final class TypeInfo: @unchecked Sendable {
     package let name: String
     package let parent: TypeID?
     /// How deep it is nested: 1 for a type at file scope.
     package let depth: Int
+
+    fileprivate init(name: String, parent: TypeID?, depth: Int) {
+      self.name = name
+      self.parent = parent
+      self.depth = depth
+    }
     /// The kind of the declaration itself; `nil` when only extensions were seen (a type from
     /// another module).
-    package var kind: TypeScope.Kind?
-    package var genericParameters: Set<String> = []
-    package var globalActor: String?
-    package var isNonisolated = false
+    package fileprivate(set) var kind: TypeScope.Kind?
+    package fileprivate(set) var genericParameters: Set<String> = []
+    package fileprivate(set) var globalActor: String?
+    package fileprivate(set) var isNonisolated = false
     /// The file and line of its first declaration (not extension), where the compiler reports
     /// a problem with a conformance the registry writes for it.
-    package var declarationSite: (file: String, line: Int)?
+    package fileprivate(set) var declarationSite: (file: String, line: Int)?
     /// The `@available(…)` attributes of its declaration, as written.
-    package var availability: [String] = []
+    package fileprivate(set) var availability: [String] = []
     /// The widest access level written on its declarations.
-    package var access: AccessLevel?
+    package fileprivate(set) var access: AccessLevel?
     /// The `#if` condition of each declaration (not extension) of it, `nil` for one outside any
     /// `#if`: where a conformance the registry writes must be compiled.
-    package var declarationConditions: Set<String?> = []
+    package fileprivate(set) var declarationConditions: Set<String?> = []
     /// The same, for each declaration or extension that lists `PreferenceValue`.
-    package var preferenceValueConditions: Set<String?> = []
+    package fileprivate(set) var preferenceValueConditions: Set<String?> = []
     /// The types of its instance stored properties and enum cases' associated values, as far as
     /// syntax shows them, once each.
-    package var storedPropertyTypes: Set<String> = []
+    package fileprivate(set) var storedPropertyTypes: Set<String> = []
     /// Stored properties whose initial value names a case or static property (`T.member`), as
     /// the type `T` and the member, once each.
-    package var storedMemberValues: Set<MemberValue> = []
+    package fileprivate(set) var storedMemberValues: Set<MemberValue> = []
     /// Whether it has a stored property (or associated value) whose type syntax does not show.
-    package var hasUnknownStorage = false
+    package fileprivate(set) var hasUnknownStorage = false
     /// The file of a `private` or `fileprivate` declaration.
-    package var privateFile: String?
-    package var isLocal = false
+    package fileprivate(set) var privateFile: String?
+    package fileprivate(set) var isLocal = false
     /// Every type named in an inheritance clause of a declaration or extension, once each, in
     /// the order first seen (a name repeated by thousands of declarations stays one entry, so
     /// what walks it stays linear).
     package fileprivate(set) var conformances: [String] = []
     fileprivate var conformanceSet: Set<String> = []
     /// The first entry of the declaration's own inheritance clause: a superclass or raw type.
-    package var firstInherited: String?
-    package var members: [String: [Member]] = [:]
+    package fileprivate(set) var firstInherited: String?
+    package fileprivate(set) var members: [String: [Member]] = [:]
     /// Names of the types (and type aliases) declared inside it.
-    package var nestedTypes: Set<String> = []
+    package fileprivate(set) var nestedTypes: Set<String> = []
     /// The module's types among ``conformances`` (superclasses and protocols it declares).
     package fileprivate(set) var inheritedTypes: [TypeID] = []
     /// The outermost of it and the types it is nested in that has generic parameters.
@@ -230,7 +247,7 @@ package struct ModuleIndex: Sendable {
   }
 
   /// The type `names` denotes inside `parent` (at file scope if `nil`), created if new.
-  private mutating func typeID(creating names: [String], in parent: TypeID?) -> TypeID {
+  private func typeID(creating names: [String], in parent: TypeID?) -> TypeID {
     var current = parent
     for name in names {
       let key = ChildKey(parent: current ?? -1, name: name)

@@ -309,7 +309,7 @@ package struct ScannerCommand {
           if standardizedPlanned == nil { standardizedPlanned = Set(plannedPaths.map(Self.standardized)) }
           guard standardizedPlanned?.contains(Self.standardized(path)) == true else { return nil }
         }
-        return PluginShared.tableFileName(forSource: Self.lastComponent(of: path), count: count)
+        return PluginShared.tableFileName(forSource: FileSystem.fileName(of: path), count: count)
       },
       memo: memo,
       emit: { name, text in try writeIfChanged(text, to: directory.appendingPathComponent(name).path) })
@@ -440,11 +440,6 @@ package struct ScannerCommand {
 
   private static func standardized(_ path: String) -> String {
     URL(fileURLWithPath: path).standardizedFileURL.path
-  }
-
-  /// The file name at the end of `path`.
-  private static func lastComponent(of path: String) -> String {
-    String(path.split(separator: "/", omittingEmptySubsequences: true).last ?? Substring(path))
   }
 
   /// Writes `text` to `path` unless the file already holds exactly these bytes, so that an

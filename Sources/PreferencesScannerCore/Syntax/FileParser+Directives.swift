@@ -115,7 +115,7 @@ extension FileParser {
         at: index)
       return close + 1
     }
-    let name = file.split(separator: "/").last.map(String.init) ?? file
+    let name = FileSystem.fileName(of: file)
     presumed = (module + "/" + name, line - (directiveLine + 1))
     return close + 1
   }

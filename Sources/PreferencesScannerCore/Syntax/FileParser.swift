@@ -67,7 +67,7 @@ struct FileParser {
   /// Parses `contents` of the file at `path` in `module`.
   static func parse(path: String, module: String, contents: [UInt8]) -> FileSyntax {
     let lexed = Lexer.tokenize(contents)
-    let fileName = path.split(separator: "/").last.map(String.init) ?? path
+    let fileName = FileSystem.fileName(of: path)
     var parser = FileParser(
       source: SourceTokens(bytes: contents, lexed: lexed), path: path, fileID: module + "/" + fileName,
       module: module)
