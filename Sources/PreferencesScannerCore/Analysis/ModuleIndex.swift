@@ -26,12 +26,6 @@ package final class ModuleIndex: @unchecked Sendable {
     package let parent: TypeID?
     /// How deep it is nested: 1 for a type at file scope.
     package let depth: Int
-
-    fileprivate init(name: String, parent: TypeID?, depth: Int) {
-      self.name = name
-      self.parent = parent
-      self.depth = depth
-    }
     /// The kind of the declaration itself; `nil` when only extensions were seen (a type from
     /// another module).
     package fileprivate(set) var kind: TypeScope.Kind?
@@ -78,6 +72,12 @@ package final class ModuleIndex: @unchecked Sendable {
     /// Why generated code cannot name it: the outermost type around it (or itself) that is
     /// private to a file or local to a function; `nil` if it can.
     package fileprivate(set) var unreachable: String?
+
+    fileprivate init(name: String, parent: TypeID?, depth: Int) {
+      self.name = name
+      self.parent = parent
+      self.depth = depth
+    }
   }
 
   package struct Member: Sendable {
