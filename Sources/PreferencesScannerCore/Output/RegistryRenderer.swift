@@ -356,10 +356,9 @@ package enum RegistryRenderer {
 
       """
     for form in sorted {
-      var parameters = form.hasDefault ? ["wrappedValue: Value"] : []
-      for label in form.labels {
-        parameters.append("\(label): \(parameterTypes[label]!)")  // the parser keeps only the table's labels
-      }
+      // The parser keeps only the table's labels.
+      let labels = (form.hasDefault ? ["wrappedValue"] : []) + form.labels
+      var parameters = labels.map { "\($0): \(parameterTypes[$0]!)" }
       parameters += ["fileID: Swift.StaticString = #fileID", "line: Swift.UInt = #line"]
       let attribute = "@Preference(\(form.labels.map { $0 + ":" }.joined()))"
       out += """
