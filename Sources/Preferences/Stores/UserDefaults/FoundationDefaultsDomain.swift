@@ -17,10 +17,15 @@
   /// `removeObject(forKey:)`, `register(defaults:)`, `persistentDomain(forName:)`,
   /// `didChangeNotification` and `NotificationCenter.addObserver(forName:object:queue:using:)`.
   final class FoundationDefaultsDomain: DefaultsDomain {
-    let defaults: UserDefaults
-    /// The CFPreferences application ID of the domain: the suite name, or the current
-    /// application for `.standard`.
-    private let applicationID: CFString
+    /// `nonisolated(unsafe)` is safe: Apple documents `UserDefaults` as thread-safe ("you can use
+    /// the same object in multiple threads or tasks simultaneously",
+    /// developer.apple.com/documentation/foundation/userdefaults), and this `let` is never
+    /// reassigned. The SDKs do not mark the class `Sendable` (Xcode 16's explicitly not), so a
+    /// plain `let` of a `Sendable` class does not compile there.
+    nonisolated(unsafe) let defaults: UserDefaults
+    /// The suite name, or `nil` for `.standard` (the current application). Kept as a `String`:
+    /// `CFString` is not `Sendable` either; the CFPreferences application ID is made per call.
+    private let suiteName: String?
     /// The name `persistentDomain(forName:)` takes.
     private let domainName: String
     private let observer = Locked<(any NSObjectProtocol)?>(nil)
@@ -28,11 +33,11 @@
     init(suiteName: String?) {
       if let suiteName, let suite = UserDefaults(suiteName: suiteName) {
         defaults = suite
-        applicationID = suiteName as CFString
+        self.suiteName = suiteName
         domainName = suiteName
       } else {
         defaults = .standard
-        applicationID = kCFPreferencesCurrentApplication
+        self.suiteName = nil
         domainName = UserDefaultsBackend.applicationDomain
       }
     }
@@ -46,7 +51,8 @@
       // whole domain. "If you need to specify an exact domain … use the low-level preferences
       // functions CFPreferencesSetValue, and CFPreferencesCopyValue" (Preferences Programming
       // Topics for Core Foundation, Preference Domains).
-      CFPreferencesCopyValue(key as CFString, applicationID, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
+      let applicationID = suiteName.map { $0 as CFString } ?? kCFPreferencesCurrentApplication
+      return CFPreferencesCopyValue(key as CFString, applicationID, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
         .flatMap { PropertyListValue(foundationObject: $0) }
     }
 
