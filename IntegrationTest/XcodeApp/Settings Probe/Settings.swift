@@ -10,3 +10,24 @@ struct Probe {
     @Preference var width = 800.0
   }
 }
+
+#if canImport(SwiftUI)
+  import SwiftUI
+
+  /// A view that keeps view state in `@State` beside a preference: `@State` is a macro from
+  /// Xcode 27's SDK on (a property wrapper before), and `@Preference` neither composes with it
+  /// nor depends on it. `main.swift` checks the key and a write; CI builds the view with the
+  /// image's default Xcode and with Xcode 26.
+  struct GreetingView: View {
+    @State private var draft = ""
+    @Preference var greeting = "Hello"
+
+    var body: some View {
+      VStack {
+        TextField("Greeting", text: $greeting.binding)
+        TextField("Name", text: $draft)
+        Text("\(greeting), \(draft)")
+      }
+    }
+  }
+#endif
