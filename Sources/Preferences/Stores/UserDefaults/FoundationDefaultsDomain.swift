@@ -52,8 +52,10 @@
       // functions CFPreferencesSetValue, and CFPreferencesCopyValue" (Preferences Programming
       // Topics for Core Foundation, Preference Domains).
       let applicationID = suiteName.map { $0 as CFString } ?? kCFPreferencesCurrentApplication
-      return CFPreferencesCopyValue(key as CFString, applicationID, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
-        .flatMap { PropertyListValue(foundationObject: $0) }
+      return CFPreferencesCopyValue(
+        key as CFString, applicationID, kCFPreferencesCurrentUser, kCFPreferencesAnyHost
+      )
+      .flatMap { PropertyListValue(foundationObject: $0) }
     }
 
     func storedValues() -> [String: PropertyListValue] {
