@@ -121,20 +121,27 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
     value(for: key)
   }
 
+  /// A read that found no value of this type cached: a key whose type differs from its case's
+  /// default is reported here (once per key and type), whether or not a stored value reads as it.
   @usableFromInline
   func uncachedValue<Value: PreferenceValue>(for key: Keys) -> Value {
-    store.value(forKey: key.rawValue, default: defaultValue(of: key, as: Value.self))
+    if !Self.accepts(key, Value.self) { reportMismatch(key, Value.self) }
+    return store.value(forKey: key.rawValue, default: defaultValue(of: key, as: Value.self))
+  }
+
+  private func reportMismatch<Value>(_ key: Keys, _ type: Value.Type) {
+    let given = String(describing: Value.self)
+    if KeyedMismatches.firstReport(of: "\(Keys.self).\(key.rawValue) as \(given)") {
+      PreferenceDiagnostics.report(
+        .wrongValueType(key: key.rawValue, declared: Self.declaredTypeName(key), given: given))
+    }
   }
 
   /// The default of `key` read as `Value`: the declared default, or (for a read with another
   /// type) a substitute, reported once. Never stops the app.
   func defaultValue<Value: PreferenceValue>(of key: Keys, as type: Value.Type) -> Value {
     if let declared = Self.declaredDefault(of: key, as: Value.self) { return declared }
-    let given = String(describing: Value.self)
-    if KeyedMismatches.firstReport(of: "\(Keys.self).\(key.rawValue) as \(given)") {
-      PreferenceDiagnostics.report(
-        .wrongValueType(key: key.rawValue, declared: Self.declaredTypeName(key), given: given))
-    }
+    reportMismatch(key, Value.self)
     // The declared default converted (an integer read as a floating-point number, an unsigned
     // integer as a signed one), else what is stored, else the emptiest value the type reads.
     func converted<Declared: PreferenceValue>(_ declared: Declared) -> Value? {

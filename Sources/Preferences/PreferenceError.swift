@@ -39,6 +39,10 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// The remote store cannot sync (no iCloud key-value entitlement, no account): preferences
   /// stay on this device until it can. Reported once per remote store.
   case syncUnavailable(store: String, reason: String)
+  /// The platform refused to watch a file store's folder (on Linux, the user's inotify watch
+  /// limit is used up): other processes' changes to it are found by checking the file while the
+  /// store is observed, and when this process next writes it.
+  case changesNotWatched(path: String, reason: String)
 
   /// A description for logs and diagnostics.
   public var description: String {
@@ -71,6 +75,8 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "preference '\(key)' was not synced: \(reason); it stays on this device"
     case .syncUnavailable(let store, let reason):
       "\(store) cannot sync (\(reason)); synced preferences stay on this device until it can"
+    case .changesNotWatched(let path, let reason):
+      "changes other processes make to '\(path)' cannot be watched (\(reason)); they are found by checking the file every 250 ms while the store is observed, and at this process's next write"
     case .unresolvedDeclaration(let location):
       "@Preference at \(location) has no key in the generated registry; its values are kept in memory only. Rebuild; if it persists, report the declaration"
     }
@@ -79,6 +85,38 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   static func list(_ keys: [String]) -> String {
     let shown = keys.prefix(10).map { "'\($0)'" }.joined(separator: ", ")
     return keys.count > 10 ? "\(shown) and \(keys.count - 10) more" : shown
+  }
+
+  /// What went wrong in `error`, in words that carry no stored value: a diagnostic is printed
+  /// and logged where others may read it (standard error, the system log), and a stored value
+  /// may be a secret. Decoding and encoding errors keep their kind and the type involved, never
+  /// the text or value their own descriptions quote.
+  static func valueFreeReason(_ error: any Error) -> String {
+    switch error {
+    case let error as PreferenceError:
+      return error.description
+    case let error as DecodingError:
+      switch error {
+      case .typeMismatch(let type, let context):
+        return "expected \(type)\(Self.depth(context.codingPath))"
+      case .valueNotFound(let type, let context):
+        return "no \(type) value\(Self.depth(context.codingPath))"
+      case .keyNotFound(_, let context):
+        return "a key is missing\(Self.depth(context.codingPath))"
+      case .dataCorrupted(let context):
+        return "the data is not valid\(Self.depth(context.codingPath))"
+      @unknown default:
+        return "it does not decode"
+      }
+    case is EncodingError:
+      return "a value in it cannot be encoded"
+    default:
+      return "\(type(of: error))"
+    }
+  }
+
+  private static func depth(_ path: [any CodingKey]) -> String {
+    path.isEmpty ? "" : " \(path.count) level\(path.count == 1 ? "" : "s") deep"
   }
 
   /// The reason part of a file error.

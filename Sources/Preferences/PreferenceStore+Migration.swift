@@ -10,6 +10,12 @@ extension PreferenceStore {
   /// under both keys, never under neither; only the key the value moved from is removed;
   /// idempotent. The registry runs it when the store is first used, before any read of `newKey`.
   ///
+  /// A write wins over a migration that runs beside it: `newKey` is written only if it is still
+  /// empty when the migrated value is ready (checked and written in one step, against other
+  /// processes too where the backend allows: the file and Linux stores), and the old key is
+  /// removed only if it still holds the value that moved. Nothing is held while `transform`
+  /// runs, so it may do anything, wait for other threads included.
+  ///
   /// - Parameters:
   ///   - oldKeys: The keys the value may be stored under now, newest first (`newKey` itself is
   ///     ignored).
@@ -17,37 +23,21 @@ extension PreferenceStore {
   ///   - transform: Converts the old stored value to the new representation, or returns `nil` to
   ///     leave the old value in place.
   /// - Returns: ``MigrationResult/moved``; ``MigrationResult/keptExistingValue`` when `newKey`
-  ///   and an old key both hold a value; ``MigrationResult/nothingToMigrate`` when no old key
-  ///   holds one (or `transform` declined it).
+  ///   holds a value (also one written while the migration ran); ``MigrationResult/nothingToMigrate``
+  ///   when no old key holds one (or `transform` declined it).
   @discardableResult
   public func migrate(
     from oldKeys: [String], to newKey: String,
     transform: (PropertyListValue) -> PropertyListValue? = { $0 }
   ) -> MigrationResult {
     let oldKeys = oldKeys.filter { $0 != newKey }
-    return migrating {
-      guard let (oldKey, old) = Self.firstValue(of: oldKeys, in: backend) else {
-        return (.nothingToMigrate, [])
-      }
-      if backend.value(forKey: newKey) != nil { return (.keptExistingValue, []) }
-      guard let new = transform(old) else { return (.nothingToMigrate, []) }
-      write(new, forKey: newKey)
-      write(nil, forKey: oldKey)
-      return (.moved, [oldKey, newKey])
-    }
-  }
-
-  /// Runs `migration` once no other migration of this store is running, then tells observers of
-  /// the keys it returns: two threads migrating the same keys at once answer `.moved` once, and
-  /// the other finds the value moved. No lock is held while a migration runs (it calls the
-  /// backend and `transform`), and observers are told after it ends; a migration started from
-  /// inside another on the same thread runs at once.
-  private func migrating(_ migration: () -> (MigrationResult, Set<String>)) -> MigrationResult {
-    let claimed = migrations.claim()
-    let (result, changed) = migration()
-    if claimed { migrations.release() }
-    if !changed.isEmpty { notify(changed) }
-    return result
+    guard let (oldKey, old) = Self.firstValue(of: oldKeys, in: backend) else { return .nothingToMigrate }
+    if backend.value(forKey: newKey) != nil { return .keptExistingValue }
+    guard let new = transform(old) else { return .nothingToMigrate }
+    guard replace(newKey, ifEqualTo: nil, with: new) else { return .keptExistingValue }
+    _ = replace(oldKey, ifEqualTo: old, with: nil)
+    notify([oldKey, newKey])
+    return .moved
   }
 
   /// Moves the value of `key` (or of the newest of `oldKeys` holding one) from `previous` into
@@ -56,7 +46,10 @@ extension PreferenceStore {
   ///
   /// The value is written here and flushed before it is removed there, so an interruption leaves
   /// it in both stores, never in neither; if this store cannot write it durably, the old copy
-  /// stays. Idempotent, like ``migrate(from:to:transform:)-(String,_,_)``, and answered the same way.
+  /// stays. A write wins over the move, as in ``migrate(from:to:transform:)-(String,_,_)``: the
+  /// value is written here only if `key` is still empty, and removed there only where it still
+  /// holds the value that moved (under whichever of the keys holds it, should `previous` rename
+  /// it meanwhile). Idempotent, and answered the same way.
   ///
   /// ```swift
   /// PreferenceStore.suite("group.com.example.app").migrate("Settings.theme", from: .standard)
@@ -74,21 +67,26 @@ extension PreferenceStore {
     -> MigrationResult
   {
     guard previous !== self else { return .nothingToMigrate }
-    return migrating {
-      guard let (oldKey, value) = Self.firstValue(of: [key] + oldKeys, in: previous.backend) else {
-        return (.nothingToMigrate, [])
-      }
-      if hasStoredValue(forKey: key) { return (.keptExistingValue, []) }
-      write(value, forKey: key)
-      do {
-        try flush()
-      } catch {
-        // Not yet durable here: keep the old copy.
-        return (.moved, [key])
-      }
-      previous.removeValue(forKey: oldKey)
-      return (.moved, [key])
+    let keys = [key] + oldKeys.filter { $0 != key }
+    guard let (oldKey, value) = Self.firstValue(of: keys, in: previous.backend) else {
+      return .nothingToMigrate
     }
+    if hasStoredValue(forKey: key) { return .keptExistingValue }
+    guard replace(key, ifEqualTo: nil, with: value) else { return .keptExistingValue }
+    notify([key])
+    do {
+      try flush()
+    } catch {
+      // Not yet durable here: keep the old copy.
+      return .moved
+    }
+    Self.afterMovingIn?()
+    for candidate in [oldKey] + keys.filter({ $0 != oldKey })
+    where previous.replace(candidate, ifEqualTo: value, with: nil) {
+      previous.notify([candidate])
+      break
+    }
+    return .moved
   }
 
   /// Moves the value of `key` from `previous` into this store; see ``migrate(_:from:oldKeys:)``.
@@ -98,6 +96,36 @@ extension PreferenceStore {
   @discardableResult
   public func move(_ key: String, from previous: PreferenceStore, oldKeys: [String] = []) -> Bool {
     migrate(key, from: previous, oldKeys: oldKeys) == .moved
+  }
+
+  /// Runs in ``migrate(_:from:oldKeys:)`` between writing the value here and removing it from
+  /// the previous store, for tests that change the previous store there.
+  @TaskLocal static var afterMovingIn: (@Sendable () -> Void)?
+
+  /// Stores `value` under `key` only if `expected` is stored there (one step where the backend
+  /// allows; ``PreferenceBackend/replaceValue(forKey:ifEqualTo:with:)``; in this process, one
+  /// replacement of a key at a time, whatever the backend), with a write's
+  /// bookkeeping: the cache cleared, the change counted, a synced key's time recorded. Observers
+  /// are not told; the caller tells them.
+  func replace(_ key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?) -> Bool
+  {
+    let (synced, clock) = state.withLock { state in
+      state.writesInFlight += 1
+      state.writesStarted &+= 1
+      return (state.syncedKeys.contains(key), state.syncClock)
+    }
+    // Replacements of one key in this store take turns for the one backend call that decides
+    // them, so that two migrations of a key never both succeed, whatever the backend.
+    let replaced = replacements.run(key) {
+      backend.replaceValue(forKey: key, ifEqualTo: expected, with: value)
+    }
+    state.withLock { state in
+      state.writesInFlight -= 1
+      state.version &+= 1
+      state.cache.setBox(nil, state.cache.number(of: key))
+    }
+    if replaced && synced { recordModification(clock(), for: key) }
+    return replaced
   }
 
   /// The first of `keys` that holds a value in `backend`, with the value, each key read once

@@ -19,7 +19,9 @@ extension PreferenceStore {
         if let plist = try encode(value, forKey: key) { encoded[key] = plist }
       } catch {
         PreferenceDiagnostics.report(
-          .encodingFailed(key: key, type: String(describing: type(of: value)), reason: "\(error)"))
+          .encodingFailed(
+            key: key, type: String(describing: type(of: value)),
+            reason: PreferenceError.valueFreeReason(error)))
       }
     }
     register(encoded: encoded)

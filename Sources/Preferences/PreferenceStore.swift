@@ -63,9 +63,9 @@ public final class PreferenceStore: Sendable {
   /// Orders the read-modify-writes of sync metadata, and the observed/unobserved messages to the
   /// backend, without holding a lock while they call it.
   let metadataWriter = SerialDrain()
-  /// One migration of this store at a time (see `migrate(from:to:transform:)`).
-  let migrations = OneAtATime()
   let observedUpdates = SerialDrain()
+  /// One compare-and-set of a key at a time (migrations; see `replace(_:ifEqualTo:with:)`).
+  let replacements = KeyedTurns()
 
   /// Creates a store over `backend`.
   ///
@@ -245,7 +245,9 @@ public final class PreferenceStore: Sendable {
     if let text = overrides[key] {
       if let value = Value(launchArgument: text) { return .value(value) }
       problems.append(
-        .typeMismatch(key: key, expected: String(describing: Value.self), found: "launch argument '\(text)'"))
+        .typeMismatch(
+          key: key, expected: String(describing: Value.self),
+          found: "a launch argument (\(text.count) characters) that does not read as one"))
       undecodable = true
     }
     if let stored {
@@ -333,7 +335,8 @@ public final class PreferenceStore: Sendable {
 
   static func decodingError(_ error: any Error, key: String, type: Any.Type) -> PreferenceError {
     if let error = error as? PreferenceError { return error.withKey(key) }
-    return .decodingFailed(key: key, type: String(describing: type), reason: "\(error)")
+    return .decodingFailed(
+      key: key, type: String(describing: type), reason: PreferenceError.valueFreeReason(error))
   }
 
   // MARK: Writes
@@ -349,7 +352,8 @@ public final class PreferenceStore: Sendable {
       encoded = try Self.encode(value, json: json)
     } catch {
       PreferenceDiagnostics.report(
-        .encodingFailed(key: key, type: String(describing: Value.self), reason: "\(error)"))
+        .encodingFailed(
+          key: key, type: String(describing: Value.self), reason: PreferenceError.valueFreeReason(error)))
       return
     }
     // Cache the written value only if reading it back would give the same value: otherwise the
@@ -395,6 +399,9 @@ public final class PreferenceStore: Sendable {
   public func removeAllValues() {
     let keys = Set(backend.allValues().keys).subtracting(SyncMetadata.keys)
     for key in keys { write(nil, forKey: key) }
+    // What the backend holds but could not list (a store unreadable until the device's first
+    // unlock) is removed too, when it can be.
+    backend.removeAll(except: SyncMetadata.keys)
     state.withLock { state in
       state.cache.removeAll()
       state.version &+= 1

@@ -10,6 +10,9 @@ import Preferences
 #elseif canImport(Darwin)
   import Darwin
 #endif
+#if !canImport(Darwin)
+  import CoreFoundation
+#endif
 
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
@@ -214,6 +217,16 @@ case "read":
   case "stored": print(store.hasStoredValue(forKey: key))
   default: fail("unknown kind \(arguments[2])")
   }
+case "config-home":
+  // config-home: prints the folder swift-corelibs-foundation's CFPreferences keeps this process's
+  // preferences in (its own function, for this process's environment): the oracle for where the
+  // library's Linux UserDefaults store writes.
+  #if !canImport(Darwin)
+    guard let path = _CFXDGCreateConfigHomePath() else { fail("no configuration folder") }
+    print("\(path)")
+  #else
+    fail("config-home is swift-corelibs-foundation's")
+  #endif
 default:
   fail("unknown command; see Sources/PreferencesTestHelper/main.swift")
 }

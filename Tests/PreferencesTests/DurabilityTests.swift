@@ -157,15 +157,13 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: ownOrphan.path))
   }
 
-  @Test func writingThroughASymlinkKeepsTheLinkTheModeAndTheOwner() throws {
+  @Test func writingThroughASymlinkKeepsTheLinkAndTheMode() throws {
     let directory = TemporaryDirectory()
     let target = directory.file("real.plist")
     let writer = PropertyListFileBackend(url: target)
     writer.setValue(.integer(1), forKey: "a")
     try writer.flush()
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
-    let isRoot = getuid() == 0
-    if isRoot { _ = chown(target.path, 65534, 65534) }
     let link = directory.file("link.plist")
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
     let store = PreferenceStore(backend: PropertyListFileBackend(url: link), arguments: [])
@@ -175,8 +173,8 @@ import Testing
     #expect(linkAttributes[.type] as? FileAttributeType == .typeSymbolicLink, "the link is kept")
     #expect(PropertyListFileBackend(url: target).allValues() == ["a": .integer(1), "b": .integer(2)])
     let attributes = try FileManager.default.attributesOfItem(atPath: target.path)
-    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o644)
-    if isRoot { #expect((attributes[.ownerAccountID] as? NSNumber)?.intValue == 65534) }
+    #expect(
+      (attributes[.posixPermissions] as? NSNumber)?.intValue == 0o644, "the writer's own file keeps its mode")
   }
 }
 

@@ -261,6 +261,59 @@ import Testing
   }
 }
 
+/// A hand-written typed key of a type no empty value reads as (an enum, a date, an identifier, a
+/// URL): the read returns a fixed substitute, reports the mismatch once, and never traps (it
+/// trapped for these). A mismatch found where another caller's value of the wrong type is
+/// cached is reported too.
+@Suite struct KeyedMismatchTests {
+  enum Mode: String, PreferenceValue, CaseIterable { case light, dark }
+
+  @Test func aWrongTypeWithNoEmptyValueReadsASubstituteAndIsReported() {
+    Diagnostics.start()
+    let keys = PreferenceStore.inMemory().keyed(by: MismatchKeys.self)
+    #expect(keys.value(for: TypedPreferenceKey<MismatchKeys, Mode>(.count)) == .light)
+    #expect(
+      keys.value(for: TypedPreferenceKey<MismatchKeys, Date>(.count))
+        == Date(timeIntervalSinceReferenceDate: 0))
+    #expect(
+      keys.value(for: TypedPreferenceKey<MismatchKeys, UUID>(.count)).uuidString
+        == "00000000-0000-0000-0000-000000000000")
+    #expect(keys.value(for: TypedPreferenceKey<MismatchKeys, URL>(.count)).absoluteString == "about:blank")
+    for type in ["Mode", "Date", "UUID", "URL"] {
+      #expect(
+        Diagnostics.reported(
+          mentioning: "preference 'MismatchKeys.count' is declared as Int but was given \(type)"
+        )
+        .count == 1, "\(type)")
+    }
+  }
+
+  @Test func aMismatchIsReportedEvenWhenTheStoredValueReadsAsTheWrongType() {
+    Diagnostics.start()
+    let keys = PreferenceStore.inMemory().keyed(by: MismatchKeys.self)
+    keys.store.set(3, forKey: "MismatchKeys.ratio")
+    // A stored 3 reads as a Double too: the read succeeds, and is still a mismatch.
+    #expect(keys.value(for: TypedPreferenceKey<MismatchKeys, Double>(.ratio)) == 3)
+    #expect(keys.value(for: TypedPreferenceKey<MismatchKeys, Double>(.ratio)) == 3)
+    #expect(
+      Diagnostics.reported(
+        mentioning: "preference 'MismatchKeys.ratio' is declared as Int but was given Double"
+      )
+      .count == 1)
+  }
+}
+
+enum MismatchKeys: String, PreferenceKeys {
+  case count = "MismatchKeys.count"
+  case ratio = "MismatchKeys.ratio"
+  var defaultValue: any PreferenceValue {
+    switch self {
+    case .count: 0
+    case .ratio: 1
+    }
+  }
+}
+
 enum PortedKeys: String, PreferenceKeys {
   case overscrollRate, encoding, title
 

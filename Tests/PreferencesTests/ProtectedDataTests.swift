@@ -111,4 +111,58 @@ final class LockedUntilUnlockBackend: PreferenceBackend {
     #expect(!guarded.isLocked)
     #expect(guarded.value(forKey: "Settings.theme") == .string("dark"))
   }
+
+  /// A write made while the held writes are being applied (the app runs on as the device
+  /// unlocks) is newer than every held one, and stays: it was replaced by the older held value
+  /// when the unlock let writes through before applying what it held.
+  @Test func aWriteDuringTheUnlockIsNotReplacedByAnOlderHeldOne() {
+    let device = SimulatedDevice()
+    let base = LockedUntilUnlockBackend(stored, device: device)
+    let guarded = ProtectedDataBackend(base, signal: device)
+    let store = PreferenceStore(backend: guarded, arguments: [])
+    store.set("held-a", forKey: "a")
+    store.set("held-b", forKey: "b")
+    // Applying `a` (the first held write, in key order), the app writes `b` anew.
+    ProtectedDataBackend.$whileApplying.withValue({
+      guard base.inner.value(forKey: "b") == nil else { return }
+      store.set("typed during the unlock", forKey: "b")
+    }) {
+      device.unlock()
+    }
+    #expect(base.inner.value(forKey: "b") == .string("typed during the unlock"))
+    #expect(store.value(forKey: "b", default: "") == "typed during the unlock")
+    #expect(base.inner.value(forKey: "a") == .string("held-a"))
+  }
+
+  /// Removing every value before the first unlock (a sign-out in a background launch) removes
+  /// the values the unreadable store holds too, once it can: they came back at unlock.
+  @Test func removingEverythingWhileLockedRemovesTheStoredValuesAtUnlock() {
+    let device = SimulatedDevice()
+    let base = LockedUntilUnlockBackend(
+      stored.merging(["Account.token": .string("t0k3n")]) { $1 }, device: device)
+    let guarded = ProtectedDataBackend(base, signal: device)
+    let store = PreferenceStore(backend: guarded, arguments: [])
+    store.set("kept", forKey: "Settings.before")
+    store.removeAllValues()
+    store.set("written after", forKey: "Settings.after")
+    device.unlock()
+    #expect(base.inner.value(forKey: "Account.token") == nil, "the token is gone")
+    #expect(base.inner.value(forKey: "Settings.theme") == nil)
+    #expect(base.inner.value(forKey: "Settings.before") == nil)
+    #expect(base.inner.value(forKey: "Settings.after") == .string("written after"))
+    #expect(store.value(forKey: "Account.token", default: "") == "", "reads agree")
+    #expect(base.inner.value(forKey: ProtectedDataBackend.sentinelKey) == .bool(true))
+  }
+
+  /// A migration before the first unlock decides on the held writes; after it, on the store.
+  @Test func aMigrationWhileLockedKeepsAHeldWriteOfTheNewKey() {
+    let device = SimulatedDevice()
+    let base = LockedUntilUnlockBackend(stored, device: device)
+    let store = PreferenceStore(backend: ProtectedDataBackend(base, signal: device), arguments: [])
+    store.set("old", forKey: "Old.name")
+    store.set("new", forKey: "Settings.name")
+    #expect(store.migrate(from: "Old.name", to: "Settings.name") == .keptExistingValue)
+    device.unlock()
+    #expect(base.inner.value(forKey: "Settings.name") == .string("new"))
+  }
 }

@@ -82,13 +82,15 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
 /// Runs the test helper executable and returns its standard output, trimmed.
 @discardableResult
 func runHelper(
-  _ arguments: [String], expectSuccess: Bool = true, environment: [String: String] = [:]
+  _ arguments: [String], expectSuccess: Bool = true, environment: [String: String] = [:],
+  removing removedVariables: Set<String> = []
 ) throws -> String {
   let process = Process()
   process.executableURL = helperURL
   process.arguments = arguments
-  if !environment.isEmpty {
+  if !environment.isEmpty || !removedVariables.isEmpty {
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      .filter { !removedVariables.contains($0.key) }
   }
   let output = Pipe()
   process.standardOutput = output

@@ -120,8 +120,32 @@ import Testing
       #expect(
         path(["HOME": "rel"]) == URL(fileURLWithPath: cwd).appendingPathComponent("rel/.config/d.plist").path)
       #expect(
-        path([:])
-          == FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/d.plist").path)
+        path([:]) == "/.config/d.plist", "no HOME (a system service): corelibs' path, not the account's")
+      #expect(path(["XDG_CONFIG_HOME": "/", "HOME": "/h"]) == "/h/.config/d.plist")
+    }
+
+    /// The same, against corelibs itself: a child process with each environment prints where its
+    /// CFPreferences keeps preferences, and the library must name the same folder.
+    @Test func theDomainFileIsTheOneCorelibsUsesInEveryEnvironment() throws {
+      let cases: [(set: [String: String], removed: Set<String>)] = [
+        ([:], ["HOME", "XDG_CONFIG_HOME"]),
+        (["HOME": ""], ["XDG_CONFIG_HOME"]),
+        (["HOME": "/h"], ["XDG_CONFIG_HOME"]),
+        (["HOME": "rel"], ["XDG_CONFIG_HOME"]),
+        (["HOME": "/h", "XDG_CONFIG_HOME": "/"], []),
+        (["HOME": "/h", "XDG_CONFIG_HOME": "relative"], []),
+        (["HOME": "/h", "XDG_CONFIG_HOME": "/x/config"], []),
+      ]
+      for (set, removed) in cases {
+        let corelibs = try runHelper(["config-home"], environment: set, removing: removed)
+        var environment = ProcessInfo.processInfo.environment.merging(set) { $1 }
+        for variable in removed { environment[variable] = nil }
+        let library = UserDefaultsBackend.domainFileURL(domain: "d", environment: environment)
+        #expect(
+          library.deletingLastPathComponent().path
+            == URL(fileURLWithPath: corelibs).standardizedFileURL.path,
+          "environment \(set), without \(removed)")
+      }
     }
   #endif
 

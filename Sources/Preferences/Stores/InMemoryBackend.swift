@@ -19,6 +19,16 @@ public final class InMemoryBackend: PreferenceBackend {
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
     values.withLock { $0[key] = value }
   }
+  /// Stores `value` only if `expected` is stored, in one step.
+  public func replaceValue(
+    forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  ) -> Bool {
+    values.withLock { values in
+      guard values[key] == expected else { return false }
+      values[key] = value
+      return true
+    }
+  }
   /// Every stored value, by key.
   public func allValues() -> [String: PropertyListValue] { values.withLock { $0 } }
   /// Removes every stored value.

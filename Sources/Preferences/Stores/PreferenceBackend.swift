@@ -15,11 +15,26 @@ public protocol PreferenceBackend: AnyObject, Sendable {
   /// Stores `value` under `key`, or removes the stored value when `value` is `nil`.
   func setValue(_ value: PropertyListValue?, forKey key: String)
 
+  /// Stores `value` under `key` (removes it when `nil`) only if what is stored there is
+  /// `expected` (`nil`: nothing), and answers whether it did. Migrations use it so that a value
+  /// written meanwhile, by another thread or another process, is never replaced.
+  ///
+  /// Implement it as one step against every writer the storage has (the shipped backends do,
+  /// across processes for files); the default implementation reads, compares and writes, which
+  /// another writer can slip between.
+  func replaceValue(
+    forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  ) -> Bool
+
   /// Every stored key and value.
   func allValues() -> [String: PropertyListValue]
 
   /// Removes every value this backend owns.
   func removeAll()
+
+  /// Removes every value this backend owns except those under `kept`, including values it
+  /// cannot list now (``ProtectedDataBackend`` before the device's first unlock).
+  func removeAll(except kept: Set<String>)
 
   /// Writes pending changes to durable storage and returns when they are there.
   ///
@@ -59,6 +74,18 @@ public protocol PreferenceBackend: AnyObject, Sendable {
 }
 
 extension PreferenceBackend {
+  /// Reads, compares and writes: not one step (see the requirement).
+  public func replaceValue(
+    forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  ) -> Bool {
+    guard self.value(forKey: key) == expected else { return false }
+    setValue(value, forKey: key)
+    return true
+  }
+  /// Removes each listed value but those under `kept`.
+  public func removeAll(except kept: Set<String>) {
+    for key in allValues().keys where !kept.contains(key) { setValue(nil, forKey: key) }
+  }
   /// Backends that cannot see outside changes report none.
   public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {}
   /// Stops reporting changes made outside this process.

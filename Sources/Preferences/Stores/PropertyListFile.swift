@@ -24,23 +24,75 @@ import Foundation
 ///   after it, which flushes the drive's cache and so everything written before it: one full
 ///   flush per write, not two. Where a file system refuses either, `fsync` is used.
 /// - A file that is not a property-list dictionary is never replaced: it is moved aside to
-///   `<name>.corrupt-<time>.<ext>` first, or, if that fails, the write fails.
+///   `<name>.corrupt-<time>.<ext>` first, or, if that fails, the write fails. A file that does
+///   not parse while it keeps changing is another writer's write in progress (corelibs'
+///   `UserDefaults.synchronize()` truncates and rewrites in place): it is read again until it
+///   parses, and taken for corrupt only once it has stayed unchanged (``readSettled()``).
+/// - Ownership: a symbolic link is followed only if the user writing or the superuser owns it (a
+///   link another user planted in a shared folder is refused, for reads and writes); the file it
+///   replaces keeps its mode and owner only if the user writing owns it (otherwise the new file
+///   is that user's, readable by that user alone). The lock file is created readable and
+///   writable by its owner only.
+/// - The lock is waited for at most ``lockWait``: a process that holds it and never lets go (a
+///   stopped process, another user's) fails the write, which stays pending, instead of stopping
+///   this process (its exit included).
 struct PropertyListFile: Sendable {
   /// The path as given (possibly a symbolic link).
   let url: URL
   let format: PropertyListFileBackend.Format
   /// Records the file-system calls of writes, for tests that check their order.
   var journal: FileSystemJournal?
+  /// The user this process writes the file as: its effective user ID (tests pass another, to
+  /// stand for a file or link that belongs to someone else).
+  let writer: uid_t
 
-  init(url: URL, format: PropertyListFileBackend.Format, journal: FileSystemJournal? = nil) {
+  init(
+    url: URL, format: PropertyListFileBackend.Format, journal: FileSystemJournal? = nil,
+    writer: uid_t = geteuid()
+  ) {
     self.url = url
     self.format = format
     self.journal = journal
+    self.writer = writer
   }
 
-  /// The file that is read and replaced: `url` with symbolic links resolved.
-  var target: URL { url.resolvingSymlinksInPath() }
+  /// How long a write waits for another process's lock before it fails (and stays pending).
+  static let lockWait: Duration = .seconds(2)
+  /// A shorter wait, for tests.
+  @TaskLocal static var lockWaitOverride: Duration?
+
+  /// The file that is read and replaced: `url` with symbolic links resolved, as far as they are
+  /// trusted (``checkedTarget()`` refuses the rest).
+  var target: URL { (try? checkedTarget()) ?? url }
   var lockURL: URL { target.appendingPathExtension("lock") }
+
+  /// `url` with its symbolic links followed, refusing a link owned by anyone but the user
+  /// writing or the superuser: root writing a store in a folder another user can write must not
+  /// read, move aside or replace the file that user's link points at.
+  func checkedTarget() throws -> URL {
+    var current = url.standardizedFileURL
+    for _ in 0..<32 {
+      var info = stat()
+      guard lstat(current.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else {
+        return current.resolvingSymlinksInPath()
+      }
+      guard info.st_uid == writer || info.st_uid == 0 else {
+        throw PreferenceError.writeFailed(
+          path: url.path,
+          reason: "it is a symbolic link owned by another user (uid \(info.st_uid)); a store follows only "
+            + "links its own user or the superuser owns")
+      }
+      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else {
+        return current
+      }
+      current =
+        destination.hasPrefix("/")
+        ? URL(fileURLWithPath: destination)
+        : current.deletingLastPathComponent().appendingPathComponent(destination)
+      current = current.standardizedFileURL
+    }
+    throw PreferenceError.writeFailed(path: url.path, reason: "too many levels of symbolic links")
+  }
 
   /// The result of reading the file.
   enum Contents: Equatable {
@@ -57,7 +109,7 @@ struct PropertyListFile: Sendable {
   /// - Throws: ``PreferenceError/writeFailed(path:reason:pendingKeys:)`` when the file exists but
   ///   cannot be read (permissions, I/O error).
   func read() throws -> Contents {
-    let path = target.path
+    let path = try checkedTarget().path
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -66,6 +118,42 @@ struct PropertyListFile: Sendable {
       throw PreferenceError.readFailed(path: path, reason: error.localizedDescription)
     }
     return Self.parse(data)
+  }
+
+  /// How often, and for how long, a file that does not parse is read again before it is taken
+  /// for corrupt: until it has stayed unchanged for ``settleTime``, and no longer than
+  /// ``settleLimit`` while it keeps changing.
+  static let settleStep: Duration = .milliseconds(20)
+  static let settleTime: Duration = .milliseconds(200)
+  static let settleLimit: Duration = .seconds(2)
+  /// Called instead of waiting between two reads of an unparseable file, for tests that
+  /// complete or change the file there.
+  @TaskLocal static var whileUnsettled: (@Sendable () -> Void)?
+
+  /// Reads the file as ``read()`` does; a file that does not parse is read again while it
+  /// changes (another writer's write in progress, in place), and is ``Contents/corrupt(reason:)``
+  /// only once it has stayed unchanged and unparseable for ``settleTime``.
+  func readSettled() throws -> Contents {
+    var contents = try read()
+    guard case .corrupt = contents else { return contents }
+    let path = target.path
+    var stamp = FileStamp(path: path)
+    var unchanged: Duration = .zero
+    var waited: Duration = .zero
+    while unchanged < Self.settleTime && waited < Self.settleLimit {
+      if let hook = Self.whileUnsettled { hook() } else { Thread.sleep(forTimeInterval: 0.02) }
+      waited += Self.settleStep
+      contents = try read()
+      guard case .corrupt = contents else { return contents }
+      let now = FileStamp(path: path)
+      if now == stamp {
+        unchanged += Self.settleStep
+      } else {
+        unchanged = .zero
+        stamp = now
+      }
+    }
+    return contents
   }
 
   static func parse(_ data: Data) -> Contents {
@@ -87,7 +175,7 @@ struct PropertyListFile: Sendable {
   /// Moves a corrupt file aside and returns where it went, or `nil` if it could not be moved (it
   /// then stays where it is, untouched).
   func moveAside() -> String? {
-    let source = target
+    guard let source = try? checkedTarget() else { return nil }
     let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
     let base = source.deletingPathExtension().lastPathComponent
     let ext = source.pathExtension.isEmpty ? "" : ".\(source.pathExtension)"
@@ -106,17 +194,29 @@ struct PropertyListFile: Sendable {
   /// Runs `body` holding an exclusive lock on the sibling lock file, creating the directory and
   /// the lock file if needed.
   func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
+    let lockURL = try checkedTarget().appendingPathExtension("lock")
     let lockPath = lockURL.path
     try makeDirectory(lockURL.deletingLastPathComponent())
-    var descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+    var descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     // A lock file created by another user may not be writable; flock works on a read-only one.
-    if descriptor < 0 { descriptor = open(lockPath, O_RDONLY | O_CLOEXEC) }
+    if descriptor < 0 && errno != ELOOP { descriptor = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
     guard descriptor >= 0 else { throw PreferenceError.writeFailed(path: lockPath, reason: Self.errnoText()) }
     defer { close(descriptor) }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else {
+    // Waited for at most `lockWait`, polling: a holder that never lets go must not stop this
+    // process (its exit flush included).
+    let wait = Self.lockWaitOverride ?? Self.lockWait
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: wait)
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      if errno == EINTR { continue }
+      guard errno == EWOULDBLOCK || errno == EAGAIN else {
         throw PreferenceError.writeFailed(path: lockPath, reason: Self.errnoText())
       }
+      guard clock.now < deadline else {
+        throw PreferenceError.writeFailed(
+          path: lockPath, reason: "another process has held the lock for \(wait); the changes stay pending")
+      }
+      Thread.sleep(forTimeInterval: 0.005)
     }
     defer { flock(descriptor, LOCK_UN) }
     return try body()
@@ -124,7 +224,7 @@ struct PropertyListFile: Sendable {
 
   /// Replaces the file with `values`, atomically. Call with the exclusive lock held.
   func write(_ values: [String: PropertyListValue]) throws {
-    let target = self.target
+    let target = try checkedTarget()
     let path = target.path
     let data: Data
     do {
@@ -149,9 +249,11 @@ struct PropertyListFile: Sendable {
     }
     do {
       defer { close(descriptor) }
-      // Keep the mode and owner of the file being replaced (chown succeeds only where allowed).
+      // Keep the mode and owner of the file being replaced, if the user writing owns it (chown
+      // succeeds only where allowed). Another user's file (one pre-created readable by all, in a
+      // folder root writes to) is replaced by this user's own, readable by this user only.
       var existing = stat()
-      if stat(path, &existing) == 0 {
+      if stat(path, &existing) == 0 && existing.st_uid == writer {
         _ = fchmod(descriptor, existing.st_mode & 0o7777)
         _ = fchown(descriptor, existing.st_uid, existing.st_gid)
       }

@@ -71,11 +71,13 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
     self.init(url: url, format: format, journal: nil)
   }
 
-  /// Opens the file, recording the file-system calls of every write in `journal` (tests).
-  init(url: URL, format: Format, journal: FileSystemJournal?) {
+  /// Opens the file, recording the file-system calls of every write in `journal` (tests), as the
+  /// user `writer` (tests pass another user than the process's, to stand for files and links
+  /// that belong to someone else).
+  init(url: URL, format: Format, journal: FileSystemJournal?, writer: uid_t = geteuid()) {
     self.url = url.standardizedFileURL
     self.format = format
-    self.file = PropertyListFile(url: self.url, format: format, journal: journal)
+    self.file = PropertyListFile(url: self.url, format: format, journal: journal, writer: writer)
     load()
   }
 
@@ -95,7 +97,8 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
     diskLock.lock()
     defer { diskLock.unlock() }
     do {
-      switch try file.read() {
+      // A file another process is rewriting in place is read again until it parses.
+      switch try file.readSettled() {
       case .missing:
         break
       case .values(let values):
@@ -114,7 +117,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   private func preserveCorruptFile(reason: String) {
     let preserved = try? file.withExclusiveLock { () -> String? in
       // Another process may have repaired it meanwhile.
-      guard case .corrupt = try file.read() else { return nil }
+      guard case .corrupt = try file.readSettled() else { return nil }
       return file.moveAside()
     }
     PreferenceDiagnostics.report(
@@ -199,10 +202,18 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   /// Whether file-system events are watching the file.
   var hasEvents: Bool { state.withLock { $0.events != nil } }
 
-  /// Polls while observed, where the platform has no file-system events.
+  /// Polls while observed, where the platform has no file-system events or refused to watch
+  /// this file's folder (each poll tries the watch again).
   public func setObserved(_ observed: Bool) {
-    guard !DirectoryEvents.isAvailable else { return }
-    let poller = observed ? ChangePoller(interval: Self.pollInterval) { [weak self] in self?.reload() } : nil
+    let watching = state.withLock { $0.events?.isWatching ?? false }
+    if observed && watching { return }
+    let poller =
+      observed
+      ? ChangePoller(interval: Self.pollInterval) { [weak self] in
+        guard let self else { return }
+        self.state.withLock { $0.events }?.retryIfStopped()
+        self.reload()
+      } : nil
     let previous = state.withLock { state in
       defer { state.poller = poller }
       return state.poller
@@ -254,14 +265,55 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
     report(changedByOthers)
   }
 
-  private func flushToDisk() throws -> Set<String> {
-    let pending = state.withLock { $0.pending }
-    if pending.isEmpty { return [] }
+  /// Stores `value` under `key` only if `expected` is stored, as one step against this
+  /// process's other writers and other processes': under the file's lock the file is read again,
+  /// the key compared with what it holds now (this process's unwritten changes on top), and, if it
+  /// is `expected`, the file is written with the new value at once. A write that fails leaves the
+  /// value pending, like any other.
+  public func replaceValue(
+    forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  ) -> Bool {
+    let value = value.map(storedForm(of:))
+    var replaced = false
+    diskLock.lock()
+    var changed: Set<String> = []
+    var failure: (any Error)?
+    do {
+      defer { diskLock.unlock() }
+      changed = try flushToDisk { current in
+        guard current[key] == expected else { return nil }
+        replaced = true
+        return (key, value)
+      }
+    } catch {
+      failure = error
+    }
+    if let failure {
+      PreferenceDiagnostics.report(
+        (failure as? PreferenceError) ?? .writeFailed(path: file.url.path, reason: "\(failure)"))
+      PendingFlushes.schedule(self)
+    }
+    report(changed)
+    return replaced
+  }
+
+  /// Writes the pending changes, merged with the file as it is now, under the file's lock.
+  /// `change`, given the values the file and this process's pending changes make together, may
+  /// add one change, decided and applied in the same step (``replaceValue(forKey:ifEqualTo:with:)``).
+  ///
+  /// - Returns: The keys whose values differ from what this backend held before.
+  private func flushToDisk(
+    adding change: (([String: PropertyListValue]) -> (key: String, value: PropertyListValue?)?)? = nil
+  ) throws -> Set<String> {
+    if change == nil, state.withLock({ $0.pending.isEmpty }) { return [] }
+    var written: [String: PropertyListValue?] = [:]
     let (merged, stamp): ([String: PropertyListValue], FileStamp?)
     do {
       (merged, stamp) = try file.withExclusiveLock {
         var disk: [String: PropertyListValue]
-        switch try file.read() {
+        // A file another process is rewriting in place is read again until it parses; only one
+        // that stays unparseable is corrupt.
+        switch try file.readSettled() {
         case .missing:
           disk = [:]
         case .values(let values):
@@ -275,18 +327,32 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
             .corruptFile(path: file.target.path, reason: reason, preservedAt: preserved))
           disk = [:]
         }
-        for (key, value) in pending { disk[key] = value }
+        // The pending changes, read now, and the added change, decided against them and the file
+        // in one step: a write in this process after this point is newer, and wins.
+        written = state.withLock { state in
+          if let change {
+            var current = disk
+            for (key, value) in state.pending { current[key] = value }
+            if let (key, value) = change(current) {
+              state.values[key] = value
+              state.pending[key] = .some(value)
+            }
+          }
+          return state.pending
+        }
+        if written.isEmpty { return (disk, FileStamp(path: file.target.path)) }
+        for (key, value) in written { disk[key] = value }
         try file.write(disk)
         return (disk, FileStamp(path: file.target.path))
       }
     } catch {
       let reason = (error as? PreferenceError)?.reason ?? "\(error)"
-      throw PreferenceError.writeFailed(
-        path: file.target.path, reason: reason, pendingKeys: pending.keys.sorted())
+      let keys = state.withLock { $0.pending.keys.sorted() }
+      throw PreferenceError.writeFailed(path: file.target.path, reason: reason, pendingKeys: keys)
     }
     return state.withLock { state in
       // Keep changes made while the file was being written; they go out with the next flush.
-      for (key, value) in pending where state.pending[key] == value { state.pending[key] = nil }
+      for (key, value) in written where state.pending[key] == value { state.pending[key] = nil }
       var values = merged
       for (key, value) in state.pending { values[key] = value }
       let changed = Set(values.keys).union(state.values.keys).filter { values[$0] != state.values[$0] }

@@ -18,10 +18,14 @@ public protocol ProtectedDataSignal: AnyObject, Sendable {
 /// The library keeps a sentinel key in every store it writes. A store that shows no sentinel
 /// while protected data is unavailable may be unreadable rather than empty: until protected
 /// data becomes available, reads of it return nothing stored (so reads see registered
-/// defaults), writes are held in memory and read back from there, and nothing is written to
-/// the store. When protected data becomes available, the held writes are applied (they are
-/// newer than what the store holds), the sentinel is written, and every key read or written
-/// meanwhile is reported as changed, so that caches, observers and views read the real values.
+/// defaults), writes are held in memory and read back from there, a removal of every value is
+/// remembered, and nothing is written to the store. When protected data becomes available, the
+/// removal and then the held writes are applied (they are newer than what the store holds), the
+/// sentinel is written, and every key read or written meanwhile is reported as changed, so that
+/// caches, observers and views read the real values.
+///
+/// Writes made while the held ones are being applied are held too, and applied after them: the
+/// newest write of a key is always the one that stays.
 ///
 /// ``PreferenceStore/standard`` and ``PreferenceStore/suite(_:)`` use it on the platforms that
 /// lock data away; the logic is the same everywhere and is tested with a stand-in signal.
@@ -33,10 +37,22 @@ public final class ProtectedDataBackend: PreferenceBackend {
   public let base: any PreferenceBackend
   private let signal: any ProtectedDataSignal
 
+  private enum Phase {
+    /// The store may be unreadable: reads see only held writes.
+    case locked
+    /// Protected data is available and held writes are being applied: reads see the store with
+    /// the held writes on top; writes are held and applied after those before them.
+    case applying
+    case open
+  }
+
   private struct State {
-    var locked: Bool
-    /// Writes made while locked, applied when protected data becomes available.
+    var phase: Phase
+    /// Writes made while locked or applying, in effect on top of the store.
     var held: [String: PropertyListValue?] = [:]
+    /// The keys a removal of every value kept, if one was made while locked or applying: the
+    /// store is cleared of the rest before the held writes are applied.
+    var removedAll: Set<String>?
     /// Keys read while locked: reported as changed at unlock.
     var touched: Set<String> = []
     var onChange: (@Sendable (Set<String>) -> Void)?
@@ -50,7 +66,7 @@ public final class ProtectedDataBackend: PreferenceBackend {
     self.signal = signal
     let available = signal.isAvailable
     let locked = !available && base.value(forKey: Self.sentinelKey) == nil
-    state = Locked(State(locked: locked))
+    state = Locked(State(phase: locked ? .locked : .open))
     if locked {
       let observation = signal.whenAvailable { [weak self] in self?.unlock() }
       state.withLock { $0.availability = observation }
@@ -62,46 +78,83 @@ public final class ProtectedDataBackend: PreferenceBackend {
   }
 
   /// Whether the store is treated as unreadable until protected data becomes available.
-  public var isLocked: Bool { state.withLock { $0.locked } }
+  public var isLocked: Bool { state.withLock { $0.phase == .locked } }
+
+  /// Runs between applying one held write and the next, for tests that write there.
+  @TaskLocal static var whileApplying: (@Sendable () -> Void)?
 
   private func markReadable() {
     if base.value(forKey: Self.sentinelKey) == nil { base.setValue(.bool(true), forKey: Self.sentinelKey) }
   }
 
-  /// Protected data became available: apply held writes, mark the store, report what changed.
+  /// Protected data became available: apply the held removal and writes (and those made while
+  /// they are applied), mark the store, report what changed. No lock is held while the store
+  /// runs; the phase ends, under the lock, only when nothing is left to apply.
   private func unlock() {
-    let taken = state.withLock { state -> (held: [String: PropertyListValue?], touched: Set<String>)? in
-      guard state.locked else { return nil }
-      state.locked = false
-      defer {
-        state.held = [:]
-        state.touched = []
-      }
-      return (state.held, state.touched)
+    let touched = state.withLock { state -> Set<String>? in
+      guard state.phase == .locked else { return nil }
+      state.phase = .applying
+      defer { state.touched = [] }
+      return state.touched
     }
-    guard let taken else { return }
-    for (key, value) in taken.held { base.setValue(value, forKey: key) }
+    guard let touched else { return }
+    var changed = touched
+    while true {
+      let batch = state.withLock { state -> (removedAll: Set<String>?, held: [String: PropertyListValue?])? in
+        if state.held.isEmpty && state.removedAll == nil {
+          state.phase = .open
+          return nil
+        }
+        defer {
+          state.held = [:]
+          state.removedAll = nil
+        }
+        return (state.removedAll, state.held)
+      }
+      guard let batch else { break }
+      if let kept = batch.removedAll {
+        let removed = Set(base.allValues().keys).subtracting(kept).subtracting([Self.sentinelKey])
+        base.removeAll(except: kept.union([Self.sentinelKey]))
+        changed.formUnion(removed)
+      }
+      for (key, value) in batch.held.sorted(by: { $0.key < $1.key }) {
+        base.setValue(value, forKey: key)
+        changed.insert(key)
+        Self.whileApplying?()
+      }
+    }
     markReadable()
-    let keys = taken.touched.union(taken.held.keys).union(base.allValues().keys).subtracting([
-      Self.sentinelKey
-    ])
+    changed.formUnion(base.allValues().keys)
+    changed.remove(Self.sentinelKey)
     let (onChange, observation) = state.withLock { state in
       defer { state.availability = nil }
       return (state.onChange, state.availability)
     }
     withExtendedLifetime(observation) {}
-    if !keys.isEmpty { onChange?(keys) }
+    if !changed.isEmpty { onChange?(changed) }
+  }
+
+  /// What the held writes say `key` is, if they say anything; `.some(nil)` for "not stored".
+  /// Call with the lock held.
+  private static func overlay(_ state: inout State, _ key: String) -> PropertyListValue?? {
+    switch state.phase {
+    case .open:
+      return nil
+    case .locked:
+      state.touched.insert(key)
+      return .some(state.held[key] ?? nil)
+    case .applying:
+      if let held = state.held[key] { return .some(held) }
+      if let kept = state.removedAll, !kept.contains(key) { return .some(nil) }
+      return nil
+    }
   }
 
   // MARK: PreferenceBackend
 
   /// The value stored under `key`, if any.
   public func value(forKey key: String) -> PropertyListValue? {
-    let overlay = state.withLock { state -> PropertyListValue?? in
-      guard state.locked else { return nil }
-      state.touched.insert(key)
-      return .some(state.held[key] ?? nil)
-    }
+    let overlay = state.withLock { Self.overlay(&$0, key) }
     if let overlay { return overlay }
     return key == Self.sentinelKey ? nil : base.value(forKey: key)
   }
@@ -109,33 +162,69 @@ public final class ProtectedDataBackend: PreferenceBackend {
   /// Stores `value` under `key`; `nil` removes it.
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
     let held = state.withLock { state -> Bool in
-      guard state.locked else { return false }
+      guard state.phase != .open else { return false }
       state.held[key] = .some(value)
       return true
     }
     if !held { base.setValue(value, forKey: key) }
   }
 
+  /// Stores `value` only if `expected` is stored: on the held writes while they are in effect,
+  /// in the guarded store otherwise.
+  public func replaceValue(
+    forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  ) -> Bool {
+    let decided = state.withLock { state -> Bool? in
+      guard state.phase != .open else { return nil }
+      let current: PropertyListValue?
+      switch Self.overlay(&state, key) {
+      case .some(let overlaid): current = overlaid
+      // Applying, and nothing held for the key: the store's value counts; decided below.
+      case .none: return nil
+      }
+      guard current == expected else { return false }
+      state.held[key] = .some(value)
+      return true
+    }
+    if let decided { return decided }
+    return base.replaceValue(forKey: key, ifEqualTo: expected, with: value)
+  }
+
   /// Every stored value, by key.
   public func allValues() -> [String: PropertyListValue] {
-    let held = state.withLock { $0.locked ? $0.held : nil }
-    if let held { return held.compactMapValues { $0 } }
-    var values = base.allValues()
+    let overlay = state.withLock {
+      state -> (held: [String: PropertyListValue?], removedAll: Set<String>?, locked: Bool)? in
+      state.phase == .open ? nil : (state.held, state.removedAll, state.phase == .locked)
+    }
+    var values: [String: PropertyListValue] = [:]
+    if let overlay, overlay.locked {
+      values = overlay.held.compactMapValues { $0 }
+    } else {
+      values = base.allValues()
+      if let overlay {
+        if let kept = overlay.removedAll { values = values.filter { kept.contains($0.key) } }
+        for (key, value) in overlay.held { values[key] = value }
+      }
+    }
     values[Self.sentinelKey] = nil
     return values
   }
 
   /// Removes every stored value.
-  public func removeAll() {
-    let locked = state.withLock { state -> Bool in
-      guard state.locked else { return false }
-      for key in state.held.keys { state.held[key] = .some(nil) }
+  public func removeAll() { removeAll(except: []) }
+
+  /// Removes every stored value but those under `kept`: while the store may be unreadable, the
+  /// removal is remembered and made, before the writes held after it, once it is readable.
+  public func removeAll(except kept: Set<String>) {
+    let held = state.withLock { state -> Bool in
+      guard state.phase != .open else { return false }
+      state.removedAll = state.removedAll.map { $0.intersection(kept) } ?? kept
+      state.held = state.held.filter { kept.contains($0.key) }
       return true
     }
-    guard !locked else { return }
-    for key in allValues().keys { base.setValue(nil, forKey: key) }
+    guard !held else { return }
+    base.removeAll(except: kept.union([Self.sentinelKey]))
   }
-
   /// Writes pending changes to durable storage, returning when they are there.
   public func flush() throws { try base.flush() }
   /// Where the values live, for diagnostics.

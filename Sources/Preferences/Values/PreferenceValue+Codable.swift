@@ -25,7 +25,8 @@ extension RawRepresentable where RawValue: PreferenceValue {
     let raw = try RawValue(propertyListValue: value)
     guard let result = Self(rawValue: raw) else {
       throw PreferenceError.typeMismatch(
-        key: "", expected: String(describing: Self.self), found: "unknown raw value \(raw)")
+        key: "", expected: String(describing: Self.self),
+        found: "a \(RawValue.self) raw value that none of its cases has")
     }
     return result
   }

@@ -54,20 +54,52 @@ enum DeclarationDefaults {
     return (value, kept.fromDeclaration)
   }
 
-  /// A value to read when no default of `Value` exists: `nil` for an optional, else the emptiest
-  /// value the type reads (`0`, `""`, `false`, an empty collection, a Codable value decoded from
-  /// `{}` or `[]`). Stops the app, saying `why` there is no default, only when the type reads
-  /// none of them.
+  /// A value to read when no default of `Value` exists: `nil` for an optional; the first case
+  /// of a `CaseIterable` type; a fixed value of the Foundation types the library stores (the
+  /// reference date, the nil UUID, `about:blank`); else the emptiest value the type reads (`0`,
+  /// `""`, `false`, an empty collection, a Codable value decoded from `{}` or `[]`). Stops the
+  /// app, saying `why` there is no default, only for a type that can make none of these: one
+  /// whose own conformance reads no empty value and that is not `CaseIterable`.
   static func substitute<Value: PreferenceValue>(as type: Value.Type, why: @autoclosure () -> String) -> Value
   {
     if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value {
       return none
+    }
+    if let first = firstCase(of: Value.self) { return first }
+    if let fixed = (Value.self as? any SubstitutablePreferenceValue.Type)?.substitute as? Value {
+      return fixed
     }
     let empties: [PropertyListValue] = [
       .string(""), .integer(0), .double(0), .bool(false), .array([]), .dictionary([:]), .data(Data()),
       .string("{}"), .data(Data("{}".utf8)), .string("[]"), .data(Data("[]".utf8)),
     ]
     for empty in empties { if let value = try? Value(propertyListValue: empty) { return value } }
-    preconditionFailure(why() + ", and no \(Value.self) value can be made")
+    preconditionFailure(
+      why() + ", and no \(Value.self) value can be made: make \(Value.self) CaseIterable, or let its "
+        + "PreferenceValue conformance read an empty value")
   }
+
+  private static func firstCase<Value>(of type: Value.Type) -> Value? {
+    func first<T: CaseIterable>(_: T.Type) -> Value? { T.allCases.first as? Value }
+    guard let iterable = Value.self as? any CaseIterable.Type else { return nil }
+    return first(iterable)
+  }
+}
+
+/// A Foundation type whose empty forms would read as a value that means something (`URL` reads
+/// `"{}"` as the URL `%7B%7D`): the fixed value ``DeclarationDefaults/substitute(as:why:)`` gives.
+protocol SubstitutablePreferenceValue {
+  static var substitute: Self { get }
+}
+
+extension Date: SubstitutablePreferenceValue {
+  static var substitute: Date { Date(timeIntervalSinceReferenceDate: 0) }
+}
+
+extension UUID: SubstitutablePreferenceValue {
+  static var substitute: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+}
+
+extension URL: SubstitutablePreferenceValue {
+  static var substitute: URL { URL(string: "about:blank")! }
 }

@@ -16,6 +16,16 @@ final class SimulatedPreferencesDaemon: Sendable {
   func set(_ value: PropertyListValue?, forKey key: String, in name: String) {
     domains.withLock { $0[name, default: [:]][key] = value }
   }
+  /// Stores `value` if `expected` is stored, in one step.
+  func replace(
+    _ key: String, in name: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  ) -> Bool {
+    domains.withLock { domains in
+      guard domains[name]?[key] == expected else { return false }
+      domains[name, default: [:]][key] = value
+      return true
+    }
+  }
 }
 
 /// A `UserDefaults` object of one simulated process, reproducing what Apple documents, so that
@@ -103,6 +113,15 @@ final class SimulatedUserDefaults: DefaultsDomain {
   func setStoredValue(_ value: PropertyListValue?, forKey key: String) {
     reenter("setStoredValue")
     set(value, forKey: key)
+  }
+
+  func replaceStoredValue(
+    forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  ) -> Bool {
+    reenter("replaceStoredValue")
+    guard daemon.replace(key, in: name, ifEqualTo: expected, with: value) else { return false }
+    post()
+    return true
   }
 
   func register(defaults values: [String: PropertyListValue]) {

@@ -13,16 +13,28 @@
 
     static func watch(
       _ path: String, _ handler: @escaping @Sendable (String?, Bool) -> Void
-    ) -> (any DirectoryWatch)? {
+    ) -> WatchResult {
+      source(path, [.write, .delete, .rename, .revoke]) { handler(nil, false) }
+    }
+
+    /// Calls `handler` when the directory at `path` itself is renamed or removed: a watch on each
+    /// ancestor of a watched directory.
+    static func watchMoves(_ path: String, _ handler: @escaping @Sendable () -> Void) -> WatchResult {
+      source(path, [.delete, .rename, .revoke], handler)
+    }
+
+    private static func source(
+      _ path: String, _ events: DispatchSource.FileSystemEvent, _ handler: @escaping @Sendable () -> Void
+    ) -> WatchResult {
       let descriptor = open(path, O_EVTONLY | O_CLOEXEC)
-      guard descriptor >= 0 else { return nil }
+      guard descriptor >= 0 else { return .failed(String(cString: strerror(errno))) }
       let source = DispatchSource.makeFileSystemObjectSource(
-        fileDescriptor: descriptor, eventMask: [.write, .delete, .rename, .revoke],
+        fileDescriptor: descriptor, eventMask: events,
         queue: DispatchQueue(label: "swift-preferences.file-events", qos: .utility))
-      source.setEventHandler { handler(nil, false) }
+      source.setEventHandler { handler() }
       source.setCancelHandler { close(descriptor) }
       source.resume()
-      return SourceWatch(source: source)
+      return .watching(SourceWatch(source: source))
     }
 
     private final class SourceWatch: DirectoryWatch {

@@ -28,8 +28,17 @@ final class FileWatch: Sendable {
   private let queue = DispatchQueue(label: "swift-preferences.file-watch", qos: .utility)
   /// Whether a call of the handler is queued and not started yet.
   private let scheduled = Locked(false)
-  /// The running watch, and the identity (inode) of the directory it watches.
-  private let watch = Locked<(watch: (any DirectoryWatch)?, directory: UInt64?)>((nil, nil))
+  /// The running watch, the identity (inode) of the directory it watches, the watches of that
+  /// directory's ancestors (a rename of any of them moves the store's path away from the watched
+  /// directory), and why the last watch could not start, if it could not.
+  private struct Running {
+    var watch: (any DirectoryWatch)?
+    var directory: UInt64?
+    var ancestors: [any DirectoryWatch] = []
+    var failure: String?
+    var reported = false
+  }
+  private let watch = Locked(Running())
 
   /// Starts watching `file`; `nil` where the platform has no file-system events (the caller then
   /// polls, and only while its store is observed).
@@ -42,10 +51,20 @@ final class FileWatch: Sendable {
 
   deinit {
     let running = watch.withLock { watch in
-      defer { watch.watch = nil }
-      return watch.watch
+      defer { watch = Running() }
+      return watch
     }
     withExtendedLifetime(running) {}
+  }
+
+  /// Whether events are being delivered: `false` when the platform refused the watch (the
+  /// user's inotify watch limit used up), until ``retryIfStopped()`` succeeds.
+  var isWatching: Bool { watch.withLock { $0.watch != nil } }
+
+  /// Tries again to start a watch the platform refused; called by the store's poll, which runs
+  /// meanwhile (while the store is observed).
+  func retryIfStopped() {
+    if !isWatching { arm() }
   }
 
   /// Runs between finding the directory to watch and starting its watch, for tests that create
@@ -75,7 +94,7 @@ final class FileWatch: Sendable {
     let name = file.lastPathComponent
     let watchingFileDirectory = atFile
     let identity = Self.identity(of: watched)
-    let started = DirectoryEvents.watch(watched) { [weak self] entry, directoryChanged in
+    let result = DirectoryEvents.watch(watched) { [weak self] entry, directoryChanged in
       guard let self else { return }
       if !watchingFileDirectory || directoryChanged || Self.identity(of: watched) != identity {
         // A directory on the way appeared, or the watched one went away: watch again.
@@ -85,12 +104,43 @@ final class FileWatch: Sendable {
         self.deliver()
       }
     }
-    let previous = watch.withLock { watch in
-      defer { watch = (started, identity) }
-      return watch.watch
+    // A rename of an ancestor (the folder above the store's renamed away and made again) moves
+    // the watched directory away from the store's path without an event in it.
+    var ancestors: [any DirectoryWatch] = []
+    if case .watching = result {
+      var ancestor = URL(fileURLWithPath: watched).deletingLastPathComponent()
+      while ancestor.path != "/" && !ancestor.path.isEmpty {
+        if case .watching(let moves) = DirectoryEvents.watchMoves(
+          ancestor.path,
+          { [weak self] in
+            self?.arm()
+            self?.deliver()
+          })
+        {
+          ancestors.append(moves)
+        }
+        ancestor = ancestor.deletingLastPathComponent()
+      }
+    }
+    let started: (any DirectoryWatch)?
+    let failure: String?
+    switch result {
+    case .watching(let running): (started, failure) = (running, nil)
+    case .failed(let reason): (started, failure) = (nil, reason)
+    }
+    let (previous, report) = watch.withLock { watch -> (Running, Bool) in
+      let previous = watch
+      let report = failure != nil && !watch.reported
+      watch = Running(
+        watch: started, directory: identity, ancestors: ancestors, failure: failure,
+        reported: watch.reported || report)
+      return (previous, report)
     }
     withExtendedLifetime(previous) {}
-    if !atFile, nearestExistingDirectory().path != watched {
+    if report, let failure {
+      PreferenceDiagnostics.report(.changesNotWatched(path: file.path, reason: failure))
+    }
+    if started != nil, !atFile, nearestExistingDirectory().path != watched {
       arm()
       deliver()
     }
@@ -121,3 +171,9 @@ final class FileWatch: Sendable {
 
 /// A running watch of one directory; released, it stops.
 protocol DirectoryWatch: AnyObject, Sendable {}
+
+/// A watch the platform started, or why it refused (`ENOSPC`: the user's inotify watch limit).
+enum WatchResult {
+  case watching(any DirectoryWatch)
+  case failed(String)
+}

@@ -18,13 +18,41 @@
     /// moved (or events were lost), and the watch should be made again.
     static func watch(
       _ path: String, _ handler: @escaping @Sendable (String?, Bool) -> Void
-    ) -> (any DirectoryWatch)? {
-      Inotify.shared?.add(path, handler)
+    ) -> WatchResult {
+      guard let inotify = Inotify.shared else { return .failed("inotify is not available") }
+      return inotify.add(path, handler)
+    }
+
+    /// Calls `handler` when the directory at `path` itself is moved or removed (not for changes
+    /// inside it): a watch on each ancestor of a watched directory, so that renaming any of them
+    /// away is noticed. A separate inotify instance, so that its narrow mask never replaces the
+    /// full one of a directory another store watches.
+    /// Makes watches of `path` and the folders under it fail as if the user's inotify watch
+    /// limit were used up (`ENOSPC`), for tests; `false` ends it.
+    static func failWatchesForTests(under path: String, _ failing: Bool = true) {
+      Inotify.failingForTests.withLock { paths in
+        if failing { paths.insert(path) } else { paths.remove(path) }
+      }
+    }
+
+    static func watchMoves(_ path: String, _ handler: @escaping @Sendable () -> Void) -> WatchResult {
+      guard let inotify = Inotify.moves else { return .failed("inotify is not available") }
+      return inotify.add(path) { _, moved in if moved { handler() } }
     }
   }
 
   private final class Inotify: Sendable {
-    static let shared = Inotify()
+    static let shared = Inotify(
+      mask: UInt32(
+        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
+          | IN_ATTRIB))
+    static let moves = Inotify(mask: UInt32(IN_DELETE_SELF | IN_MOVE_SELF))
+
+    /// Paths (and the folders under them) whose watches fail as if the user's inotify watch limit
+    /// were used up (`ENOSPC`), for tests.
+    static let failingForTests = Locked<Set<String>>([])
+
+    private let mask: UInt32
 
     private let descriptor: Int32
     /// Created, configured and resumed in `init`, then only kept alive (the shared instance
@@ -40,11 +68,8 @@
     }
     private let state = Locked(State())
 
-    private static let mask = UInt32(
-      IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
-        | IN_ATTRIB)
-
-    private init?() {
+    private init?(mask: UInt32) {
+      self.mask = mask
       let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
       guard descriptor >= 0 else { return nil }
       self.descriptor = descriptor
@@ -58,15 +83,18 @@
 
     /// Adds a watch. inotify returns the same watch descriptor for a directory watched twice, so
     /// adding and removing happen under the lock (system calls only, no callouts).
-    func add(_ path: String, _ handler: @escaping @Sendable (String?, Bool) -> Void) -> (any DirectoryWatch)?
-    {
-      state.withLock { state -> (any DirectoryWatch)? in
-        let watch = inotify_add_watch(descriptor, path, Self.mask)
-        guard watch >= 0 else { return nil }
+    func add(_ path: String, _ handler: @escaping @Sendable (String?, Bool) -> Void) -> WatchResult {
+      let injected = Self.failingForTests.withLock { prefixes in
+        prefixes.contains { path == $0 || path.hasPrefix($0 + "/") }
+      }
+      if injected { return .failed(String(cString: strerror(ENOSPC))) }
+      return state.withLock { state -> WatchResult in
+        let watch = inotify_add_watch(descriptor, path, mask)
+        guard watch >= 0 else { return .failed(String(cString: strerror(errno))) }
         let id = state.next
         state.next += 1
         state.entries[watch, default: [:]][id] = Entry(handler: handler)
-        return Token(inotify: self, watch: watch, id: id)
+        return .watching(Token(inotify: self, watch: watch, id: id))
       }
     }
 

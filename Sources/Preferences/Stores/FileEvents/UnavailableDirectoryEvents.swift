@@ -5,6 +5,10 @@
 
     static func watch(
       _ path: String, _ handler: @escaping @Sendable (String?, Bool) -> Void
-    ) -> (any DirectoryWatch)? { nil }
+    ) -> WatchResult { .failed("this platform has no file-system events") }
+
+    static func watchMoves(_ path: String, _ handler: @escaping @Sendable () -> Void) -> WatchResult {
+      .failed("this platform has no file-system events")
+    }
   }
 #endif

@@ -6,25 +6,23 @@
       CorelibsDefaultsDomain(suiteName: suiteName)
     }
 
-    /// The file swift-corelibs-foundation keeps `domain` in, found the way its CFPreferences finds
-    /// it (measured on Linux with corelibs' own `synchronize()`):
-    /// `$XDG_CONFIG_HOME/<domain>.plist` when `XDG_CONFIG_HOME` is absolute, else
-    /// `$HOME/.config/<domain>.plist`, with `$HOME` as the process sees it (a test runner's or a
-    /// sandbox's home, not the account's: `FileManager.homeDirectoryForCurrentUser` reads the
-    /// password database and would name another file than the one `UserDefaults` reads); a
-    /// relative `$HOME` is taken from the working directory, an empty one is `/`. Only without
-    /// `$HOME` is the account's home used.
+    /// The file swift-corelibs-foundation keeps `domain` in, found exactly as its CFPreferences
+    /// finds it (`_CFXDGCreateConfigHomePath` in CFFileUtilities.c):
+    /// `$XDG_CONFIG_HOME/<domain>.plist` when `XDG_CONFIG_HOME` is an absolute path longer than
+    /// `/`, else `$HOME/.config/<domain>.plist`, with `$HOME` as the process sees it (a test
+    /// runner's or a sandbox's home, not the account's). An empty or missing `$HOME` (a system
+    /// service) is the empty string there, so the file is `/.config/<domain>.plist`, never the
+    /// account's home from the password database; a relative one is taken from the working
+    /// directory.
     static func domainFileURL(
       domain: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
       let directory: URL
-      if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+      if let config = environment["XDG_CONFIG_HOME"], config.utf8.count > 1, config.hasPrefix("/") {
         directory = URL(fileURLWithPath: config, isDirectory: true)
       } else {
-        let home =
-          environment["HOME"].map { URL(fileURLWithPath: $0.isEmpty ? "/" : $0, isDirectory: true) }
-          ?? FileManager.default.homeDirectoryForCurrentUser
-        directory = home.appendingPathComponent(".config", isDirectory: true)
+        let home = environment["HOME"] ?? ""
+        directory = URL(fileURLWithPath: home + "/.config", isDirectory: true)
       }
       return directory.appendingPathComponent(domain + ".plist").standardizedFileURL
     }
@@ -160,6 +158,21 @@
       Self.beforeShowing?()
       show(value, forKey: key)
       mirror.withLock { $0.shown(key) }
+    }
+
+    /// One step against every writer of the file (``PropertyListFileBackend/replaceValue(forKey:ifEqualTo:with:)``),
+    /// then shown to the process's UserDefaults as a write is.
+    func replaceStoredValue(
+      forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+    ) -> Bool {
+      guard file.replaceValue(forKey: key, ifEqualTo: expected, with: value) else { return false }
+      mirror.withLock { mirror in
+        mirror.expect(value ?? mirror.registered[key], forKey: key)
+        mirror.beginShowing(key)
+      }
+      show(value, forKey: key)
+      mirror.withLock { $0.shown(key) }
+      return true
     }
 
     func register(defaults values: [String: PropertyListValue]) {

@@ -25,6 +25,14 @@ protocol DefaultsDomain: AnyObject, Sendable {
   func storedValues() -> [String: PropertyListValue]
   /// Stores `value` (removes the key when `nil`) in the persistent domain.
   func setStoredValue(_ value: PropertyListValue?, forKey key: String)
+  /// Stores `value` only if the persistent domain holds `expected` under `key`; whether it did.
+  /// One step where the platform allows (Linux: under the file's lock); on Apple platforms a
+  /// read and a write, which another process's write can slip between (cfprefsd offers no
+  /// compare-and-set).
+  func replaceStoredValue(
+    forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  )
+    -> Bool
   /// Adds `defaults` to the registration domain, where code reading `UserDefaults` directly
   /// sees them.
   func register(defaults: [String: PropertyListValue])

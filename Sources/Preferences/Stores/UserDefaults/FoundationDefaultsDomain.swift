@@ -72,6 +72,16 @@
       }
     }
 
+    /// A read and a write: cfprefsd has no compare-and-set, so another process's write can land
+    /// between them (this process's own writers are ordered by ``UserDefaultsBackend``).
+    func replaceStoredValue(
+      forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+    ) -> Bool {
+      guard storedValue(forKey: key) == expected else { return false }
+      setStoredValue(value, forKey: key)
+      return true
+    }
+
     func register(defaults values: [String: PropertyListValue]) {
       defaults.register(defaults: values.mapValues(\.foundationObject))
     }

@@ -99,16 +99,28 @@ public final class UserDefaultsBackend: PreferenceBackend {
 
   /// Stores `value` under `key`; `nil` removes it.
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
+    beginWrite(value, forKey: key)
+    Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(value, forKey: key) }
+    endWrite(forKey: key)
+  }
+
+  /// The bookkeeping before a write of `key`: a check that reads the domain meanwhile skips it.
+  private func beginWrite(_ value: PropertyListValue?, forKey key: String) {
     state.withLock { state in
       state.writes += 1
       state.changedAt[key] = state.writes
       state.seen[key] = .some(value)
       state.writing[key, default: 0] += 1
     }
-    Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(value, forKey: key) }
+  }
+
+  /// The bookkeeping after a write of `key`; `seen`, for a write that did not happen, is what
+  /// the domain holds instead.
+  private func endWrite(forKey key: String, seen: PropertyListValue?? = nil) {
     let recheck = state.withLock { state -> Bool in
       state.writes += 1
       state.changedAt[key] = state.writes
+      if let seen { state.seen[key] = seen }
       if let count = state.writing[key], count > 1 {
         state.writing[key] = count - 1
         return false
@@ -117,6 +129,19 @@ public final class UserDefaultsBackend: PreferenceBackend {
       return state.recheck.remove(key) != nil
     }
     if recheck { check([key]) }
+  }
+
+  /// Stores `value` only if `expected` is stored: one step on Linux (under the file's lock); on
+  /// Apple platforms a read and a write of the domain, which another process can slip between.
+  public func replaceValue(
+    forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  ) -> Bool {
+    beginWrite(value, forKey: key)
+    let replaced = Self.$writer.withValue(ObjectIdentifier(self)) {
+      domain.replaceStoredValue(forKey: key, ifEqualTo: expected, with: value)
+    }
+    endWrite(forKey: key, seen: replaced ? .none : .some(domain.storedValue(forKey: key)))
+    return replaced
   }
 
   /// Every stored value, by key.

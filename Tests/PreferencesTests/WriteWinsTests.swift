@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+@testable import Preferences
+
+/// A write made while a migration runs is newer than the value the migration moves, and wins:
+/// each test makes the write at the migration's riskiest moment (inside `transform`, after the
+/// new key was found empty and before it is written), in this process and in another one.
+@Suite(.deadlockWatchdog) struct WriteWinsOverMigrationTests {
+  enum Kind: String, CaseIterable, CustomTestStringConvertible {
+    case memory, file, userDefaults
+    var testDescription: String { rawValue }
+  }
+
+  private func makeStore(_ kind: Kind, in directory: TemporaryDirectory, suite: TemporarySuite)
+    -> (PreferenceStore, helperTarget: String?)
+  {
+    switch kind {
+    case .memory:
+      return (PreferenceStore(backend: InMemoryBackend(), arguments: []), nil)
+    case .file:
+      let file = directory.file("settings.plist")
+      return (PreferenceStore(backend: PropertyListFileBackend(url: file), arguments: []), file.path)
+    case .userDefaults:
+      return (
+        PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: []),
+        "suite:\(suite.name)"
+      )
+    }
+  }
+
+  /// Another thread writes the new key while `transform` runs: the migration keeps that value
+  /// (`.keptExistingValue`) and leaves the old key alone.
+  @Test(arguments: Kind.allCases)
+  func aWriteFromAnotherThreadDuringTheMigrationWins(kind: Kind) {
+    let directory = TemporaryDirectory()
+    let suite = TemporarySuite()
+    let (store, _) = makeStore(kind, in: directory, suite: suite)
+    store.set("from the old version", forKey: "username")
+    let result = store.migrate(from: "username", to: "Profile.username") { old in
+      let written = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        store.set("typed just now", forKey: "Profile.username")
+        written.signal()
+      }
+      written.wait()
+      return old
+    }
+    #expect(result == .keptExistingValue)
+    #expect(store.value(forKey: "Profile.username", default: "") == "typed just now")
+    #expect(store.value(forKey: "username", default: "") == "from the old version", "the old copy stays")
+  }
+
+  /// Another process writes the new key (and exits, which flushes it) while `transform` runs:
+  /// the migration, deciding under the file's lock, keeps that value.
+  @Test(arguments: [Kind.file, .userDefaults])
+  func aWriteFromAnotherProcessDuringTheMigrationWins(kind: Kind) throws {
+    let directory = TemporaryDirectory()
+    let suite = TemporarySuite()
+    let (store, target) = makeStore(kind, in: directory, suite: suite)
+    store.set("from the old version", forKey: "username")
+    try store.flush()
+    let result = store.migrate(from: "username", to: "Profile.username") { old in
+      _ = try? runHelper(["set-and-exit", target!, "Profile.username", "from the widget"])
+      return old
+    }
+    #expect(result == .keptExistingValue)
+    try store.flush()
+    let reopened = makeStore(kind, in: directory, suite: suite).0
+    #expect(reopened.value(forKey: "Profile.username", default: "") == "from the widget")
+  }
+
+  /// The old key is removed only if it still holds the value that moved: a write to it while the
+  /// migration runs (old code still writing the old name) is kept.
+  @Test(arguments: Kind.allCases)
+  func aWriteToTheOldKeyDuringTheMigrationIsKept(kind: Kind) {
+    let directory = TemporaryDirectory()
+    let suite = TemporarySuite()
+    let (store, _) = makeStore(kind, in: directory, suite: suite)
+    store.set("first", forKey: "username")
+    let result = store.migrate(from: "username", to: "Profile.username") { old in
+      let written = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        store.set("second", forKey: "username")
+        written.signal()
+      }
+      written.wait()
+      return old
+    }
+    #expect(result == .moved)
+    #expect(store.value(forKey: "Profile.username", default: "") == "first")
+    #expect(store.value(forKey: "username", default: "") == "second")
+  }
+
+  /// A transform may wait for a migration it starts on another thread (nothing is held while it
+  /// runs): this deadlocked when migrations of a store took turns for their whole run.
+  @Test func aTransformMayWaitForAnotherThreadsMigration() {
+    let store = PreferenceStore.inMemory(["a": "1", "c": "3"])
+    let inner = Locked<PreferenceStore.MigrationResult?>(nil)
+    let result = store.migrate(from: "a", to: "b") { old in
+      let done = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        inner.withLock { $0 = store.migrate(from: "c", to: "d") }
+        done.signal()
+      }
+      done.wait()
+      return old
+    }
+    #expect(result == .moved)
+    #expect(inner.withLock { $0 } == .moved)
+    #expect(store.value(forKey: "b", default: "") == "1" && store.value(forKey: "d", default: "") == "3")
+  }
+
+  /// The migration's two writes, in the order a crash must see them: the new key written (to
+  /// disk, for a file) before the old one is removed.
+  @Test func theNewKeyIsWrittenBeforeTheOldOneIsRemoved() throws {
+    let base = RecordingBackend(["username": .string("Paul")])
+    let store = PreferenceStore(backend: base, arguments: [])
+    #expect(store.migrate(from: "username", to: "Profile.username") == .moved)
+    #expect(
+      base.replacements == [
+        .init(key: "Profile.username", expected: nil, value: .string("Paul")),
+        .init(key: "username", expected: .string("Paul"), value: nil),
+      ])
+  }
+
+  /// A move between stores, while the source store renames the same value: the value ends in
+  /// the destination only, whichever key the source moved it to.
+  @Test func aMoveBetweenStoresWhileTheSourceRenamesItLeavesOneCopy() {
+    let source = PreferenceStore.inMemory(["Old.theme": "dark"])
+    let destination = PreferenceStore.inMemory()
+    // The source renames the value after the destination has written it and before the move
+    // removes it from the source.
+    let result = PreferenceStore.$afterMovingIn.withValue({
+      let renamed = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        _ = source.migrate(from: "Old.theme", to: "Settings.theme")
+        renamed.signal()
+      }
+      renamed.wait()
+    }) {
+      destination.migrate("Settings.theme", from: source, oldKeys: ["Old.theme"])
+    }
+    #expect(result == .moved)
+    #expect(destination.value(forKey: "Settings.theme", default: "") == "dark")
+    #expect(
+      source.dictionaryRepresentation().isEmpty, "left in the source: \(source.dictionaryRepresentation())")
+  }
+}
+
+/// A backend that records every compare-and-set, in order.
+final class RecordingBackend: PreferenceBackend {
+  struct Replacement: Equatable, Sendable {
+    var key: String
+    var expected: PropertyListValue?
+    var value: PropertyListValue?
+  }
+  private let base: InMemoryBackend
+  private let recorded = Locked<[Replacement]>([])
+  init(_ values: [String: PropertyListValue]) { base = InMemoryBackend(values) }
+  var replacements: [Replacement] { recorded.withLock { $0 } }
+  func value(forKey key: String) -> PropertyListValue? { base.value(forKey: key) }
+  func setValue(_ value: PropertyListValue?, forKey key: String) { base.setValue(value, forKey: key) }
+  func replaceValue(
+    forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+  )
+    -> Bool
+  {
+    recorded.withLock { $0.append(Replacement(key: key, expected: expected, value: value)) }
+    return base.replaceValue(forKey: key, ifEqualTo: expected, with: value)
+  }
+  func allValues() -> [String: PropertyListValue] { base.allValues() }
+  func removeAll() { base.removeAll() }
+  func flush() throws {}
+  var location: String { "recording" }
+}
