@@ -143,7 +143,13 @@ case "recover-and-exit":
   let url = URL(fileURLWithPath: arguments[2])
   let store = store(arguments[2])
   store.set(arguments[4], forKey: arguments[3])
-  usleep(200_000)  // the coalesced flush fails meanwhile
+  // A flush fails while the folder is blocked; the value stays pending.
+  do {
+    try store.flush()
+    fail("the flush succeeded although the folder is blocked")
+  } catch {
+    print("flush failed: \(error)")
+  }
   try FileManager.default.removeItem(at: url.deletingLastPathComponent())
 case "release-elsewhere-and-exit":
   // release-elsewhere-and-exit FILE KEY VALUE: sets a string in a file store, hands the last
@@ -157,8 +163,14 @@ case "release-elsewhere-and-exit":
   }
   let holder = Holder(store(arguments[2]))
   holder.store?.set(arguments[4], forKey: arguments[3])
-  Thread.detachNewThread { holder.store = nil }
-  usleep(100_000)  // the release has happened; its final flush may still be running
+  let released = DispatchSemaphore(value: 0)
+  Thread.detachNewThread {
+    holder.store = nil
+    released.signal()
+  }
+  released.wait()
+  // The release has happened on the other thread; its flush may still be waiting for the lock.
+  FileHandle.standardOutput.write(Data("released\n".utf8))
   exit(0)
 case "read-as-nobody":
   // read-as-nobody TARGET KEY: drops root privileges (if any), then prints the value of KEY.

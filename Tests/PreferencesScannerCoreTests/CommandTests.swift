@@ -77,6 +77,8 @@ import Testing
     #expect(run(arguments).0 == 0)
     #expect(output.read("Screen7+Preferences.generated.swift") == nil)
     let before = outputs.map(output.modified)
+    // Not synchronization: a file system's modification times have a granularity; the edit must
+    // land in a later tick for the comparison below to mean anything.
     Thread.sleep(forTimeInterval: 0.01)
     sources.write("Screen7.swift", "// a new first line\nstruct Screen6 {\n  @Preference var value = 6\n}\n")
     #expect(run(arguments).0 == 0)

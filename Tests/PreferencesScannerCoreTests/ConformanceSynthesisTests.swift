@@ -439,4 +439,24 @@ import Testing
     let result = scan(source)
     #expect(result.conformances.map(\.typeName) == ["E"])
   }
+
+  /// A raw-value enum nested in a generic type, named with the outer type's arguments
+  /// (`Box<Int>.Mode`) or without: the scanner's error with the one-line fix (the conformance
+  /// needs no constraints), not the compiler's, which names no fix.
+  @Test func anEnumNestedInAGenericTypeIsTheScannersErrorWithTheFix() {
+    let source = """
+      struct Box<T> {
+        enum Mode: String { case a, b }
+        @Preference var inside = Mode.a
+      }
+      struct Settings {
+        @Preference var written: Box<Int>.Mode = .a
+        @Preference var nested: Box<[String: Int]>.Mode? = nil
+      }
+      """
+    let messages = errors(scan(source))
+    let fix = "'Box' is generic; add 'extension Box.Mode: PreferenceValue {}' in the file that declares it"
+    #expect(messages.count == 3, "\(messages)")
+    #expect(messages.allSatisfy { $0.contains(fix) }, "\(messages)")
+  }
 }

@@ -72,7 +72,9 @@ import Testing
     let blocker = directory.file("blocked")
     try Data("not a folder".utf8).write(to: blocker)
     let file = blocker.appendingPathComponent("prefs.plist")
-    try runHelper(["recover-and-exit", file.path, "kept", "yes"])
+    let said = try runHelper(["recover-and-exit", file.path, "kept", "yes"])
+    #expect(
+      said.contains("could not be written") && said.contains("'kept'"), "the failure names the key: \(said)")
     #expect(PropertyListFileBackend(url: file).value(forKey: "kept") == .string("yes"))
   }
 
@@ -95,8 +97,19 @@ import Testing
     let process = Process()
     process.executableURL = helperURL
     process.arguments = ["release-elsewhere-and-exit", file.path, "kept", "yes"]
+    let output = Pipe()
+    process.standardOutput = output
     try process.run()
-    usleep(500_000)  // the helper has exited by now unless its exit waits for the flush
+    // The helper says when the store was released on its other thread and it is exiting; only
+    // then is the lock let go, so the write can happen only in the exit's flush or a flush
+    // running on that thread.
+    var said = Data()
+    while !String(decoding: said, as: UTF8.self).contains("released") {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      said += chunk
+    }
+    #expect(String(decoding: said, as: UTF8.self).contains("released"))
     release.signal()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
@@ -276,6 +289,166 @@ import Testing
     PendingFlushes.run(ObjectIdentifier(backend), expired: true)
     #expect(waitUntil { !backend.hasPendingChanges })
     #expect(PropertyListFileBackend(url: directory.file("group.plist")).value(forKey: "k") == .string("kept"))
+  }
+}
+
+/// The flush schedule, run by hand with a timer the test fires: the coalescing delay, the backoff
+/// after failed flushes (1 s, doubling to a minute), the retry a new write brings forward, and
+/// nothing scheduled once everything is written.
+@Suite struct FlushScheduleTests {
+  /// A timer whose requests the test fires, one at a time.
+  final class ManualTimer: Sendable {
+    private let requests = Locked<[(delay: Duration, work: @Sendable () -> Void)]>([])
+    var timer: FlushSchedule.Timer {
+      FlushSchedule.Timer { delay, work in self.requests.withLock { $0.append((delay, work)) } }
+    }
+    var delays: [Duration] { requests.withLock { $0.map(\.delay) } }
+    /// Runs the oldest request; returns its delay.
+    @discardableResult
+    func fire() -> Duration? {
+      let next = requests.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+      next?.work()
+      return next?.delay
+    }
+    var isEmpty: Bool { requests.withLock { $0.isEmpty } }
+  }
+
+  /// Fails its first `failing` flushes.
+  final class FailingWriter: PendingWriter {
+    let failing: Locked<Int>
+    let pending = Locked(true)
+    let attempts = Locked(0)
+    init(failing: Int) { self.failing = Locked(failing) }
+    var hasPendingChanges: Bool { pending.withLock { $0 } }
+    func flush() throws {
+      attempts.withLock { $0 += 1 }
+      let fails = failing.withLock { failing -> Bool in
+        defer { failing -= 1 }
+        return failing > 0
+      }
+      if fails { throw PreferenceError.writeFailed(path: "/flush-schedule-test", reason: "the disk is full") }
+      pending.withLock { $0 = false }
+    }
+  }
+
+  private func schedule(_ timer: ManualTimer) -> FlushSchedule {
+    FlushSchedule(timer: timer.timer, start: { work in work(false) })
+  }
+
+  @Test func failedFlushesAreRetriedWithABackoffThatDoubles() {
+    Diagnostics.start()
+    let timer = ManualTimer()
+    let schedule = schedule(timer)
+    let writer = FailingWriter(failing: 8)
+    schedule.schedule(writer)
+    var delays: [Duration] = []
+    while let delay = timer.fire() { delays.append(delay) }
+    #expect(
+      delays == [
+        .milliseconds(50), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(32),
+        .seconds(60), .seconds(60),
+      ])
+    #expect(writer.attempts.withLock { $0 } == 9 && !writer.hasPendingChanges)
+    #expect(!schedule.isScheduled(writer) && schedule.failures(of: writer) == 0, "nothing left scheduled")
+    #expect(!Diagnostics.reported(mentioning: "/flush-schedule-test").isEmpty, "each failure is reported")
+  }
+
+  @Test func aNewWriteDuringTheBackoffIsTriedAfterTheCoalescingDelay() {
+    let timer = ManualTimer()
+    let schedule = schedule(timer)
+    let writer = FailingWriter(failing: 2)
+    schedule.schedule(writer)
+    timer.fire()  // fails; backs off 1 s
+    #expect(timer.delays == [.seconds(1)])
+    schedule.schedule(writer)  // a new write: tried again without waiting out the backoff
+    #expect(timer.delays == [.seconds(1), .milliseconds(50)])
+    timer.fire()  // the backoff's retry fails again
+    timer.fire()  // the write's retry succeeds
+    #expect(!writer.hasPendingChanges)
+  }
+
+  @Test func writesWhileScheduledAreCoalesced() {
+    let timer = ManualTimer()
+    let schedule = schedule(timer)
+    let writer = FailingWriter(failing: 0)
+    for _ in 0..<5 { schedule.schedule(writer) }
+    #expect(timer.delays == [.milliseconds(50)], "one flush for five writes")
+    timer.fire()
+    #expect(timer.isEmpty && !writer.hasPendingChanges)
+  }
+}
+
+/// An expiring activity called as Apple documents it: the second call, with `expired == true`,
+/// while the first one's flush runs, returns only once that flush has finished (suspended while
+/// it holds the file lock, the app would be terminated, 0xdead10cc); a flush that has not taken
+/// the lock when the activity expires leaves its writes pending, unreported.
+@Suite(.deadlockWatchdog) struct ExpiringActivityTests {
+  @Test func theExpiringCallWaitsForTheFlushInProgress() {
+    let events = Locked<[String]>([])
+    let inWork = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let activity = ExpiringActivity { expired in
+      events.withLock { $0.append("work(expired: \(expired))") }
+      inWork.signal()
+      proceed.wait()
+      events.withLock { $0.append("work finished") }
+    }
+    let first = DispatchGroup()
+    first.enter()
+    Thread.detachNewThread {
+      activity.handle(expired: false)
+      first.leave()
+    }
+    inWork.wait()
+    let second = DispatchGroup()
+    second.enter()
+    Thread.detachNewThread {
+      ExpiringActivity.$beforeWaitingForWork.withValue({
+        events.withLock { $0.append("expiring call waits") }
+        proceed.signal()
+      }) {
+        activity.handle(expired: true)
+      }
+      events.withLock { $0.append("expiring call returned") }
+      second.leave()
+    }
+    second.wait()
+    first.wait()
+    #expect(
+      events.withLock { $0 } == [
+        "work(expired: false)", "expiring call waits", "work finished", "expiring call returned",
+      ])
+    #expect(activity.isExpiring)
+  }
+
+  @Test func anExpiredFlushTakesNoLockAndKeepsItsWrites() throws {
+    Diagnostics.start()
+    let directory = TemporaryDirectory()
+    let file = directory.file("group.plist")
+    let backend = PropertyListFileBackend(url: file)
+    backend.setValue(.string("kept"), forKey: "k")
+    let activity = ExpiringActivity { _ in }
+    activity.handle(expired: true)
+    #expect(throws: ExpiringActivity.Expired.self) {
+      try ExpiringActivity.$current.withValue(activity) { try backend.flush() }
+    }
+    #expect(backend.hasPendingChanges && backend.value(forKey: "k") == .string("kept"))
+    #expect(!FileManager.default.fileExists(atPath: file.path + ".lock"), "no lock was taken")
+    #expect(Diagnostics.reported(mentioning: file.path).isEmpty, "not a failure")
+    try backend.flush()
+    #expect(PropertyListFileBackend(url: file).value(forKey: "k") == .string("kept"))
+  }
+
+  /// A first call that comes with `expired == true` runs no flush: the writes stay pending and
+  /// are scheduled again.
+  @Test func anActivityThatStartsExpiredLeavesTheWritesScheduled() {
+    let timer = FlushScheduleTests.ManualTimer()
+    let schedule = FlushSchedule(timer: timer.timer, start: { work in work(true) })
+    let writer = FlushScheduleTests.FailingWriter(failing: 0)
+    schedule.schedule(writer)
+    timer.fire()
+    #expect(writer.attempts.withLock { $0 } == 0 && writer.hasPendingChanges)
+    #expect(schedule.isScheduled(writer) && timer.delays == [.milliseconds(50)])
   }
 }
 

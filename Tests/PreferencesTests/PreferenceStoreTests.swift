@@ -376,6 +376,7 @@ private final class InterceptedBackend: PreferenceBackend {
   /// Every read takes a millisecond, so that migrations on several threads overlap.
   static func slow(_ values: [String: PropertyListValue]) -> InterceptedBackend {
     InterceptedBackend(values) { _, _, stored in
+      // Not synchronization: a slow read widens the window in which migrations overlap.
       usleep(1_000)
       return stored
     }

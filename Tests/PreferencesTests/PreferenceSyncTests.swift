@@ -348,3 +348,79 @@ struct Device {
     return nil
   }
 }
+
+/// Clocks that tie, disagree and go backwards: each device has a clock the test sets, and the
+/// tests read the modification time each write carries in the remote store.
+@Suite struct SyncClockTests {
+  private func remoteTime(_ remote: InMemoryRemoteStore, _ key: String) -> Date? {
+    PreferenceSync.Entry(remote.value(forKey: key))?.modified
+  }
+
+  /// Both devices changed a key while apart, at the same recorded time: the change already in the
+  /// remote store wins, on both devices.
+  @Test func aTieGoesToTheRemoteChange() {
+    let remote = InMemoryRemoteStore()
+    let clock = TestClock()
+    let phone = Device(remote: remote, keys: ["name"], clock: clock)
+    let tablet = Device(remote: remote, keys: ["name"], clock: clock)
+    phone.sync.start()
+    tablet.sync.start()
+    phone.store.set("Base", forKey: "name")
+    remote.waitUntilDelivered()
+    tablet.sync.stop()
+    clock.advance()
+    phone.store.set("Phone", forKey: "name")
+    tablet.store.set("Tablet", forKey: "name")
+    remote.waitUntilDelivered()
+    tablet.sync.start()
+    remote.waitUntilDelivered()
+    #expect(phone.store.value(forKey: "name", default: "") == "Phone")
+    #expect(tablet.store.value(forKey: "name", default: "") == "Phone", "the remote change wins the tie")
+  }
+
+  /// The tablet's clock runs ten minutes behind the phone's: its change, made after it received
+  /// the phone's, is sent with a time later than the value it replaces, so that no device takes
+  /// the phone's older value for the newer one.
+  @Test func aChangeOnADeviceWhoseClockIsBehindStillCountsAsNewer() {
+    let remote = InMemoryRemoteStore()
+    let phoneClock = TestClock()
+    let tabletClock = TestClock()
+    tabletClock.set(phoneClock.date.timeIntervalSince1970 - 600)
+    let phone = Device(remote: remote, keys: ["name"], clock: phoneClock)
+    let tablet = Device(remote: remote, keys: ["name"], clock: tabletClock)
+    phone.sync.start()
+    tablet.sync.start()
+    phone.store.set("From the phone", forKey: "name")
+    remote.waitUntilDelivered()
+    let phoneTime = remoteTime(remote, "name")
+    tabletClock.advance()
+    tablet.store.set("From the tablet", forKey: "name")
+    remote.waitUntilDelivered()
+    let tabletTime = remoteTime(remote, "name")
+    #expect(phoneTime != nil && tabletTime != nil)
+    #expect(tabletTime! > phoneTime!, "the later change carries the later time")
+    #expect(phone.store.value(forKey: "name", default: "") == "From the tablet")
+  }
+
+  /// A device's clock goes backwards (set by hand, a dead battery): its next change is still
+  /// sent as newer than the last one it agreed on, and reaches the other device.
+  @Test func aClockThatGoesBackwardsStillSendsNewerChanges() {
+    let remote = InMemoryRemoteStore()
+    let phoneClock = TestClock()
+    let tabletClock = TestClock()
+    let phone = Device(remote: remote, keys: ["volume"], clock: phoneClock)
+    let tablet = Device(remote: remote, keys: ["volume"], clock: tabletClock)
+    phone.sync.start()
+    tablet.sync.start()
+    phone.store.set(3, forKey: "volume")
+    remote.waitUntilDelivered()
+    let first = remoteTime(remote, "volume")
+    phoneClock.set(phoneClock.date.timeIntervalSince1970 - 3_600)
+    phone.store.set(4, forKey: "volume")
+    remote.waitUntilDelivered()
+    let second = remoteTime(remote, "volume")
+    #expect(first != nil && second != nil)
+    #expect(second! > first!, "each change of a key carries a later time than the one before")
+    #expect(tablet.store.value(forKey: "volume", default: 0) == 4)
+  }
+}

@@ -25,14 +25,12 @@ import Testing
       ])
   }
 
-  @Test func writesReachDiskShortlyAfterwardsWithoutAFlush() async throws {
+  @Test func writesReachDiskShortlyAfterwardsWithoutAFlush() throws {
     let directory = TemporaryDirectory()
     let url = directory.file("p.plist")
     let backend = PropertyListFileBackend(url: url)
     backend.setValue(.integer(1), forKey: "k")
-    for _ in 0..<100 where !FileManager.default.fileExists(atPath: url.path) {
-      try await Task.sleep(for: .milliseconds(20))
-    }
+    #expect(waitUntil { FileManager.default.fileExists(atPath: url.path) }, "no flush was called")
     #expect(PropertyListFileBackend(url: url).value(forKey: "k") == .integer(1))
   }
 
@@ -45,8 +43,15 @@ import Testing
     #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
     let blocked = PropertyListFileBackend(url: blockedURL)
     let free = PropertyListFileBackend(url: freeURL)
+    let waiting = DispatchSemaphore(value: 0)
+    PropertyListFile.lockContentionForTests.withLock { $0[blockedURL.path + ".lock"] = { waiting.signal() } }
+    defer {
+      _ = PropertyListFile.lockContentionForTests.withLock {
+        $0.removeValue(forKey: blockedURL.path + ".lock")
+      }
+    }
     blocked.setValue(.integer(1), forKey: "k")
-    usleep(100_000)  // the blocked store's flush is now waiting for the lock
+    #expect(waiting.wait(timeout: .now() + 10) == .success, "the blocked store's flush waits for the lock")
     free.setValue(.integer(2), forKey: "k")
     #expect(waitUntil { FileManager.default.fileExists(atPath: freeURL.path) })
     #expect(!FileManager.default.fileExists(atPath: blockedURL.path))

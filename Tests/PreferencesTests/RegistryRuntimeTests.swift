@@ -79,6 +79,8 @@ let evaluatedTable = PreferenceFileTable(
 enum HandoffTable {
   static let catalog = Locked<RegistryCatalog?>(nil)
   static let registering = DispatchSemaphore(value: 0)
+  /// Signalled when the main actor starts waiting for the registration.
+  static let awaited = DispatchSemaphore(value: 0)
 
   static let table = PreferenceFileTable(
     fileID: "Tests/Handoff.swift",
@@ -102,8 +104,8 @@ enum HandoffTable {
           registering.signal()
           guard let catalog = catalog.withLock({ $0 }), let store = FakeTables.store.withLock({ $0 })
           else { return nil }
-          // Until the main actor waits for this registration (bounded: the watchdog ends a hang).
-          while !catalog.isRegistrationAwaited { usleep(1_000) }
+          // Until the main actor waits for this registration (the watchdog ends a hang).
+          awaited.wait()
           guard
             let entry = catalog.entry(fileID: "Tests/Handoff.swift", location: 2),
             case .integer(let onMain) = catalog.declaredDefault(of: entry, in: store)
@@ -219,6 +221,7 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
     FakeTables.store.withLock { $0 = store }
     let catalog = RegistryCatalog(tables: [HandoffTable.table], mainActorIsDefaultIsolation: false)
     HandoffTable.catalog.withLock { $0 = catalog }
+    catalog.onRegistrationAwaited { HandoffTable.awaited.signal() }
     let registering = Task.detached { catalog.ensureRegistered(in: store) }
     await MainActor.run {
       HandoffTable.registering.wait()

@@ -20,7 +20,7 @@ import Testing
     let url = directory.file("killed.plist")
     var random = SystemRandomNumberGenerator()
     var previousMinimum = 0
-    var kills = 0
+    var checked = 0
     var rounds = 0
     for _ in 0..<Intensity.rounds(quick: 50, long: 200) {
       let process = Process()
@@ -28,11 +28,12 @@ import Testing
       process.arguments = ["kill-loop", url.path]
       try process.run()
       if rounds == 0 { waitUntil { FileManager.default.fileExists(atPath: url.path) } }
+      // Not synchronization: the random delay picks when, in the child's write loop, the kill lands.
       usleep(UInt32.random(in: 5_000...40_000, using: &random))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      kills += 1
       guard FileManager.default.fileExists(atPath: url.path) else { continue }
+      checked += 1
       let data = try Data(contentsOf: url)
       let object = try PropertyListSerialization.propertyList(from: data, format: nil)
       let values = try #require(object as? [String: Int], "the file parses to a dictionary of integers")
@@ -44,7 +45,7 @@ import Testing
       previousMinimum = minimum
       rounds = maximum
     }
-    #expect(kills == Intensity.rounds(quick: 50, long: 200))
+    #expect(checked > 0, "the file was there to check after the kills")
     #expect(rounds > 0, "the child made progress between kills")
     // Temporary files of killed writers are cleaned up by the next flush.
     let store = PreferenceStore(backend: PropertyListFileBackend(url: url), arguments: [])

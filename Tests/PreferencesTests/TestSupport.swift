@@ -165,6 +165,8 @@ func waitUntil(_ condition: () -> Bool) -> Bool {
   let deadline = Date().addingTimeInterval(10)
   while !condition() {
     if Date() > deadline { return false }
+    // Not synchronization: a wait for the condition itself, looked at every 5 ms; the deadline
+    // only ends a wait for something that never came, which fails the test.
     usleep(5_000)
   }
   return true

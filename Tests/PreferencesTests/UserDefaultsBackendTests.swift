@@ -12,7 +12,7 @@ import Testing
 /// The UserDefaults store shares its values with plain `UserDefaults`, in this process and
 /// others, and on Linux has the file store's guarantees.
 @Suite struct UserDefaultsBackendTests {
-  @Test func plainUserDefaultsInThisProcessSeesValuesAndRegisteredDefaults() {
+  @Test func plainUserDefaultsInThisProcessSeesValuesAndRegisteredDefaults() throws {
     let suite = TemporarySuite()
     let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
     store.register(defaults: ["Inner.depth": 2])
@@ -21,8 +21,10 @@ import Testing
     #expect(!store.hasStoredValue(forKey: "Inner.depth"), "a registered default is not a stored value")
     store.set("Paul", forKey: "name")
     #expect(plain.string(forKey: "name") == "Paul")
-    try? store.flush()
-    #expect(suite.storedValues()?["Inner.depth"] == nil, "registered defaults are never written")
+    try store.flush()
+    let stored = suite.storedValues()
+    #expect(stored?["name"] == .string("Paul"), "the flush wrote the domain")
+    #expect(stored?["Inner.depth"] == nil, "registered defaults are never written")
   }
 
   @Test func plainUserDefaultsInAnotherProcessReadsTheWrites() throws {
@@ -238,6 +240,7 @@ import Testing
         process.arguments = ["kill-loop", suite.target]
         try process.run()
         if !progressed { waitUntil { FileManager.default.fileExists(atPath: suite.file.path) } }
+        // Not synchronization: the random delay picks when, in the child's writes, the kill lands.
         usleep(UInt32.random(in: 5_000...40_000))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -296,6 +299,7 @@ import Testing
     while count < minimum || (checks.withLock { $0 } < 3 && Date() < deadline) {
       backend.setValue(.integer(Int64(count)), forKey: "k\(count)")
       count += 1
+      // Not synchronization: paces the writes so that checks (which take a while) overlap them.
       usleep(2_000)
     }
     done.withLock { $0 = true }

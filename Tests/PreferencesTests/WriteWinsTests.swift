@@ -70,6 +70,64 @@ import Testing
     #expect(reopened.value(forKey: "Profile.username", default: "") == "from the widget")
   }
 
+  /// Unforced: a migration and a write of the new key started together, many times. Whichever
+  /// runs first, the write is what stays (`.ci/run`'s long pass runs hundreds of rounds).
+  @Test(arguments: Kind.allCases)
+  func aWriteRacingAMigrationIsNeverReplaced(kind: Kind) {
+    let rounds = Intensity.rounds(quick: 40, long: 600)
+    var lost: [Int] = []
+    for round in 0..<rounds {
+      let directory = TemporaryDirectory()
+      let suite = TemporarySuite()
+      let (store, _) = makeStore(kind, in: directory, suite: suite)
+      store.set("old-\(round)", forKey: "username")
+      let start = DispatchSemaphore(value: 0)
+      let done = DispatchGroup()
+      for worker in 0..<2 {
+        done.enter()
+        Thread.detachNewThread {
+          start.wait()
+          if worker == 0 {
+            _ = store.migrate(from: "username", to: "Profile.username")
+          } else {
+            store.set("typed-\(round)", forKey: "Profile.username")
+          }
+          done.leave()
+        }
+      }
+      start.signal()
+      start.signal()
+      done.wait()
+      if store.value(forKey: "Profile.username", default: "") != "typed-\(round)" { lost.append(round) }
+    }
+    #expect(lost.isEmpty, "the write was replaced in rounds \(lost) of \(rounds)")
+  }
+
+  /// The same across processes: another process writes the new key and exits while this one
+  /// migrates, many times; the other process's write stays.
+  @Test(arguments: [Kind.file, .userDefaults])
+  func anotherProcessesWriteRacingAMigrationIsNeverReplaced(kind: Kind) throws {
+    let rounds = Intensity.rounds(quick: 6, long: 120)
+    var lost: [Int] = []
+    for round in 0..<rounds {
+      let directory = TemporaryDirectory()
+      let suite = TemporarySuite()
+      let (store, target) = makeStore(kind, in: directory, suite: suite)
+      store.set("old-\(round)", forKey: "username")
+      try store.flush()
+      let helper = Process()
+      helper.executableURL = helperURL
+      helper.arguments = ["set-and-exit", target!, "Profile.username", "widget-\(round)"]
+      try helper.run()
+      _ = store.migrate(from: "username", to: "Profile.username")
+      helper.waitUntilExit()
+      try store.flush()
+      let reopened = makeStore(kind, in: directory, suite: suite).0
+      if reopened.value(forKey: "Profile.username", default: "") != "widget-\(round)" { lost.append(round) }
+    }
+    #expect(lost.isEmpty, "the other process's write was replaced in rounds \(lost) of \(rounds)")
+  }
+
   /// The old key is removed only if it still holds the value that moved: a write to it while the
   /// migration runs (old code still writing the old name) is kept.
   @Test(arguments: Kind.allCases)
@@ -173,4 +231,92 @@ final class RecordingBackend: PreferenceBackend {
   func removeAll() { base.removeAll() }
   func flush() throws {}
   var location: String { "recording" }
+}
+
+/// The turns and the flush's bookkeeping, forced: no timing decides these tests.
+@Suite(.deadlockWatchdog) struct ForcedInterleavingTests {
+  /// A backend whose compare-and-set of a key blocks until the test lets it go, and that counts
+  /// how many run at once.
+  final class GatedBackend: PreferenceBackend {
+    let base: InMemoryBackend
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    /// Compare-and-sets running now, by key, and the most that ever ran at once for one key.
+    let inside = Locked<[String: Int]>([:])
+    let mostAtOnce = Locked(0)
+    init(_ values: [String: PropertyListValue]) { base = InMemoryBackend(values) }
+    func value(forKey key: String) -> PropertyListValue? { base.value(forKey: key) }
+    func setValue(_ value: PropertyListValue?, forKey key: String) { base.setValue(value, forKey: key) }
+    func replaceValue(
+      forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+    )
+      -> Bool
+    {
+      let now = inside.withLock { inside -> Int in
+        inside[key, default: 0] += 1
+        return inside[key]!
+      }
+      mostAtOnce.withLock { $0 = max($0, now) }
+      entered.signal()
+      proceed.wait()
+      // Read, compare and write in separate steps, as a backend without one-step replacement does.
+      let matches = base.value(forKey: key) == expected
+      if matches { base.setValue(value, forKey: key) }
+      inside.withLock { $0[key, default: 1] -= 1 }
+      return matches
+    }
+    func allValues() -> [String: PropertyListValue] { base.allValues() }
+    func removeAll() { base.removeAll() }
+    func flush() throws {}
+    var location: String { "gated" }
+  }
+
+  /// Two migrations of one key: the second waits for the first's compare-and-set (it never runs
+  /// beside it, whatever the backend), and the value moves once.
+  @Test func twoMigrationsOfOneKeyTakeTurnsAndMoveOnce() {
+    let backend = GatedBackend(["old": .string("v")])
+    let store = PreferenceStore(backend: backend, arguments: [])
+    let secondWaits = DispatchSemaphore(value: 0)
+    store.replacements.onWaiting.withLock { $0 = { _ in secondWaits.signal() } }
+    let results = Locked<[PreferenceStore.MigrationResult]>([])
+    let done = DispatchGroup()
+    for _ in 0..<2 {
+      done.enter()
+      Thread.detachNewThread {
+        let result = store.migrate(from: "old", to: "new")
+        results.withLock { $0.append(result) }
+        done.leave()
+      }
+    }
+    backend.entered.wait()  // the first is inside its compare-and-set
+    secondWaits.wait()  // the second waits for its turn
+    backend.proceed.signal()
+    // Then, in either order, the second's turn (its compare fails) and the first's removal of the
+    // old key (a compare-and-set of another key).
+    backend.entered.wait()
+    backend.proceed.signal()
+    backend.entered.wait()
+    backend.proceed.signal()
+    done.wait()
+    #expect(backend.mostAtOnce.withLock { $0 } == 1)
+    #expect(results.withLock { $0 }.filter { $0 == .moved }.count == 1, "\(results.withLock { $0 })")
+    #expect(backend.value(forKey: "new") == .string("v") && backend.value(forKey: "old") == nil)
+  }
+
+  /// A write made while a flush writes the file stays pending and goes out with the next flush.
+  @Test func aWriteDuringAFlushIsKeptForTheNextOne() throws {
+    let directory = TemporaryDirectory()
+    let file = directory.file("prefs.plist")
+    let backend = PropertyListFileBackend(url: file)
+    backend.setValue(.integer(1), forKey: "k")
+    try PropertyListFileBackend.$whileFlushing.withValue({ backend.setValue(.integer(2), forKey: "k") }) {
+      try backend.flush()
+    }
+    #expect(
+      PropertyListFileBackend(url: file).value(forKey: "k") == .integer(1), "the flush wrote what it took")
+    #expect(
+      backend.value(forKey: "k") == .integer(2) && backend.hasPendingChanges, "the newer write is pending")
+    try backend.flush()
+    #expect(PropertyListFileBackend(url: file).value(forKey: "k") == .integer(2))
+  }
 }

@@ -6,18 +6,14 @@
   /// when the process is about to be suspended, so that no file lock is taken then.
   /// `ProcessInfo.performExpiringActivity(withReason:using:)` exists from iOS 8.2, tvOS 9,
   /// watchOS 2 and visionOS 1, and works in app extensions, unlike UIKit's background tasks.
+  /// Its block runs on a system concurrent queue, and is called a second time with
+  /// `expired == true` while the first call runs when the process is about to be suspended:
+  /// ``ExpiringActivity`` (portable, tested on Linux) decides what each call does.
   enum BackgroundActivity {
     static func perform(reason: String, _ work: @escaping @Sendable (_ expired: Bool) -> Void) {
-      // The block runs asynchronously on a system queue; a second call with `expired == true`
-      // while the first runs asks it to finish quickly: a flush takes milliseconds.
-      let started = Locked(false)
+      let activity = ExpiringActivity(work)
       ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { expired in
-        let first = started.withLock { started in
-          defer { started = true }
-          return !started
-        }
-        guard first else { return }
-        work(expired)
+        activity.handle(expired: expired)
       }
     }
   }

@@ -6,6 +6,9 @@ import Foundation
 /// waits.
 final class KeyedTurns: Sendable {
   private let running = Locked<[String: (thread: ObjectIdentifier, done: DispatchGroup)]>([:])
+  /// Called, outside any lock, with the key each time a thread starts waiting for another's turn,
+  /// for tests.
+  let onWaiting = Locked<(@Sendable (String) -> Void)?>(nil)
 
   /// Runs `work` once no other thread runs work for `key`.
   func run<T>(_ key: String, _ work: () throws -> T) rethrows -> T {
@@ -27,6 +30,7 @@ final class KeyedTurns: Sendable {
       }
       done.leave()
       if other.thread == thread { return try work() }
+      onWaiting.withLock { $0 }?(key)
       other.done.wait()
     }
   }

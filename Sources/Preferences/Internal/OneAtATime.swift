@@ -8,6 +8,9 @@ import Foundation
 final class OneAtATime: Sendable {
   private let running = Locked<(thread: ObjectIdentifier, done: DispatchGroup)?>(nil)
   private let waiting = Locked(0)
+  /// Called, outside any lock, each time a thread starts waiting for the turn: tests wait for
+  /// it instead of polling ``isAwaited``.
+  let onWaiting = Locked<(@Sendable () -> Void)?>(nil)
 
   /// Whether a thread waits for the turn now.
   var isAwaited: Bool { waiting.withLock { $0 > 0 } }
@@ -29,6 +32,7 @@ final class OneAtATime: Sendable {
       if other.thread == thread { return false }
       waiting.withLock { $0 += 1 }
       defer { waiting.withLock { $0 -= 1 } }
+      onWaiting.withLock { $0 }?()
       if MainActorContext.isCurrent {
         // The main actor, running work the holder handed off and waits for, acts for it.
         if MainActorHandoff.servedThread == other.thread { return false }

@@ -37,6 +37,11 @@ final class RegistryCatalog: Sendable {
   /// Whether a thread waits for another's registration now.
   var isRegistrationAwaited: Bool { registrations.isAwaited }
 
+  /// Calls `handler` each time a thread starts waiting for another's registration, for tests.
+  func onRegistrationAwaited(_ handler: @escaping @Sendable () -> Void) {
+    registrations.onWaiting.withLock { $0 = handler }
+  }
+
   /// Whether the module's default isolation is the main actor: code generated to follow the
   /// default then runs only there.
   let mainActorIsDefaultIsolation: Bool

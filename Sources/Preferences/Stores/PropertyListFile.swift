@@ -60,6 +60,9 @@ struct PropertyListFile: Sendable {
   static let lockWait: Duration = .seconds(2)
   /// A shorter wait, for tests.
   @TaskLocal static var lockWaitOverride: Duration?
+  /// Called, by lock path, the first time a write finds that lock held elsewhere: tests wait for
+  /// it instead of sleeping (a flush runs on a thread of its own).
+  static let lockContentionForTests = Locked<[String: @Sendable () -> Void]>([:])
 
   /// The file that is read and replaced: `url` with symbolic links resolved, as far as they are
   /// trusted (``checkedTarget()`` refuses the rest).
@@ -194,6 +197,9 @@ struct PropertyListFile: Sendable {
   /// Runs `body` holding an exclusive lock on the sibling lock file, creating the directory and
   /// the lock file if needed.
   func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
+    // Not taken once the system has said the process is about to be suspended: suspended
+    // holding it, an app with the file in a shared container is terminated (0xdead10cc).
+    if ExpiringActivity.current?.isExpiring == true { throw ExpiringActivity.Expired() }
     let lockURL = try checkedTarget().appendingPathExtension("lock")
     let lockPath = lockURL.path
     try makeDirectory(lockURL.deletingLastPathComponent())
@@ -207,10 +213,15 @@ struct PropertyListFile: Sendable {
     let wait = Self.lockWaitOverride ?? Self.lockWait
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: wait)
+    var contended = false
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       if errno == EINTR { continue }
       guard errno == EWOULDBLOCK || errno == EAGAIN else {
         throw PreferenceError.writeFailed(path: lockPath, reason: Self.errnoText())
+      }
+      if !contended {
+        contended = true
+        Self.lockContentionForTests.withLock { $0[lockPath] }?()
       }
       guard clock.now < deadline else {
         throw PreferenceError.writeFailed(

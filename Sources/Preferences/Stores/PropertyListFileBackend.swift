@@ -60,6 +60,10 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   /// serializes writers across processes.
   private let diskLock = NSLock()
 
+  /// Runs inside a flush, after it took the pending changes and before it writes them, for tests
+  /// that write there.
+  @TaskLocal static var whileFlushing: (@Sendable () -> Void)?
+
   /// How often the file is checked for changes by other processes where there are no events.
   static let pollInterval: DispatchTimeInterval = .milliseconds(250)
 
@@ -285,6 +289,16 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
         replaced = true
         return (key, value)
       }
+    } catch is ExpiringActivity.Expired {
+      // The process is about to be suspended: no lock now. Decided against what this process
+      // holds, and left pending.
+      replaced = state.withLock { state in
+        guard state.values[key] == expected else { return false }
+        state.values[key] = value
+        state.pending[key] = .some(value)
+        return true
+      }
+      PendingFlushes.schedule(self)
     } catch {
       failure = error
     }
@@ -341,10 +355,13 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
           return state.pending
         }
         if written.isEmpty { return (disk, FileStamp(path: file.target.path)) }
+        Self.whileFlushing?()
         for (key, value) in written { disk[key] = value }
         try file.write(disk)
         return (disk, FileStamp(path: file.target.path))
       }
+    } catch let expired as ExpiringActivity.Expired {
+      throw expired
     } catch {
       let reason = (error as? PreferenceError)?.reason ?? "\(error)"
       let keys = state.withLock { $0.pending.keys.sorted() }

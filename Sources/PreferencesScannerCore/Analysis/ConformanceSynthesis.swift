@@ -124,8 +124,12 @@ struct ConformanceSynthesis {
       let declared = index.genericDeclaredConformances[type] ?? []
       let codable = declared.contains("Codable") || declared.isSuperset(of: ["Encodable", "Decodable"])
       if generic != type || asKey || !codable || !declared.contains("Sendable") {
+        // A type nested in a generic one, with no parameters of its own (`Box<T>.Mode`), conforms
+        // without constraints: `extension Box.Mode: PreferenceValue {}` compiles.
         let fix =
-          "add 'extension \(name): \(protocolName) where …' with the constraints that make it storable"
+          generic != type && info.genericParameters.isEmpty
+          ? ownFix
+          : "add 'extension \(name): \(protocolName) where …' with the constraints that make it storable"
         return .failure(
           ConformanceBlock(
             reason: "'\(index.qualifiedName(generic))' is generic"

@@ -1286,7 +1286,9 @@ package struct Planner: Sendable {
       let conditional = !conditions.isEmpty && !conditions.contains(nil)
       return conformsToPreferenceValue(type) && !conditional ? nil : (text, type)
     }
-    let names = ModuleIndex.dotted(text)
+    // A type nested in a generic type, named with its arguments (`Box<Int>.Mode`): the nested
+    // type, whose conformance does not depend on them.
+    let names = Self.droppingGenericArguments(text)
     guard names.allSatisfy({ !$0.isEmpty && !$0.contains("<") }) else { return nil }
     // A type alias of the module: what it stands for, resolved from where it is declared.
     if let (target, owner) = index.aliasTarget(of: names, in: context) {
@@ -1297,6 +1299,32 @@ package struct Planner: Sendable {
     let conditions = index[type].preferenceValueConditions
     let conditional = !conditions.isEmpty && !conditions.contains(nil)
     return conformsToPreferenceValue(type) && !conditional ? nil : (text, type)
+  }
+
+  /// The dotted components of a type name, each without its generic argument clause
+  /// (`Outer<Int, A.B>.Inner` → `Outer`, `Inner`); a name whose brackets do not balance keeps them,
+  /// and is left to the compiler.
+  static func droppingGenericArguments(_ text: String) -> [String] {
+    var components: [String] = []
+    var current = ""
+    var depth = 0
+    for character in text {
+      switch character {
+      case "<":
+        depth += 1
+      case ">":
+        depth -= 1
+        if depth < 0 { return [text] }
+      case "." where depth == 0:
+        components.append(current)
+        current = ""
+      default:
+        if depth == 0 { current.append(character) }
+      }
+    }
+    guard depth == 0 else { return [text] }
+    components.append(current)
+    return components
   }
 
   /// Protocols of the standard library and Apple's frameworks that classes often list first,
