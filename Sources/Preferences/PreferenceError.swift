@@ -43,6 +43,9 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// limit is used up): other processes' changes to it are found by checking the file while the
   /// store is observed, and when this process next writes it.
   case changesNotWatched(path: String, reason: String)
+  /// `PreferenceStore.suite(_:)` was given the app's own domain, which is not a suite: the
+  /// store of `.standard` is used.
+  case suiteIsTheAppsDomain(name: String)
 
   /// A description for logs and diagnostics.
   public var description: String {
@@ -75,6 +78,8 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "preference '\(key)' was not synced: \(reason); it stays on this device"
     case .syncUnavailable(let store, let reason):
       "\(store) cannot sync (\(reason)); synced preferences stay on this device until it can"
+    case .suiteIsTheAppsDomain(let name):
+      "'\(name)' is the app's own domain, not a suite (UserDefaults(suiteName:) refuses it); PreferenceStore.suite(\"\(name)\") returns PreferenceStore.standard, which is that domain's store"
     case .changesNotWatched(let path, let reason):
       "changes other processes make to '\(path)' cannot be watched (\(reason)); they are found by checking the file every 250 ms while the store is observed, and at this process's next write"
     case .unresolvedDeclaration(let location):

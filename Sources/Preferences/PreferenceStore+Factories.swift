@@ -28,8 +28,20 @@ extension PreferenceStore {
   /// The store over the UserDefaults suite `name`, for example an app group
   /// (`"group.com.example.app"`). The same name always returns the same store. Guarded like
   /// ``standard``.
+  ///
+  /// The app's own domain (its bundle identifier, or on Linux its process name) is not a suite:
+  /// Apple's `UserDefaults(suiteName:)` refuses it. `suite` then reports it through
+  /// ``PreferenceDiagnostics`` and returns ``standard``, the store of that domain, rather than a
+  /// second store over the same values.
   public static func suite(_ name: String) -> PreferenceStore {
-    shared("defaults:" + name) { PreferenceStore(backend: guarded(UserDefaultsBackend(suiteName: name))) }
+    if name == UserDefaultsBackend.applicationDomain {
+      PreferenceDiagnostics.report(
+        .suiteIsTheAppsDomain(name: name))
+      return standard
+    }
+    return shared("defaults:" + name) {
+      PreferenceStore(backend: guarded(UserDefaultsBackend(suiteName: name)))
+    }
   }
 
   /// `backend`, guarded against protected data on the platforms that lock it away.

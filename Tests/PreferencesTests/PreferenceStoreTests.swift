@@ -461,3 +461,13 @@ private final class InterceptedBackend: PreferenceBackend {
     }
   }
 }
+
+/// The app's own domain is not a suite: `.suite` of it is `.standard`, and says so.
+@Suite struct SuiteNameTests {
+  @Test func theAppsOwnDomainAsASuiteIsTheStandardStore() {
+    Diagnostics.start()
+    let name = UserDefaultsBackend.applicationDomain
+    #expect(PreferenceStore.suite(name) === PreferenceStore.standard)
+    #expect(!Diagnostics.reported(mentioning: "'\(name)' is the app's own domain, not a suite").isEmpty)
+  }
+}

@@ -11,8 +11,11 @@
   final class SystemProtectedDataSignal: ProtectedDataSignal {
     static let shared = SystemProtectedDataSignal()
 
-    private let probe: URL? = FileManager.default.urls(for: .libraryDirectory, in: .userDomainMask).first?
-      .appendingPathComponent("Preferences/.swift-preferences-protection-probe")
+    /// In the app's Application Support folder, never in `Library/Preferences`, which is
+    /// cfprefsd's: a file of the library's own there is a file cfprefsd does not expect.
+    private let probe: URL? = FileManager.default.urls(
+      for: .applicationSupportDirectory, in: .userDomainMask
+    ).first?.appendingPathComponent("swift-preferences/protection-probe")
 
     var isAvailable: Bool {
       guard let probe else { return true }

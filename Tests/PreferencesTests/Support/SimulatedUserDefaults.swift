@@ -4,10 +4,21 @@ import Testing
 @testable import Preferences
 
 /// The preferences daemon of a simulated machine: the persistent domains every process's
-/// UserDefaults shares (`cfprefsd` on Apple platforms), plus `NSGlobalDomain`.
+/// UserDefaults shares (`cfprefsd` on Apple platforms), plus `NSGlobalDomain`, and the machine's
+/// Darwin notify center, which carries notification names between processes.
+///
+/// Another process's write reaches this process's reads only once it has propagated (Apple
+/// documents propagation to other processes as asynchronous): ``writeFromAnotherProcess(_:forKey:in:announced:propagated:)``
+/// can hold it back until ``propagate()``.
 final class SimulatedPreferencesDaemon: Sendable {
   static let globalDomain = "NSGlobalDomain"
   private let domains = Locked<[String: [String: PropertyListValue]]>([:])
+  /// Writes of other processes not yet visible here.
+  private let unpropagated = Locked<[(name: String, key: String, value: PropertyListValue?)]>([])
+  private let darwinObservers = Locked<[String: [Int: @Sendable () -> Void]]>([:])
+  private let nextDarwinObserver = Locked(0)
+  /// Darwin notifications posted, by name.
+  let darwinPosts = Locked<[String: Int]>([:])
 
   func persistentDomain(_ name: String) -> [String: PropertyListValue] {
     domains.withLock { $0[name] ?? [:] }
@@ -26,6 +37,88 @@ final class SimulatedPreferencesDaemon: Sendable {
       return true
     }
   }
+
+  /// Another process (an app extension, a widget) writes the suite `name`: nothing is posted to
+  /// this process's notification center. `announced`: the writer uses this library, which posts
+  /// the domain's Darwin notification. `propagated: false` holds the value back from this process
+  /// until ``propagate()``.
+  func writeFromAnotherProcess(
+    _ value: PropertyListValue?, forKey key: String, in name: String, announced: Bool = false,
+    propagated: Bool = true
+  ) {
+    if propagated {
+      set(value, forKey: key, in: name)
+    } else {
+      unpropagated.withLock { $0.append((name, key, value)) }
+    }
+    if announced { postDarwin(Self.announcement(for: name)) }
+  }
+
+  /// Makes every write of other processes visible here.
+  func propagate() {
+    let writes = unpropagated.withLock { writes in
+      defer { writes = [] }
+      return writes
+    }
+    for write in writes { set(write.value, forKey: write.key, in: write.name) }
+  }
+
+  /// The Darwin notification the library posts for the domain `name`.
+  static func announcement(for name: String) -> String { "swift-preferences.changed." + name }
+
+  func postDarwin(_ name: String) {
+    darwinPosts.withLock { $0[name, default: 0] += 1 }
+    let handlers = darwinObservers.withLock { $0[name].map { Array($0.values) } ?? [] }
+    for handler in handlers { handler() }
+  }
+
+  func observeDarwin(_ name: String, _ handler: @escaping @Sendable () -> Void) -> Int {
+    let id = nextDarwinObserver.withLock { next in
+      defer { next += 1 }
+      return next
+    }
+    darwinObservers.withLock { $0[name, default: [:]][id] = handler }
+    return id
+  }
+
+  func removeDarwinObserver(_ id: Int, _ name: String) {
+    darwinObservers.withLock { _ = $0[name]?.removeValue(forKey: id) }
+  }
+}
+
+/// One simulated process: its `UserDefaults` objects share one registration domain (Apple's is
+/// per process: "the registration domain … is volatile" and "the search list … for the current
+/// process"; an object registers for every object, as the Xcode fixture relies on) and one
+/// notification center, where each object posts `didChangeNotification` with itself as the
+/// object.
+final class SimulatedProcess: Sendable {
+  let daemon: SimulatedPreferencesDaemon
+  let registration = Locked<[String: PropertyListValue]>([:])
+  private let observers = Locked<[Int: (object: ObjectIdentifier?, handler: @Sendable () -> Void)]>([:])
+  private let nextObserver = Locked(0)
+
+  init(daemon: SimulatedPreferencesDaemon = SimulatedPreferencesDaemon()) { self.daemon = daemon }
+
+  /// `didChangeNotification`, posted by `object`, synchronously on this thread, to the observers
+  /// of that object and of every object.
+  func postDidChange(from object: ObjectIdentifier) {
+    let handlers = observers.withLock { observers in
+      observers.sorted { $0.key < $1.key }.filter { $0.value.object == nil || $0.value.object == object }
+        .map(\.value.handler)
+    }
+    for handler in handlers { handler() }
+  }
+
+  func addObserver(object: ObjectIdentifier?, _ handler: @escaping @Sendable () -> Void) -> Int {
+    let id = nextObserver.withLock { next in
+      defer { next += 1 }
+      return next
+    }
+    observers.withLock { $0[id] = (object, handler) }
+    return id
+  }
+
+  func removeObserver(_ id: Int) { observers.withLock { _ = $0.removeValue(forKey: id) } }
 }
 
 /// A `UserDefaults` object of one simulated process, reproducing what Apple documents, so that
@@ -35,19 +128,21 @@ final class SimulatedPreferencesDaemon: Sendable {
 ///   the registration domain, in that order; ``storedValue(forKey:)`` and
 ///   `persistentDomain(forName:)` read the persistent domain only.
 /// - `set` and `removeObject` post `didChangeNotification` synchronously, on the writing thread,
-///   to the observers of this object, before they return; so does `register(defaults:)` (Apple
-///   does not document it either way; posting is the harder case).
-/// - Another process's write (``writeFromAnotherProcess(_:forKey:)``) posts nothing here.
+///   with this object as the notification's object, before they return; so does
+///   `register(defaults:)` (Apple does not document it either way; posting is the harder case).
+///   Several objects of one suite in one process share its values and the process's
+///   registration domain.
+/// - Another process's write (``SimulatedPreferencesDaemon/writeFromAnotherProcess(_:forKey:in:announced:propagated:)``)
+///   posts nothing here, and may propagate late.
 ///
 /// ``reentry``, when set, is called at the start of every call the library makes: tests make it
 /// call back into the store, which deadlocks if any lock is held while UserDefaults runs.
 final class SimulatedUserDefaults: DefaultsDomain {
-  let daemon: SimulatedPreferencesDaemon
+  let process: SimulatedProcess
+  var daemon: SimulatedPreferencesDaemon { process.daemon }
   let name: String
   private let arguments: [String: PropertyListValue]
-  private let registration = Locked<[String: PropertyListValue]>([:])
-  private let observers = Locked<[Int: @Sendable (Set<String>?) -> Void]>([:])
-  private let nextObserver = Locked(0)
+  private let subscriptions = Locked<(notifications: [Int], darwin: [Int])>(([], []))
   let reentry = Locked<(@Sendable (String) -> Void)?>(nil)
   /// How many times the library polled, and stored values it read.
   let polls = Locked(0)
@@ -57,17 +152,21 @@ final class SimulatedUserDefaults: DefaultsDomain {
     daemon: SimulatedPreferencesDaemon = SimulatedPreferencesDaemon(), name: String = "com.example.app",
     arguments: [String: PropertyListValue] = [:]
   ) {
-    self.daemon = daemon
+    self.process = SimulatedProcess(daemon: daemon)
+    self.name = name
+    self.arguments = arguments
+  }
+
+  /// Another object of `name` in `process` (other code's `UserDefaults(suiteName:)`).
+  init(process: SimulatedProcess, name: String, arguments: [String: PropertyListValue] = [:]) {
+    self.process = process
     self.name = name
     self.arguments = arguments
   }
 
   private func reenter(_ call: String) { reentry.withLock { $0 }?(call) }
 
-  private func post() {
-    let handlers = observers.withLock { Array($0.values) }
-    for handler in handlers { handler(nil) }
-  }
+  private func post() { process.postDidChange(from: ObjectIdentifier(self)) }
 
   // MARK: UserDefaults as other code in the process sees it
 
@@ -75,7 +174,7 @@ final class SimulatedUserDefaults: DefaultsDomain {
   func object(forKey key: String) -> PropertyListValue? {
     arguments[key] ?? daemon.value(key, in: name) ?? daemon.value(
       key, in: SimulatedPreferencesDaemon.globalDomain)
-      ?? registration.withLock { $0[key] }
+      ?? process.registration.withLock { $0[key] }
   }
 
   /// `set(_:forKey:)` / `removeObject(forKey:)` by other code in this process, through this object.
@@ -86,18 +185,23 @@ final class SimulatedUserDefaults: DefaultsDomain {
 
   /// `register(defaults:)` by other code in this process.
   func registerDirectly(_ values: [String: PropertyListValue]) {
-    registration.withLock { $0.merge(values) { $1 } }
+    process.registration.withLock { $0.merge(values) { $1 } }
     post()
   }
 
   /// Another process (an app extension, a widget) writing the same suite: nothing is posted here.
   func writeFromAnotherProcess(_ value: PropertyListValue?, forKey key: String) {
-    daemon.set(value, forKey: key, in: name)
+    daemon.writeFromAnotherProcess(value, forKey: key, in: name)
   }
 
   // MARK: DefaultsDomain
 
   var location: String { "SimulatedUserDefaults(\(name))" }
+
+  /// A real object stands in for `UserDefaultsBackend.defaults`; the simulation is in this type.
+  var userDefaults: UserDefaults { UserDefaults(suiteName: name) ?? .standard }
+
+  func announceChange() { daemon.postDarwin(SimulatedPreferencesDaemon.announcement(for: name)) }
 
   func storedValue(forKey key: String) -> PropertyListValue? {
     reenter("storedValue")
@@ -133,16 +237,26 @@ final class SimulatedUserDefaults: DefaultsDomain {
 
   func storedForm(of value: PropertyListValue) -> PropertyListValue { value }
 
+  /// As the Apple adapter does: every object's `didChangeNotification` in this process, and the
+  /// Darwin notification other processes of the library post for this domain.
   func startEvents(_ onChange: @escaping @Sendable (Set<String>?) -> Void) {
     reenter("startEvents")
-    let id = nextObserver.withLock { next in
-      defer { next += 1 }
-      return next
+    let notification = process.addObserver(object: nil) { onChange(nil) }
+    let darwin = daemon.observeDarwin(SimulatedPreferencesDaemon.announcement(for: name)) { onChange(nil) }
+    subscriptions.withLock {
+      $0.notifications.append(notification)
+      $0.darwin.append(darwin)
     }
-    observers.withLock { $0[id] = onChange }
   }
 
-  func stopEvents() { observers.withLock { $0.removeAll() } }
+  func stopEvents() {
+    let (notifications, darwin) = subscriptions.withLock { current in
+      defer { current = ([], []) }
+      return current
+    }
+    notifications.forEach(process.removeObserver)
+    for id in darwin { daemon.removeDarwinObserver(id, SimulatedPreferencesDaemon.announcement(for: name)) }
+  }
 
   func poll(known: Set<String>) -> Set<String>? {
     reenter("poll")

@@ -42,6 +42,11 @@
     /// (Apple documents it as thread-safe and marks it `Sendable`; corelibs does not declare the
     /// conformance), and this `let` is never reassigned.
     private nonisolated(unsafe) let defaults: UserDefaults
+
+    var userDefaults: UserDefaults { defaults }
+
+    /// Other processes hear the file's events: nothing to announce.
+    func announceChange() {}
     /// The domain's file, written atomically by this process.
     let file: PropertyListFileBackend
     /// Keys given on the command line (`-Key value`): UserDefaults shows the argument there, which

@@ -16,8 +16,10 @@ import Foundation
 ///   ``startEvents(_:)`` synchronously, on the calling thread, before they return
 ///   (`UserDefaults.didChangeNotification` "is posted on the same thread you used to make the
 ///   change").
-/// - Another process's write posts nothing; ``poll(known:)`` finds it, and is called only while
-///   the store is observed.
+/// - Another process's write posts nothing, unless that process writes through this library,
+///   which announces its writes (``announceChange()``); ``poll(known:)`` finds the rest, and is
+///   called when the app becomes active and while it is (or while the store is observed).
+/// - Writes through any `UserDefaults` object of the domain in this process call the handler.
 protocol DefaultsDomain: AnyObject, Sendable {
   /// The value stored in the persistent domain under `key`. O(1).
   func storedValue(forKey key: String) -> PropertyListValue?
@@ -51,4 +53,10 @@ protocol DefaultsDomain: AnyObject, Sendable {
   func poll(known: Set<String>) -> Set<String>?
   /// A description for diagnostics.
   var location: String { get }
+  /// The `UserDefaults` object the domain reads, writes and observes.
+  var userDefaults: UserDefaults { get }
+  /// Tells other processes that use this library that the domain changed, so that theirs look
+  /// at once (on Apple platforms, a Darwin notification named for the domain; on Linux, where
+  /// file events already tell them, nothing).
+  func announceChange()
 }

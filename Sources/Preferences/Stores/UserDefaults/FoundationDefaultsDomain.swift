@@ -15,7 +15,10 @@
   /// (Apple's documentation lists each from iOS 2 / macOS 10.0 / tvOS 9 / watchOS 2 /
   /// visionOS 1): `CFPreferencesCopyValue`, `UserDefaults.set(_:forKey:)`,
   /// `removeObject(forKey:)`, `register(defaults:)`, `persistentDomain(forName:)`,
-  /// `didChangeNotification` and `NotificationCenter.addObserver(forName:object:queue:using:)`.
+  /// `didChangeNotification`, `NotificationCenter.addObserver(forName:object:queue:using:)`, and
+  /// the Darwin notify center (`CFNotificationCenterGetDarwinNotifyCenter`, iOS 2 / macOS 10.5,
+  /// which carries notifications between processes: their names only, delivered on the main
+  /// thread's run loop).
   final class FoundationDefaultsDomain: DefaultsDomain {
     /// `nonisolated(unsafe)` is safe: Apple documents `UserDefaults` as thread-safe ("you can use
     /// the same object in multiple threads or tasks simultaneously",
@@ -29,6 +32,9 @@
     /// The name `persistentDomain(forName:)` takes.
     private let domainName: String
     private let observer = Locked<(any NSObjectProtocol)?>(nil)
+    /// The Darwin notification this library posts after writing the domain.
+    private let announcement: String
+    private let darwinObserver = Locked<DarwinObserver?>(nil)
 
     init(suiteName: String?) {
       if let suiteName, let suite = UserDefaults(suiteName: suiteName) {
@@ -40,6 +46,17 @@
         self.suiteName = nil
         domainName = UserDefaultsBackend.applicationDomain
       }
+      announcement = "swift-preferences.changed." + domainName
+    }
+
+    var userDefaults: UserDefaults { defaults }
+
+    /// Posts the Darwin notification that other processes of this library observe for this
+    /// domain (an app and its extensions share an app group's suite name).
+    func announceChange() {
+      CFNotificationCenterPostNotification(
+        CFNotificationCenterGetDarwinNotifyCenter(), CFNotificationName(announcement as CFString), nil, nil,
+        true)
     }
 
     var location: String { "UserDefaults(\(domainName))" }
@@ -91,17 +108,25 @@
     func storedForm(of value: PropertyListValue) -> PropertyListValue { value }
 
     func startEvents(_ onChange: @escaping @Sendable (Set<String>?) -> Void) {
-      // Only this object's changes (`object: defaults`), not every defaults write in the process.
-      // `queue: nil` runs the block on the posting thread, synchronously, as the notification
-      // is posted: the backend holds no lock there.
+      // Every `UserDefaults` object's changes (`object: nil`): other code may write the same
+      // suite through an object of its own, and nothing tells which suite an object belongs to,
+      // so the keys in use are compared. `queue: nil` runs the block on the posting thread,
+      // synchronously, as the notification is posted: the backend holds no lock there.
       let token = NotificationCenter.default.addObserver(
-        forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
+        forName: UserDefaults.didChangeNotification, object: nil, queue: nil
       ) { _ in onChange(nil) }
       let previous = observer.withLock { observer in
         defer { observer = token }
         return observer
       }
       if let previous { NotificationCenter.default.removeObserver(previous) }
+      // Other processes of this library announce their writes.
+      let darwin = DarwinObserver(name: announcement) { onChange(nil) }
+      let replaced = darwinObserver.withLock { current in
+        defer { current = darwin }
+        return current
+      }
+      replaced?.stop()
     }
 
     func stopEvents() {
@@ -110,9 +135,49 @@
         return observer
       }
       if let token { NotificationCenter.default.removeObserver(token) }
+      let darwin = darwinObserver.withLock { current in
+        defer { current = nil }
+        return current
+      }
+      darwin?.stop()
     }
 
     /// Another process's writes post no notification: compare the keys in use.
     func poll(known: Set<String>) -> Set<String>? { nil }
+  }
+
+  /// An observer of one Darwin notification: the C callback finds it through the pointer it was
+  /// registered with, which the center holds until ``stop()``; the observer keeps itself alive
+  /// until then.
+  final class DarwinObserver: Sendable {
+    private let name: String
+    private let handler: @Sendable () -> Void
+    private let registration = Locked<Unmanaged<DarwinObserver>?>(nil)
+
+    init(name: String, _ handler: @escaping @Sendable () -> Void) {
+      self.name = name
+      self.handler = handler
+      let retained = Unmanaged.passRetained(self)
+      registration.withLock { $0 = retained }
+      CFNotificationCenterAddObserver(
+        CFNotificationCenterGetDarwinNotifyCenter(), retained.toOpaque(),
+        { _, observer, _, _, _ in
+          guard let observer else { return }
+          Unmanaged<DarwinObserver>.fromOpaque(observer).takeUnretainedValue().handler()
+        },
+        name as CFString, nil, .deliverImmediately)
+    }
+
+    func stop() {
+      guard
+        let retained = registration.withLock({ current in
+          defer { current = nil }; return current
+        })
+      else { return }
+      CFNotificationCenterRemoveObserver(
+        CFNotificationCenterGetDarwinNotifyCenter(), retained.toOpaque(),
+        CFNotificationName(name as CFString), nil)
+      retained.release()
+    }
   }
 #endif

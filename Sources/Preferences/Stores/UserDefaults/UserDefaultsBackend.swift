@@ -9,11 +9,16 @@ import Foundation
 /// - A stored value is a value in the domain's persistent domain. A default registered by other
 ///   code, a launch argument or a value in `NSGlobalDomain` is never taken for a stored value
 ///   (``PreferenceStore/hasStoredValue(forKey:)``, resets, migrations and sync rely on it).
-/// - Other code's writes to the same `UserDefaults` object reach reads and observers at once,
-///   through `UserDefaults.didChangeNotification` (posted for that object only). Another
-///   process's writes (an app extension writing the app group) post nothing: they are found by
-///   comparing the keys this store uses, every half second while the store is observed, and
-///   only then; an unobserved store costs nothing at rest.
+/// - Other code's writes through any `UserDefaults` object in this process reach reads and
+///   observers at once, through `UserDefaults.didChangeNotification` (posted, on Apple
+///   platforms, on the writing thread): the keys this store uses are compared then.
+/// - Another process's writes (a widget, an app extension writing the app group) post nothing
+///   to this process. A process that writes through this library announces its writes (a Darwin
+///   notification, on Apple platforms), and they arrive at once. Any other writer's changes are
+///   found by comparing the keys this store uses: when the app becomes active, and about once a
+///   second while it is active and uses any of them; never in the background. A process with no
+///   app lifecycle (a tool, a server) compares them only while the store is observed. An
+///   unobserved store in the background costs nothing at rest.
 /// - On Apple platforms UserDefaults persists writes by itself, atomically and across processes.
 /// - On Linux, swift-corelibs-foundation only writes when `synchronize()` is called, never at
 ///   exit, and its `synchronize()` rewrites the file in place, so a crash can leave it empty.
@@ -46,28 +51,46 @@ public final class UserDefaultsBackend: PreferenceBackend {
     /// Counts change events, so that a first read that overlaps one checks its key again.
     var events: UInt64 = 0
     var onChange: (@Sendable (Set<String>) -> Void)?
-    var poller: ChangePoller?
+    var poller: AnyObject?
+    /// Whether anything observes the store (`setObserved(_:)`).
+    var observed = false
+    var activityObservation: PreferenceObservation?
   }
   private let state = Locked(State())
 
-  /// How often the keys in use are compared with the domain while the store is observed.
-  static let pollInterval: DispatchTimeInterval = .milliseconds(500)
+  /// Where the app's activity comes from: `nil` in a process with no app lifecycle.
+  let activity: (any AppActivity)?
+  /// Starts the comparison of the keys in use, every `interval`, until the result is released.
+  typealias PollerFactory =
+    @Sendable (_ interval: DispatchTimeInterval, _ tick: @escaping @Sendable () -> Void) ->
+    AnyObject
+  private let makePoller: PollerFactory
+
+  /// How often the keys in use are compared with the domain while the app is active (or, with no
+  /// app lifecycle, while the store is observed).
+  static let pollInterval: DispatchTimeInterval = .seconds(1)
 
   /// Creates a backend over `UserDefaults.standard` (`suiteName == nil`) or the named suite.
   public convenience init(suiteName: String? = nil) {
     self.init(suiteName: suiteName, domain: Self.platformDomain(suiteName: suiteName))
   }
 
-  /// Creates a backend over `domain`: the platform's adapter, or a stand-in in tests.
-  init(suiteName: String?, domain: any DefaultsDomain) {
+  /// Creates a backend over `domain`: the platform's adapter, or a stand-in in tests, with the
+  /// app's activity and the poll's timer (tests pass their own).
+  init(
+    suiteName: String?, domain: any DefaultsDomain,
+    activity: (any AppActivity)? = NotifiedAppActivity.system,
+    makePoller: @escaping PollerFactory = { ChangePoller(interval: $0, tick: $1) }
+  ) {
     self.suiteName = suiteName
     self.domain = domain
+    self.activity = activity
+    self.makePoller = makePoller
   }
 
-  /// The `UserDefaults` object of this backend's domain: `.standard`, or a suite object.
-  public var defaults: UserDefaults {
-    suiteName.flatMap(UserDefaults.init(suiteName:)) ?? .standard
-  }
+  /// The `UserDefaults` object this backend reads, writes and observes: `.standard`, or the suite
+  /// object it made. Writes through any `UserDefaults` object of the same suite reach the store.
+  public var defaults: UserDefaults { domain.userDefaults }
 
   /// The name of `UserDefaults.standard`'s domain: the bundle identifier, else the process name.
   static var applicationDomain: String {
@@ -87,13 +110,16 @@ public final class UserDefaultsBackend: PreferenceBackend {
   public func value(forKey key: String) -> PropertyListValue? {
     let events = state.withLock { $0.events }
     let value = domain.storedValue(forKey: key)
-    let overlapped = state.withLock { state -> Bool in
+    let (overlapped, firstKey) = state.withLock { state -> (Bool, Bool) in
+      let first = state.seen.isEmpty
       if state.seen[key] == nil { state.seen[key] = .some(value) }
-      return state.events != events
+      return (state.events != events, first)
     }
     // An event arrived while the key was first read: it may have compared the key before it was
     // known. Compare it now, so a change is never lost between the two.
     if overlapped { check([key]) }
+    // The first key in use: an active app now looks for other processes' writes.
+    if firstKey { updatePolling() }
     return value
   }
 
@@ -102,16 +128,21 @@ public final class UserDefaultsBackend: PreferenceBackend {
     beginWrite(value, forKey: key)
     Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(value, forKey: key) }
     endWrite(forKey: key)
+    domain.announceChange()
   }
 
   /// The bookkeeping before a write of `key`: a check that reads the domain meanwhile skips it.
   private func beginWrite(_ value: PropertyListValue?, forKey key: String) {
-    state.withLock { state in
+    let firstKey = state.withLock { state -> Bool in
+      let first = state.seen.isEmpty
       state.writes += 1
       state.changedAt[key] = state.writes
       state.seen[key] = .some(value)
       state.writing[key, default: 0] += 1
+      return first
     }
+    // The first key in use: an active app now looks for other processes' writes.
+    if firstKey { updatePolling() }
   }
 
   /// The bookkeeping after a write of `key`; `seen`, for a write that did not happen, is what
@@ -141,6 +172,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
       domain.replaceStoredValue(forKey: key, ifEqualTo: expected, with: value)
     }
     endWrite(forKey: key, seen: replaced ? .none : .some(domain.storedValue(forKey: key)))
+    if replaced { domain.announceChange() }
     return replaced
   }
 
@@ -167,38 +199,72 @@ public final class UserDefaultsBackend: PreferenceBackend {
 
   // MARK: Changes from outside
 
-  /// Reports writes made by other code in this process (through the domain's events, at once)
-  /// and, while the store is observed, by other processes (by polling).
+  /// Reports writes made by other code in this process and by other processes that announce
+  /// them (through the domain's events, at once), and the changes a comparison of the keys in use
+  /// finds: when the app becomes active, and while it is active (or, with no app lifecycle, while
+  /// the store is observed), about once a second.
   ///
   /// This deliberately does not use KVO: keys with dots (the default `Type.property` scheme) are
   /// key paths to KVO, so they cannot be observed that way.
   public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {
     state.withLock { $0.onChange = onChange }
     domain.startEvents { [weak self] keys in self?.domainChanged(keys) }
+    let observation = activity?.observe { [weak self] active in
+      guard let self else { return }
+      // Back in front: whatever other processes wrote meanwhile is read now.
+      if active { self.checkForOutsideWrites() }
+      self.updatePolling()
+    }
+    let previous = state.withLock { state in
+      defer { state.activityObservation = observation }
+      return state.activityObservation
+    }
+    withExtendedLifetime(previous) {}
   }
 
   /// Stops reporting changes made outside this process.
   public func stopWatching() {
     domain.stopEvents()
-    let poller = state.withLock { state in
+    let stopped = state.withLock { state in
       state.onChange = nil
-      defer { state.poller = nil }
-      return state.poller
+      defer {
+        state.poller = nil
+        state.activityObservation = nil
+      }
+      return (state.poller, state.activityObservation)
     }
-    withExtendedLifetime(poller) {}
+    withExtendedLifetime(stopped) {}
   }
 
-  /// Whether anything observes the store: outside changes are watched for only then.
+  /// Whether anything observes the store: with no app lifecycle, outside changes are compared
+  /// only then.
   public func setObserved(_ observed: Bool) {
-    let poller =
-      observed
-      ? ChangePoller(interval: Self.pollInterval) { [weak self] in self?.checkForOutsideWrites() } : nil
-    let previous = state.withLock { state in
-      defer { state.poller = poller }
-      return state.poller
+    state.withLock { $0.observed = observed }
+    updatePolling()
+  }
+
+  /// Starts or stops the comparison of the keys in use: while the app is active and uses a key
+  /// or is observed; with no app lifecycle, while the store is observed.
+  private func updatePolling() {
+    let active = activity?.isActive
+    let (start, stop) = state.withLock { state -> (Bool, AnyObject?) in
+      let wanted =
+        active.map { $0 && (state.observed || !state.seen.isEmpty) } ?? state.observed
+      if wanted == (state.poller != nil) { return (false, nil) }
+      if wanted { return (true, nil) }
+      defer { state.poller = nil }
+      return (false, state.poller)
     }
     // Released outside the lock: cancelling a timer calls into Dispatch.
-    withExtendedLifetime(previous) {}
+    withExtendedLifetime(stop) {}
+    guard start else { return }
+    let poller = makePoller(Self.pollInterval) { [weak self] in self?.checkForOutsideWrites() }
+    let unused = state.withLock { state -> AnyObject? in
+      guard state.poller == nil else { return poller }
+      state.poller = poller
+      return nil
+    }
+    withExtendedLifetime(unused) {}
   }
 
   /// Whether the backend is polling (only while its store is observed).
