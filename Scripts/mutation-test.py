@@ -4,8 +4,8 @@ and runs the suites named for it: every mutation must be killed (a suite fails, 
 
 Usage: Scripts/mutation-test.py [--only N[,N…]] [--scratch DIR] [--timeout SECONDS]
 
-The scratch copy (default /tmp/swift-preferences-mutations) holds this checkout's tracked files
-as they are in the working tree; it is built once, and each mutation rebuilds incrementally.
+The scratch copy (default /tmp/swift-preferences-mutations) holds this checkout's files as they
+are in the working tree (tracked ones, and new ones git does not ignore); it is built once, and each mutation rebuilds incrementally.
 Exit status: 0 when every mutation was killed; 1 when one survived, no longer applies (its
 `find` text is not exactly once in its file) or no longer compiles.
 """
@@ -55,8 +55,10 @@ def run(command, cwd, timeout=None):
 
 
 def refresh(scratch):
-    """Copies the tracked files of the working tree into `scratch` (keeping its .build)."""
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, stdout=subprocess.PIPE, check=True).stdout
+    """Copies the working tree's files (tracked, and new ones git does not ignore) into `scratch`,
+    keeping its .build."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                           stdout=subprocess.PIPE, check=True).stdout
     for name in files.decode().split("\0"):
         if not name:
             continue

@@ -43,6 +43,11 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// limit is used up): other processes' changes to it are found by checking the file while the
   /// store is observed, and when this process next writes it.
   case changesNotWatched(path: String, reason: String)
+  /// A write made before the device's first unlock, after a read of the key that could only see
+  /// the default, was dropped at unlock: the store held a value for the key, which it keeps.
+  case heldWriteConflicted(key: String, store: String)
+  /// Writes held until the device's first unlock were lost: the process ended before it.
+  case heldWritesLost(keys: [String], store: String)
   /// `PreferenceStore.suite(_:)` was given the app's own domain, which is not a suite: the
   /// store of `.standard` is used.
   case suiteIsTheAppsDomain(name: String)
@@ -78,6 +83,10 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "preference '\(key)' was not synced: \(reason); it stays on this device"
     case .syncUnavailable(let store, let reason):
       "\(store) cannot sync (\(reason)); synced preferences stay on this device until it can"
+    case .heldWriteConflicted(let key, let store):
+      "preference '\(key)' in \(store) was written before the device's first unlock after a read that could only see its default; the stored value is kept and that write was dropped"
+    case .heldWritesLost(let keys, let store):
+      "writes to \(store) made before the device's first unlock were lost when the app ended before it: \(Self.list(keys))"
     case .suiteIsTheAppsDomain(let name):
       "'\(name)' is the app's own domain, not a suite (UserDefaults(suiteName:) refuses it); PreferenceStore.suite(\"\(name)\") returns PreferenceStore.standard, which is that domain's store"
     case .changesNotWatched(let path, let reason):

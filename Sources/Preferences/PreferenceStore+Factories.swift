@@ -22,7 +22,7 @@ extension PreferenceStore {
   /// before the device's first unlock (a push, a background task, prewarming), it never takes
   /// the unreadable store for an empty one or writes over it.
   public static var standard: PreferenceStore {
-    shared("defaults:") { PreferenceStore(backend: guarded(UserDefaultsBackend())) }
+    shared("defaults:") { PreferenceStore(backend: guarded(UserDefaultsBackend(), id: "defaults:")) }
   }
 
   /// The store over the UserDefaults suite `name`, for example an app group
@@ -40,20 +40,53 @@ extension PreferenceStore {
       return standard
     }
     return shared("defaults:" + name) {
-      PreferenceStore(backend: guarded(UserDefaultsBackend(suiteName: name)))
+      PreferenceStore(backend: guarded(UserDefaultsBackend(suiteName: name), id: "defaults:" + name))
     }
   }
 
-  /// `backend`, guarded against protected data on the platforms that lock it away.
-  private static func guarded(_ backend: any PreferenceBackend) -> any PreferenceBackend {
+  /// `backend` (a UserDefaults store), guarded against protected data on the platforms that
+  /// lock it away.
+  private static func guarded(_ backend: any PreferenceBackend, id: String) -> any PreferenceBackend {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-      ProtectedDataBackend(backend, signal: SystemProtectedDataSignal.shared)
+      ProtectedDataBackend(
+        backend, signal: SystemProtectedDataSignal.shared, usesSentinel: true,
+        heldWritesRecord: heldWritesRecord(for: id))
     #else
       backend
     #endif
   }
 
+  /// A file store, guarded on the platforms that lock data away by its own file's readability
+  /// (before the first unlock, or while the device is locked with complete protection).
+  private static func guardedFile(_ backend: PropertyListFileBackend, id: String) -> any PreferenceBackend {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      ProtectedDataBackend(
+        backend, signal: FileReadableSignal(file: backend.file), usesSentinel: false,
+        heldWritesRecord: heldWritesRecord(for: id))
+    #else
+      backend
+    #endif
+  }
+
+  /// Where the keys of writes held before the first unlock are listed, per store: the app's
+  /// Application Support folder (see ``ProtectedDataBackend``).
+  static func heldWritesRecord(for id: String) -> URL? {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in id.utf8 {
+      hash ^= UInt64(byte)
+      hash &*= 0x0000_0100_0000_01B3
+    }
+    return FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first?
+      .appendingPathComponent("swift-preferences/held-writes/\(String(hash, radix: 16))")
+  }
+
   /// The store over the property-list file at `url`. The same file always returns the same store.
+  ///
+  /// On iOS, tvOS, watchOS and visionOS it is guarded by its file's readability, as ``standard``
+  /// is by protected data: a file that data protection keeps locked when the store opens (before
+  /// the first unlock, or with complete protection while the device is locked) is never taken
+  /// for an empty one or written over (its ``backend`` is then a ``ProtectedDataBackend`` over
+  /// the file store).
   ///
   /// - Parameters:
   ///   - url: The file; it and its directory are created on the first write.
@@ -62,8 +95,9 @@ extension PreferenceStore {
   public static func propertyList(
     at url: URL, format: PropertyListFileBackend.Format = .binary
   ) -> PreferenceStore {
-    shared("file:" + url.standardizedFileURL.path) {
-      PreferenceStore(backend: PropertyListFileBackend(url: url, format: format))
+    let id = "file:" + url.standardizedFileURL.path
+    return shared(id) {
+      PreferenceStore(backend: guardedFile(PropertyListFileBackend(url: url, format: format), id: id))
     }
   }
 

@@ -385,6 +385,7 @@ public final class PreferenceStore: Sendable {
       return (state.version, state.writesStarted, state.syncedKeys.contains(key), state.syncClock)
     }
     backend.setValue(value, forKey: key)
+    Self.afterBackendWrite?()
     state.withLock { state in
       // No other write or change overlapped this one: the backend holds exactly `value`.
       let alone = state.writesInFlight == 1 && state.writesStarted == started && state.version == version
@@ -394,6 +395,14 @@ public final class PreferenceStore: Sendable {
     }
     if synced { recordModification(modified ?? clock(), for: key) }
   }
+
+  /// Whether the backend is read for the store's own bookkeeping (which values observers and
+  /// tracked reads must hear of), not for a read the app could base a write on.
+  @TaskLocal static var readingForBookkeeping = false
+
+  /// Runs in a write between the backend taking the value and the store's bookkeeping, for tests
+  /// that make another write land there.
+  @TaskLocal static var afterBackendWrite: (@Sendable () -> Void)?
 
   /// Removes every value this store's backend holds. Registered defaults stay registered.
   public func removeAllValues() {

@@ -79,4 +79,30 @@ import Testing
       #expect(Self.violations(good.filter { $0 != dropped }, target: target).count == 1, "without \(dropped)")
     }
   }
+
+  /// The background flushes order the directory after the rename (a barrier) and leave the
+  /// drive's cache alone; an explicit flush and the flush at exit flush the directory, so that
+  /// what they wrote survives a power loss.
+  @Test func backgroundFlushesOrderTheDirectoryAndExplicitOnesFlushIt() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file("prefs.plist")
+    let journal = FileSystemJournal()
+    let timer = FlushScheduleTests.ManualTimer()
+    let schedule = FlushSchedule(timer: timer.timer, start: { work in work(false) })
+    let backend = PropertyListFileBackend(url: url, format: .binary, journal: journal, flushes: schedule)
+    let folder = backend.file.target.deletingLastPathComponent().path
+    backend.setValue(.integer(1), forKey: "k")
+    timer.fire()
+    #expect(journal.all.contains(.orderDirectory(folder)), "\(journal.all)")
+    #expect(!journal.all.contains(.syncDirectory(folder)), "no full flush in the background")
+    let afterBackground = journal.all.count
+    backend.setValue(.integer(2), forKey: "k")
+    try backend.flush()
+    #expect(journal.all[afterBackground...].contains(.syncDirectory(folder)), "an explicit flush is durable")
+    #expect(Self.violations(Array(journal.all[afterBackground...]), target: backend.file.target.path).isEmpty)
+    let afterExplicit = journal.all.count
+    backend.setValue(.integer(3), forKey: "k")
+    schedule.flushAll(atExit: true)
+    #expect(journal.all[afterExplicit...].contains(.syncDirectory(folder)), "the exit's flush is durable")
+  }
 }

@@ -261,7 +261,7 @@ import Testing
     let flushThreads = Locked<[ObjectIdentifier]>([])
     let pending = Locked(true)
     var hasPendingChanges: Bool { pending.withLock { $0 } }
-    func flush() throws {
+    func flush(durable: Bool) throws {
       flushThreads.withLock { $0.append(ObjectIdentifier(Thread.current)) }
       pending.withLock { $0 = false }
     }
@@ -320,7 +320,7 @@ import Testing
     let attempts = Locked(0)
     init(failing: Int) { self.failing = Locked(failing) }
     var hasPendingChanges: Bool { pending.withLock { $0 } }
-    func flush() throws {
+    func flush(durable: Bool) throws {
       attempts.withLock { $0 += 1 }
       let fails = failing.withLock { failing -> Bool in
         defer { failing -= 1 }

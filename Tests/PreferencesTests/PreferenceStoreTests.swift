@@ -292,7 +292,10 @@ import Testing
     Diagnostics.start()
     let keys = PreferenceStore.inMemory().keyed(by: MismatchKeys.self)
     keys.store.set(3, forKey: "MismatchKeys.ratio")
-    // A stored 3 reads as a Double too: the read succeeds, and is still a mismatch.
+    // A read with the declared type first (it makes the key's cell, after which a read that
+    // finds a usable stored value asks for no default); then a stored 3 reads as a Double too:
+    // the read succeeds, and is still a mismatch.
+    #expect(keys.value(for: TypedPreferenceKey<MismatchKeys, Int>(.ratio)) == 3)
     #expect(keys.value(for: TypedPreferenceKey<MismatchKeys, Double>(.ratio)) == 3)
     #expect(keys.value(for: TypedPreferenceKey<MismatchKeys, Double>(.ratio)) == 3)
     #expect(

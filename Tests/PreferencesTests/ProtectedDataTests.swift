@@ -165,4 +165,84 @@ final class LockedUntilUnlockBackend: PreferenceBackend {
     device.unlock()
     #expect(base.inner.value(forKey: "Settings.name") == .string("new"))
   }
+
+  /// A file store opened while data protection keeps its file locked: it does not start empty
+  /// over it, a read-modify-write of a default it returned never replaces the real value (the
+  /// write is dropped and reported), a write of a key not read first is applied, and everything
+  /// reads the real values once the file can be read.
+  @Test func aFileStoreOpenedWhileItsFileIsLockedAwayLosesNothing() throws {
+    Diagnostics.start()
+    let directory = TemporaryDirectory()
+    let url = directory.file("settings.plist")
+    let seed = PropertyListFileBackend(url: url)
+    seed.setValue(.integer(57), forKey: "App.launches")
+    seed.setValue(.string("dark"), forKey: "App.theme")
+    try seed.flush()
+    let file = PropertyListFile(url: url.standardizedFileURL, format: .binary)
+    PropertyListFile.unreadableForTests.withLock { _ = $0.insert(file.target.path) }
+    defer { _ = PropertyListFile.unreadableForTests.withLock { $0.remove(file.target.path) } }
+    let pollers = ManualPollers()
+    let fileBackend = PropertyListFileBackend(url: url)
+    let guarded = ProtectedDataBackend(
+      fileBackend, signal: FileReadableSignal(file: file, makePoller: pollers.factory), usesSentinel: false,
+      heldWritesRecord: directory.file("held"))
+    let store = PreferenceStore(backend: guarded, arguments: [])
+    #expect(guarded.isLocked)
+    // The app reads its launch count (the file cannot be read: the default) and adds one.
+    let launches = store.value(forKey: "App.launches", default: 0)
+    #expect(launches == 0)
+    store.set(launches + 1, forKey: "App.launches")
+    // A value set without reading first: the newest.
+    store.set("2026-11-27", forKey: "App.lastRefresh")
+    #expect(try PropertyListFile(url: url, format: .binary).readUnchecked()["App.launches"] == .integer(57))
+    PropertyListFile.unreadableForTests.withLock { _ = $0.remove(file.target.path) }
+    pollers.tick()
+    #expect(!guarded.isLocked)
+    #expect(store.value(forKey: "App.launches", default: 0) == 57, "the real value, not the default plus one")
+    #expect(store.value(forKey: "App.theme", default: "") == "dark")
+    #expect(store.value(forKey: "App.lastRefresh", default: "") == "2026-11-27")
+    #expect(
+      !Diagnostics.reported(mentioning: "preference 'App.launches'").isEmpty, "the dropped write is reported")
+    try store.flush()
+    let onDisk = try PropertyListFile(url: url, format: .binary).readUnchecked()
+    #expect(onDisk["App.launches"] == .integer(57) && onDisk["App.lastRefresh"] == .string("2026-11-27"))
+    #expect(onDisk[ProtectedDataBackend.sentinelKey] == nil, "a file store keeps no sentinel")
+  }
+
+  /// Writes held before the first unlock die with a process that ends before it: the next start
+  /// says which keys were lost (the record holds key names, never values).
+  @Test func heldWritesLostWithTheProcessAreReportedAtTheNextStart() throws {
+    Diagnostics.start()
+    let directory = TemporaryDirectory()
+    let record = directory.file("held")
+    let device = SimulatedDevice()
+    let location = "held-writes-\(UUID().uuidString)"
+    do {
+      let guarded = ProtectedDataBackend(
+        NamedBackend(location), signal: device, usesSentinel: true, heldWritesRecord: record)
+      let store = PreferenceStore(backend: guarded, arguments: [])
+      store.set("s3cr3t-token", forKey: "Account.token")
+      #expect(FileManager.default.fileExists(atPath: record.path))
+      #expect(!(try String(contentsOf: record, encoding: .utf8)).contains("s3cr3t"), "key names only")
+    }
+    // The process ended before the unlock; the next one starts.
+    _ = ProtectedDataBackend(
+      NamedBackend(location), signal: device, usesSentinel: true, heldWritesRecord: record)
+    #expect(
+      !Diagnostics.reported(mentioning: "\(location) made before the device's first unlock were lost").isEmpty
+    )
+    #expect(!FileManager.default.fileExists(atPath: record.path), "reported once")
+  }
+}
+
+/// An in-memory backend with a location of its own, to find its diagnostics.
+final class NamedBackend: PreferenceBackend {
+  let inner = InMemoryBackend()
+  let location: String
+  init(_ location: String) { self.location = location }
+  func value(forKey key: String) -> PropertyListValue? { inner.value(forKey: key) }
+  func setValue(_ value: PropertyListValue?, forKey key: String) { inner.setValue(value, forKey: key) }
+  func allValues() -> [String: PropertyListValue] { inner.allValues() }
+  func removeAll() { inner.removeAll() }
+  func flush() throws {}
 }

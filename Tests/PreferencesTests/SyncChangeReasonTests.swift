@@ -104,3 +104,120 @@ import Testing
     withExtendedLifetime(remote) {}
   }
 }
+
+/// iCloud as Apple documents it, through the stand-in: the first download discards what this
+/// device wrote before it, a write over the server's quota is dropped, and the app synchronizes
+/// when it becomes active; the engine's bookkeeping follows.
+@Suite struct ICloudBehaviourTests {
+  private func remoteValue(_ remote: InMemoryRemoteStore, _ key: String) -> PropertyListValue? {
+    PreferenceSync.Entry(remote.value(forKey: key))?.value
+  }
+
+  /// Written here before the first download, discarded by it under keys the download does not
+  /// even name: every key is reconciled after it, and each local value the server lacks is sent
+  /// again.
+  @Test func valuesTheFirstDownloadDiscardedAreSentAgain() {
+    let remote = InMemoryRemoteStore(delivery: .manual)
+    let clock = TestClock()
+    let device = Device(remote: remote, keys: ["theme", "volume", "name"], clock: clock)
+    device.sync.start()
+    device.store.set("dark", forKey: "theme")
+    device.store.set(7, forKey: "volume")
+    #expect(remoteValue(remote, "theme") == .string("dark") && remoteValue(remote, "volume") == .integer(7))
+    // The server holds only another key: the download discards both writes, naming only "name".
+    remote.simulateInitialSync([
+      "name": PreferenceSync.Entry(value: .string("Ann"), modified: Date(timeIntervalSince1970: 10)).encoded
+    ])
+    #expect(remoteValue(remote, "theme") == nil, "discarded by the download")
+    remote.deliverAll()
+    #expect(remoteValue(remote, "theme") == .string("dark"), "sent again")
+    #expect(remoteValue(remote, "volume") == .integer(7), "sent again")
+    #expect(device.store.value(forKey: "name", default: "") == "Ann")
+  }
+
+  /// The server drops a write over its quota and says so: the value stays here, reported, not
+  /// taken as agreed, and goes out at the next start once there is room.
+  @Test func aWriteDroppedForTheQuotaIsSentAgainLater() {
+    Diagnostics.start()
+    let remote = InMemoryRemoteStore(delivery: .manual)
+    remote.serverQuotaBytes = 60
+    let clock = TestClock()
+    let key = "Quota.note.\(UUID().uuidString.prefix(8))"
+    let device = Device(remote: remote, keys: [key], clock: clock)
+    device.sync.start()
+    device.store.set(String(repeating: "x", count: 80), forKey: key)
+    #expect(remoteValue(remote, key) == nil, "dropped")
+    remote.deliverAll()
+    #expect(!Diagnostics.reported(mentioning: "'\(key)' was not synced").isEmpty)
+    #expect(SyncMetadata.agreement(for: key, in: device.backend) == nil, "not agreed")
+    remote.serverQuotaBytes = nil
+    device.sync.stop()
+    device.sync.start()
+    #expect(remoteValue(remote, key) == .string(String(repeating: "x", count: 80)))
+  }
+
+  /// The agreement on a value is recorded after the remote store took it, never before: an
+  /// engine stopped between the two sends it again instead of taking it for sent.
+  @Test func theAgreementIsRecordedAfterTheRemoteWrite() {
+    let inner = InMemoryRemoteStore(delivery: .manual)
+    let backend = InMemoryBackend()
+    let store = PreferenceStore(backend: backend, arguments: [])
+    let remote = ObservingRemote(inner) { key in SyncMetadata.agreement(for: key, in: backend) != nil }
+    let sync = PreferenceSync(
+      local: store, remote: remote, keys: ["theme"], clock: { Date(timeIntervalSince1970: 5) })
+    sync.start()
+    store.set("dark", forKey: "theme")
+    #expect(remote.agreedWhenWritten.withLock { $0 } == [false])
+    #expect(SyncMetadata.agreement(for: "theme", in: backend) != nil, "agreed once written")
+  }
+
+  /// The engine synchronizes when it starts and each time the app becomes active.
+  @Test func theEngineSynchronizesWhenTheAppBecomesActive() {
+    let remote = InMemoryRemoteStore(delivery: .manual)
+    let activity = NotifiedAppActivity(initiallyActive: true, becameActive: [], leftForeground: [])
+    let store = PreferenceStore.inMemory()
+    let sync = PreferenceSync(
+      local: store, remote: remote, keys: ["theme"], clock: { Date() }, activity: activity)
+    sync.start()
+    #expect(remote.synchronizeCount == 1)
+    activity.set(false)
+    activity.set(true)
+    #expect(waitUntil { remote.synchronizeCount == 2 })
+    sync.stop()
+  }
+
+  /// The remote store's use of its quota is read when the engine starts, not on every write.
+  @Test func theQuotaUseIsKeptUpToDateNotRecomputedOnEveryWrite() {
+    let remote = InMemoryRemoteStore(delivery: .manual)
+    let store = PreferenceStore.inMemory()
+    let keys = Set((0..<10).map { "Quota.key\($0)" })
+    let sync = PreferenceSync(local: store, remote: remote, keys: keys, clock: { Date() })
+    sync.start()
+    let reads = remote.usageReadCount
+    for key in keys.sorted() { store.set(key, forKey: key) }
+    #expect(remote.usageReadCount == reads, "no whole-store read per write")
+    #expect(keys.allSatisfy { remoteValue(remote, $0) == .string($0) })
+  }
+}
+
+/// A remote store that records, at each write, whether the local store already took it as agreed.
+final class ObservingRemote: RemoteKeyValueStore {
+  let inner: InMemoryRemoteStore
+  let agreed: @Sendable (String) -> Bool
+  let agreedWhenWritten = Locked<[Bool]>([])
+  init(_ inner: InMemoryRemoteStore, agreed: @escaping @Sendable (String) -> Bool) {
+    self.inner = inner
+    self.agreed = agreed
+  }
+  func value(forKey key: String) -> PropertyListValue? { inner.value(forKey: key) }
+  func setValue(_ value: PropertyListValue?, forKey key: String) {
+    agreedWhenWritten.withLock { $0.append(agreed(key)) }
+    inner.setValue(value, forKey: key)
+  }
+  func observeChanges(_ handler: @escaping @Sendable (RemoteChange) -> Void) -> PreferenceObservation {
+    inner.observeChanges(handler)
+  }
+  func synchronize() -> Bool { inner.synchronize() }
+  var limits: RemoteStoreLimits { inner.limits }
+  func usage() -> (keys: Int, bytes: Int) { inner.usage() }
+}

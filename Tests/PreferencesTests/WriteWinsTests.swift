@@ -319,4 +319,25 @@ final class RecordingBackend: PreferenceBackend {
     try backend.flush()
     #expect(PropertyListFileBackend(url: file).value(forKey: "k") == .integer(2))
   }
+
+  /// Two writes of one key overlap: the first's value reaches the backend, then the second's,
+  /// and only then does the first finish its bookkeeping. Neither may cache its value (the
+  /// first's would be stale): the next read finds what the backend holds.
+  @Test func overlappingWritesCacheNothingStale() {
+    let store = PreferenceStore.inMemory()
+    // Read once: the key's cache entry exists, as for any preference an app shows.
+    #expect(store.value(forKey: "k", default: 0) == 0)
+    PreferenceStore.$afterBackendWrite.withValue({
+      let second = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        store.set(2, forKey: "k")
+        second.signal()
+      }
+      second.wait()
+    }) {
+      store.set(1, forKey: "k")
+    }
+    #expect(store.backend.value(forKey: "k") == .integer(2))
+    #expect(store.value(forKey: "k", default: 0) == 2, "the cache holds no older value than the backend")
+  }
 }

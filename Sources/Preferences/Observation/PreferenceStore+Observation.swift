@@ -162,7 +162,10 @@ extension PreferenceStore {
     let keys = keys.sorted().filter { overrides[$0] == nil }
     guard !keys.isEmpty else { return }
     let (registered, version) = state.withLock { state in (keys.map { state.registered[$0] }, state.version) }
-    let effective = zip(keys, registered).map { key, registered in backend.value(forKey: key) ?? registered }
+    // The store's own comparison, not a read the app could base a write on.
+    let effective = PreferenceStore.$readingForBookkeeping.withValue(true) {
+      zip(keys, registered).map { key, registered in backend.value(forKey: key) ?? registered }
+    }
     let (cells, due) = state.withLock { state -> ([PreferenceCell], [(String, @Sendable (String) -> Void)]) in
       var cells: [PreferenceCell] = []
       var due: [(String, @Sendable (String) -> Void)] = []

@@ -4,8 +4,10 @@ import Foundation
 protocol PendingWriter: AnyObject, Sendable {
   /// Whether some change has not reached durable storage yet.
   var hasPendingChanges: Bool { get }
-  /// Writes every pending change; on failure the changes stay pending.
-  func flush() throws
+  /// Writes every pending change; on failure the changes stay pending. `durable`: on stable
+  /// storage when this returns (an explicit flush, exit); otherwise ordered after earlier writes
+  /// (the background flushes).
+  func flush(durable: Bool) throws
 }
 
 /// Flushes backends with pending writes shortly after a change, after a failure (with backoff),
@@ -116,7 +118,7 @@ final class FlushSchedule: Sendable {
       return writer
     }
     guard let writer else { return }
-    let outcome = Self.flush(writer, atExit: false)
+    let outcome = Self.flush(writer, atExit: false, durable: false)
     if outcome == .expired {
       // The process is about to be suspended: left pending, scheduled again, not a failure.
       run(id, expired: true)
@@ -153,9 +155,9 @@ final class FlushSchedule: Sendable {
   private enum Outcome { case written, failed, expired }
 
   /// Flushes `writer`, reporting a failure.
-  private static func flush(_ writer: any PendingWriter, atExit: Bool) -> Outcome {
+  private static func flush(_ writer: any PendingWriter, atExit: Bool, durable: Bool) -> Outcome {
     do {
-      try writer.flush()
+      try writer.flush(durable: durable)
       return .written
     } catch is ExpiringActivity.Expired {
       return .expired
@@ -169,7 +171,9 @@ final class FlushSchedule: Sendable {
   /// Flushes every registered writer now, one after another (at exit, or from tests).
   func flushAll(atExit: Bool = false) {
     let writers = state.withLock { entries in entries.values.compactMap(\.writer) }
-    for writer in writers where writer.hasPendingChanges { _ = Self.flush(writer, atExit: atExit) }
+    for writer in writers where writer.hasPendingChanges {
+      _ = Self.flush(writer, atExit: atExit, durable: true)
+    }
   }
 }
 
@@ -181,23 +185,21 @@ enum PendingFlushes {
   /// Times the flushes; each flush then runs on a thread of its own.
   private static let queue = DispatchQueue(label: "swift-preferences.flush", qos: .utility)
 
-  static let shared = FlushSchedule(
-    timer: FlushSchedule.Timer { delay, work in
-      let (seconds, attoseconds) = delay.components
-      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-      queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: work)
-    },
-    start: { work in BackgroundActivity.perform(reason: "Saving preferences", work) })
-
-  private static let installExitHandler: Void = {
+  /// The process's schedule; made with the handler that flushes everything at normal exit.
+  static let shared: FlushSchedule = {
+    let schedule = FlushSchedule(
+      timer: FlushSchedule.Timer { delay, work in
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: work)
+      },
+      start: { work in BackgroundActivity.perform(reason: "Saving preferences", work) })
     atexit { PendingFlushes.shared.flushAll(atExit: true) }
+    return schedule
   }()
 
   /// Schedules `writer`'s flush (see ``FlushSchedule/schedule(_:)``).
-  static func schedule(_ writer: any PendingWriter) {
-    _ = installExitHandler
-    shared.schedule(writer)
-  }
+  static func schedule(_ writer: any PendingWriter) { shared.schedule(writer) }
 
   /// Runs the flush of `id` as the activity allows (see ``FlushSchedule/run(_:expired:)``).
   static func run(_ id: ObjectIdentifier, expired: Bool) { shared.run(id, expired: expired) }

@@ -107,12 +107,35 @@ struct PropertyListFile: Sendable {
 
   // MARK: Reading
 
+  /// Files that read as data protection makes them before the device's first unlock (`EPERM`),
+  /// for tests: running as root, a test cannot make a file unreadable with its mode.
+  static let unreadableForTests = Locked<Set<String>>([])
+
+  /// Whether the file exists and cannot be opened for reading now: on iOS, tvOS, watchOS and
+  /// visionOS, a file whose data protection class keeps it locked (before the first unlock
+  /// after a restart, or while the device is locked, for complete protection) fails with `EPERM`.
+  var isUnreadableNow: Bool {
+    guard let path = try? checkedTarget().path, FileManager.default.fileExists(atPath: path) else {
+      return false
+    }
+    if Self.unreadableForTests.withLock({ $0.contains(path) }) { return true }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    if descriptor >= 0 {
+      close(descriptor)
+      return false
+    }
+    return errno == EPERM || errno == EACCES
+  }
+
   /// Reads and parses the file without locking it.
   ///
   /// - Throws: ``PreferenceError/writeFailed(path:reason:pendingKeys:)`` when the file exists but
   ///   cannot be read (permissions, I/O error).
   func read() throws -> Contents {
     let path = try checkedTarget().path
+    if Self.unreadableForTests.withLock({ $0.contains(path) }) {
+      throw PreferenceError.readFailed(path: path, reason: String(cString: strerror(EPERM)))
+    }
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -157,6 +180,13 @@ struct PropertyListFile: Sendable {
       }
     }
     return contents
+  }
+
+  /// The values the file holds now, whatever reads it is made to refuse, for tests.
+  func readUnchecked() throws -> [String: PropertyListValue] {
+    let data = try Data(contentsOf: try checkedTarget())
+    guard case .values(let values) = Self.parse(data) else { return [:] }
+    return values
   }
 
   static func parse(_ data: Data) -> Contents {
@@ -234,7 +264,13 @@ struct PropertyListFile: Sendable {
   }
 
   /// Replaces the file with `values`, atomically. Call with the exclusive lock held.
-  func write(_ values: [String: PropertyListValue]) throws {
+  ///
+  /// `durable`: the directory is flushed after the rename (`F_FULLFSYNC` on Apple platforms), so
+  /// the new file survives a power loss once this returns: for an explicit flush, at exit, and
+  /// for migrations. Otherwise (the coalesced flushes in the background) it is only ordered
+  /// (`F_BARRIERFSYNC`): a power loss may bring back the previous file, never a torn one, and
+  /// the drive's cache is not flushed for every write. Elsewhere both are `fsync`.
+  func write(_ values: [String: PropertyListValue], durable: Bool = true) throws {
     let target = try checkedTarget()
     let path = target.path
     let data: Data
@@ -282,10 +318,9 @@ struct PropertyListFile: Sendable {
       journal?.record(.write(temporary.path))
       // The contents reach storage before the rename can: a crash never leaves the new name
       // pointing at missing data.
-      guard Durability.orderBeforeRename(descriptor) else {
+      guard order(descriptor, recording: .sync(temporary.path)) else {
         throw PreferenceError.writeFailed(path: path, reason: Self.errnoText())
       }
-      journal?.record(.sync(temporary.path))
     }
     guard rename(temporary.path, path) == 0 else {
       throw PreferenceError.writeFailed(path: path, reason: Self.errnoText())
@@ -294,7 +329,11 @@ struct PropertyListFile: Sendable {
     journal?.record(.rename(from: temporary.path, to: path))
     // The rename is a change to the directory: until the directory is synced, a power loss can
     // bring the old file back.
-    try syncDirectory(directory, forWriteOf: path)
+    if durable {
+      try syncDirectory(directory, forWriteOf: path)
+    } else {
+      try orderDirectory(directory, forWriteOf: path)
+    }
   }
 
   /// Creates `directory` and any missing parents, syncing each new directory's parent so that
@@ -315,6 +354,25 @@ struct PropertyListFile: Sendable {
       journal?.record(.makeDirectory(created.path))
       try syncDirectory(created.deletingLastPathComponent(), forWriteOf: created.path)
     }
+  }
+
+  /// Orders a directory's entries before later writes (a barrier, not a flush of the drive).
+  private func orderDirectory(_ directory: URL, forWriteOf path: String) throws {
+    let descriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw PreferenceError.writeFailed(path: path, reason: Self.errnoText()) }
+    defer { close(descriptor) }
+    guard order(descriptor, recording: .orderDirectory(directory.path)) else {
+      throw PreferenceError.writeFailed(path: path, reason: Self.errnoText())
+    }
+  }
+
+  /// Orders what was written to `descriptor` before later writes (``Durability/orderBeforeRename(_:)``),
+  /// recording `call` in the journal once it is done: the journal says what was synced, not
+  /// what was meant to be.
+  private func order(_ descriptor: Int32, recording call: FileSystemJournal.Call) -> Bool {
+    guard Durability.orderBeforeRename(descriptor) else { return false }
+    journal?.record(call)
+    return true
   }
 
   /// Syncs a directory's entries to storage.
@@ -352,9 +410,10 @@ struct PropertyListFile: Sendable {
 
 /// How data is made durable on this platform.
 enum Durability {
-  /// Makes what was written to `descriptor` reach storage before later writes (a rename): on
-  /// Apple platforms `F_BARRIERFSYNC`, an ordering barrier that skips the drive-cache flush, and
-  /// `fsync` where the file system refuses it; elsewhere `fsync`, which waits for the data.
+  /// Makes what was written to `descriptor` reach storage before later writes (a rename, or
+  /// the next file's): on Apple platforms `F_BARRIERFSYNC`, an ordering barrier that skips the
+  /// drive-cache flush, and `fsync` where the file system refuses it; elsewhere `fsync`, which
+  /// waits for the data.
   static func orderBeforeRename(_ descriptor: Int32) -> Bool {
     #if canImport(Darwin)
       if fcntl(descriptor, F_BARRIERFSYNC) == 0 { return true }
@@ -391,6 +450,8 @@ final class FileSystemJournal: Sendable {
     case sync(String)
     case rename(from: String, to: String)
     case syncDirectory(String)
+    /// A directory ordered, not flushed (a background flush).
+    case orderDirectory(String)
   }
   private let calls = Locked<[Call]>([])
   func record(_ call: Call) { calls.withLock { $0.append(call) } }

@@ -24,7 +24,7 @@ import Foundation
 ///
 /// Every flush reads and rewrites the whole file, so the store suits preference-sized data: a
 /// file of 1,000 keys flushes in about a millisecond, one of 100,000 keys takes seconds.
-public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
+public final class PropertyListFileBackend: PreferenceBackend, PendingWriter, ReloadsAfterUnlock {
   /// The file's format on disk.
   public enum Format: Sendable {
     /// XML: readable and diff-friendly. Dates are stored with whole-second precision; the store
@@ -40,6 +40,8 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   public let format: Format
 
   let file: PropertyListFile
+  /// Where this backend's flushes are scheduled: the process's, or a test's.
+  let flushes: FlushSchedule
 
   private struct State {
     /// Values as last read from or written to disk, with `pending` applied on top.
@@ -78,10 +80,14 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   /// Opens the file, recording the file-system calls of every write in `journal` (tests), as the
   /// user `writer` (tests pass another user than the process's, to stand for files and links
   /// that belong to someone else).
-  init(url: URL, format: Format, journal: FileSystemJournal?, writer: uid_t = geteuid()) {
+  init(
+    url: URL, format: Format, journal: FileSystemJournal?, writer: uid_t = geteuid(),
+    flushes: FlushSchedule = PendingFlushes.shared
+  ) {
     self.url = url.standardizedFileURL
     self.format = format
     self.file = PropertyListFile(url: self.url, format: format, journal: journal, writer: writer)
+    self.flushes = flushes
     load()
   }
 
@@ -94,6 +100,9 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   public func value(forKey key: String) -> PropertyListValue? { state.withLock { $0.values[key] } }
   /// Every stored value, by key.
   public func allValues() -> [String: PropertyListValue] { state.withLock { $0.values } }
+
+  /// Reads the file again after protected data became available (``ReloadsAfterUnlock``).
+  func reloadAfterUnlock() { load() }
 
   /// The first read: a corrupt file is moved aside (under the write lock, if this process may
   /// take it) and reported; an unreadable one is reported and left alone.
@@ -235,7 +244,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
       state.values[key] = value
       state.pending[key] = .some(value)
     }
-    PendingFlushes.schedule(self)
+    flushes.schedule(self)
   }
 
   /// Removes every stored value.
@@ -244,7 +253,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
       for key in state.values.keys { state.pending[key] = .some(nil) }
       state.values.removeAll()
     }
-    PendingFlushes.schedule(self)
+    flushes.schedule(self)
   }
 
   /// The value this file will hold for `value`: XML stores dates to the whole second.
@@ -259,12 +268,16 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   ///
   /// - Throws: ``PreferenceError/writeFailed(path:reason:pendingKeys:)``; the changes stay
   ///   pending and are retried.
-  public func flush() throws {
+  public func flush() throws { try flush(durable: true) }
+
+  /// Writes the pending changes: `durable`, on stable storage when this returns; otherwise
+  /// ordered after earlier writes (the background flushes).
+  func flush(durable: Bool) throws {
     diskLock.lock()
     let changedByOthers: Set<String>
     do {
       defer { diskLock.unlock() }
-      changedByOthers = try flushToDisk()
+      changedByOthers = try flushToDisk(durable: durable)
     }
     report(changedByOthers)
   }
@@ -298,14 +311,14 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
         state.pending[key] = .some(value)
         return true
       }
-      PendingFlushes.schedule(self)
+      flushes.schedule(self)
     } catch {
       failure = error
     }
     if let failure {
       PreferenceDiagnostics.report(
         (failure as? PreferenceError) ?? .writeFailed(path: file.url.path, reason: "\(failure)"))
-      PendingFlushes.schedule(self)
+      flushes.schedule(self)
     }
     report(changed)
     return replaced
@@ -317,6 +330,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
   ///
   /// - Returns: The keys whose values differ from what this backend held before.
   private func flushToDisk(
+    durable: Bool = true,
     adding change: (([String: PropertyListValue]) -> (key: String, value: PropertyListValue?)?)? = nil
   ) throws -> Set<String> {
     if change == nil, state.withLock({ $0.pending.isEmpty }) { return [] }
@@ -357,7 +371,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter {
         if written.isEmpty { return (disk, FileStamp(path: file.target.path)) }
         Self.whileFlushing?()
         for (key, value) in written { disk[key] = value }
-        try file.write(disk)
+        try file.write(disk, durable: durable)
         return (disk, FileStamp(path: file.target.path))
       }
     } catch let expired as ExpiringActivity.Expired {

@@ -27,8 +27,22 @@ public protocol ProtectedDataSignal: AnyObject, Sendable {
 /// Writes made while the held ones are being applied are held too, and applied after them: the
 /// newest write of a key is always the one that stays.
 ///
-/// ``PreferenceStore/standard`` and ``PreferenceStore/suite(_:)`` use it on the platforms that
-/// lock data away; the logic is the same everywhere and is tested with a stand-in signal.
+/// A write of a key that was read while the store was unreadable may be a read-modify-write of
+/// the default the read returned (`launches += 1`): at unlock it is applied only where the store
+/// holds no value for the key, and otherwise dropped and reported
+/// (``PreferenceError/heldWriteConflicted(key:store:)``), so that it never replaces the real
+/// value. A write of a key not read first is applied (it is the newest).
+///
+/// Held writes live in memory. A process ended before the unlock (suspended, then terminated)
+/// loses them; so that this is never silent, the keys with held writes are listed in a small
+/// record (`heldWritesRecord`, readable before the first unlock: it holds key names only, never
+/// values), removed once they are applied, and a record found at the next start is reported
+/// (``PreferenceError/heldWritesLost(keys:store:)``).
+///
+/// ``PreferenceStore/standard``, ``PreferenceStore/suite(_:)`` and
+/// ``PreferenceStore/propertyList(at:format:)`` use it on the platforms that lock data away (a
+/// file store's signal is its own file's readability, and it keeps no sentinel); the logic is the
+/// same everywhere and is tested with stand-in signals.
 public final class ProtectedDataBackend: PreferenceBackend {
   /// The key of the sentinel the library keeps in each store it writes.
   public static let sentinelKey = "_Preferences.readable"
@@ -36,6 +50,11 @@ public final class ProtectedDataBackend: PreferenceBackend {
   /// The guarded backend.
   public let base: any PreferenceBackend
   private let signal: any ProtectedDataSignal
+  /// Whether the store keeps the sentinel (a UserDefaults store, whose emptiness cannot be told
+  /// from unreadability) or its signal says it all (a file store, whose file fails to open).
+  private let usesSentinel: Bool
+  /// Where the keys of held writes are recorded while they are held.
+  private let heldWritesRecord: URL?
 
   private enum Phase {
     /// The store may be unreadable: reads see only held writes.
@@ -55,17 +74,38 @@ public final class ProtectedDataBackend: PreferenceBackend {
     var removedAll: Set<String>?
     /// Keys read while locked: reported as changed at unlock.
     var touched: Set<String> = []
+    /// Keys the app read while locked (not the store's own comparisons).
+    var readByApp: Set<String> = []
+    /// Keys first written after the app read them while locked: their held writes are applied
+    /// only where the store holds nothing.
+    var conditional: Set<String> = []
     var onChange: (@Sendable (Set<String>) -> Void)?
     var availability: PreferenceObservation?
   }
   private let state: Locked<State>
 
-  /// Guards `base` with `signal`.
-  public init(_ base: any PreferenceBackend, signal: any ProtectedDataSignal) {
+  /// Guards `base` with `signal`: a store that keeps the library's sentinel.
+  public convenience init(_ base: any PreferenceBackend, signal: any ProtectedDataSignal) {
+    self.init(base, signal: signal, usesSentinel: true, heldWritesRecord: nil)
+  }
+
+  /// Guards `base` with `signal`; `usesSentinel: false` when the signal tells whether the store
+  /// itself is readable (a file store's); `heldWritesRecord`: where the keys of held writes are
+  /// listed while held (see the type's description).
+  init(
+    _ base: any PreferenceBackend, signal: any ProtectedDataSignal, usesSentinel: Bool,
+    heldWritesRecord: URL?
+  ) {
     self.base = base
     self.signal = signal
+    self.usesSentinel = usesSentinel
+    self.heldWritesRecord = heldWritesRecord
+    if let record = heldWritesRecord, let keys = Self.readRecord(record) {
+      PreferenceDiagnostics.report(.heldWritesLost(keys: keys, store: base.location))
+      try? FileManager.default.removeItem(at: record)
+    }
     let available = signal.isAvailable
-    let locked = !available && base.value(forKey: Self.sentinelKey) == nil
+    let locked = !available && (!usesSentinel || base.value(forKey: Self.sentinelKey) == nil)
     state = Locked(State(phase: locked ? .locked : .open))
     if locked {
       let observation = signal.whenAvailable { [weak self] in self?.unlock() }
@@ -84,7 +124,36 @@ public final class ProtectedDataBackend: PreferenceBackend {
   @TaskLocal static var whileApplying: (@Sendable () -> Void)?
 
   private func markReadable() {
+    guard usesSentinel else { return }
     if base.value(forKey: Self.sentinelKey) == nil { base.setValue(.bool(true), forKey: Self.sentinelKey) }
+  }
+
+  /// The keys a record lists, if there is one.
+  private static func readRecord(_ record: URL) -> [String]? {
+    guard let data = try? Data(contentsOf: record) else { return nil }
+    let keys = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    return keys.isEmpty ? nil : keys.sorted()
+  }
+
+  /// Lists `keys` in the record (key names only), readable before the first unlock.
+  private func writeRecord(_ keys: Set<String>) {
+    guard let record = heldWritesRecord else { return }
+    try? FileManager.default.createDirectory(
+      at: record.deletingLastPathComponent(), withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(
+      atPath: record.path, contents: Data(keys.sorted().joined(separator: "\n").utf8),
+      attributes: Self.unprotected)
+  }
+
+  /// The file attributes of the record: no data protection, so that it can be written before
+  /// the first unlock (on the platforms that lock data away; nothing elsewhere).
+  /// `FileProtectionType.none` exists from iOS 4, tvOS 9, watchOS 2 and visionOS 1.
+  static var unprotected: [FileAttributeKey: Any]? {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      [.protectionKey: FileProtectionType.none]
+    #else
+      nil
+    #endif
   }
 
   /// Protected data became available: apply the held removal and writes (and those made while
@@ -98,9 +167,12 @@ public final class ProtectedDataBackend: PreferenceBackend {
       return state.touched
     }
     guard let touched else { return }
+    // A store that could not be read when it was opened (a file store) reads itself now.
+    (base as? any ReloadsAfterUnlock)?.reloadAfterUnlock()
     var changed = touched
     while true {
-      let batch = state.withLock { state -> (removedAll: Set<String>?, held: [String: PropertyListValue?])? in
+      let batch = state.withLock {
+        state -> (removedAll: Set<String>?, held: [String: PropertyListValue?], conditional: Set<String>)? in
         if state.held.isEmpty && state.removedAll == nil {
           state.phase = .open
           return nil
@@ -108,8 +180,9 @@ public final class ProtectedDataBackend: PreferenceBackend {
         defer {
           state.held = [:]
           state.removedAll = nil
+          state.conditional = []
         }
-        return (state.removedAll, state.held)
+        return (state.removedAll, state.held, state.conditional)
       }
       guard let batch else { break }
       if let kept = batch.removedAll {
@@ -118,11 +191,19 @@ public final class ProtectedDataBackend: PreferenceBackend {
         changed.formUnion(removed)
       }
       for (key, value) in batch.held.sorted(by: { $0.key < $1.key }) {
-        base.setValue(value, forKey: key)
+        if batch.conditional.contains(key) {
+          // Written after reading a default: never over a value the store holds.
+          if !base.replaceValue(forKey: key, ifEqualTo: nil, with: value) {
+            PreferenceDiagnostics.report(.heldWriteConflicted(key: key, store: base.location))
+          }
+        } else {
+          base.setValue(value, forKey: key)
+        }
         changed.insert(key)
         Self.whileApplying?()
       }
     }
+    if let record = heldWritesRecord { try? FileManager.default.removeItem(at: record) }
     markReadable()
     changed.formUnion(base.allValues().keys)
     changed.remove(Self.sentinelKey)
@@ -142,6 +223,7 @@ public final class ProtectedDataBackend: PreferenceBackend {
       return nil
     case .locked:
       state.touched.insert(key)
+      if !PreferenceStore.readingForBookkeeping { state.readByApp.insert(key) }
       return .some(state.held[key] ?? nil)
     case .applying:
       if let held = state.held[key] { return .some(held) }
@@ -161,11 +243,14 @@ public final class ProtectedDataBackend: PreferenceBackend {
 
   /// Stores `value` under `key`; `nil` removes it.
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
-    let held = state.withLock { state -> Bool in
-      guard state.phase != .open else { return false }
+    let (held, record) = state.withLock { state -> (Bool, Set<String>?) in
+      guard state.phase != .open else { return (false, nil) }
+      let new = state.held[key] == nil
+      if new && state.phase == .locked && state.readByApp.contains(key) { state.conditional.insert(key) }
       state.held[key] = .some(value)
-      return true
+      return (true, new ? Set(state.held.keys) : nil)
     }
+    if let record { writeRecord(record) }
     if !held { base.setValue(value, forKey: key) }
   }
 
@@ -248,4 +333,10 @@ public final class ProtectedDataBackend: PreferenceBackend {
   public func register(defaults: [String: PropertyListValue]) { base.register(defaults: defaults) }
   /// The value as this store keeps it and reads it back.
   public func storedForm(of value: PropertyListValue) -> PropertyListValue { base.storedForm(of: value) }
+}
+
+/// A backend that may have failed to read its storage while it was locked away, and reads it
+/// again when ``ProtectedDataBackend`` learns that it is readable.
+protocol ReloadsAfterUnlock: PreferenceBackend {
+  func reloadAfterUnlock()
 }

@@ -24,9 +24,18 @@ import Foundation
 /// - Writes that would exceed the remote store's quotas (keys, total size, key length) are
 ///   refused and reported through ``PreferenceDiagnostics``, and so is a quota violation the
 ///   remote store reports.
-/// - The first download (``RemoteChange/Reason/initialSyncChange``) may replace a value this
-///   device wrote before it (iCloud discards such writes): the newer of the two wins, by their
-///   modification times, and a newer local value is sent again.
+/// - The first download (``RemoteChange/Reason/initialSyncChange``) may replace or discard a
+///   value this device wrote before it (iCloud discards such writes): every key is reconciled
+///   then, the newer of the two wins by their modification times, and a local value the server
+///   lacks or holds older is sent again.
+/// - A write the remote store refused for its quota (``RemoteChange/Reason/quotaViolation``) is
+///   reported and not taken as agreed: it is sent again at the next change or ``start()``. The
+///   agreement on a value is recorded only after the remote store took it.
+/// - The engine asks the remote store to synchronize when it starts and each time the app
+///   becomes active, as Apple recommends for `NSUbiquitousKeyValueStore`.
+/// - The remote store's use of its quota is read once, when the engine starts (and after an
+///   account change or a first download), and then kept up to date with each write, not
+///   recomputed from the whole store on every push.
 /// - An account change (``RemoteChange/Reason/accountChange``) neither wipes nor pushes: values
 ///   the new account has replace the local ones; values it lacks stay on this device and are
 ///   sent only when they change here again.
@@ -44,12 +53,28 @@ public final class PreferenceSync: Sendable {
   private struct State {
     var localObservation: PreferenceObservation?
     var remoteObservation: PreferenceObservation?
+    var activityObservation: PreferenceObservation?
+    /// The remote store's use of its quota, kept up to date by this engine's writes and the
+    /// changes it hears; `nil` until read.
+    var usage: QuotaUse?
+  }
+
+  /// The remote store's use: every key's size as this engine last saw it (sizes of keys it does
+  /// not sync are in `others`).
+  struct QuotaUse {
+    var sizes: [String: Int] = [:]
+    var otherKeys = 0
+    var otherBytes = 0
+    var keys: Int { sizes.count + otherKeys }
+    var bytes: Int { sizes.values.reduce(otherBytes, +) }
   }
 
   private let state = Locked(State())
   /// This engine's identity as a writer of the remote store (see `RemoteWriter`).
   private let writer = RemoteWriter.newToken()
   private let clock: @Sendable () -> Date
+  /// The app's activity: the engine synchronizes each time the app becomes active.
+  private let activity: (any AppActivity)?
   /// Serializes reconciliation so that a local and a remote change of one key never interleave,
   /// without holding a lock while the local or remote store runs: applying a remote value writes
   /// the local store, whose observers (this engine among them) submit more work, run after it.
@@ -64,14 +89,23 @@ public final class PreferenceSync: Sendable {
   ///   - keys: The keys to mirror, for example the keys of `@Preference(sync: true)`
   ///     declarations (`PreferenceRegistry.syncedKeys`).
   ///   - clock: The source of modification times; replace it in tests.
-  public init(
+  public convenience init(
     local: PreferenceStore, remote: any RemoteKeyValueStore, keys: Set<String>,
     clock: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.init(local: local, remote: remote, keys: keys, clock: clock, activity: NotifiedAppActivity.system)
+  }
+
+  /// Creates an engine that follows `activity` (tests pass a stand-in).
+  init(
+    local: PreferenceStore, remote: any RemoteKeyValueStore, keys: Set<String>,
+    clock: @escaping @Sendable () -> Date, activity: (any AppActivity)?
   ) {
     self.local = local
     self.remote = remote
     self.keys = keys
     self.clock = clock
+    self.activity = activity
     local.trackModifications(of: keys, clock: clock)
   }
 
@@ -86,16 +120,47 @@ public final class PreferenceSync: Sendable {
       // Registered as this engine, so that a store standing for several devices does not tell
       // it of its own writes.
       let remoteObservation = RemoteWriter.$current.withValue(writer) { remote.observeChanges(handler) }
+      // Apple: "call synchronize() … upon app launch, or upon returning to the foreground".
+      let activityObservation = activity?.observe { [weak self] active in
+        guard active, let self else { return }
+        self.work.submit { [self] in
+          if self.isRunning, !self.remote.synchronize() { Self.reportUnavailable(self.remote) }
+        }
+      }
       if !remote.synchronize() { Self.reportUnavailable(remote) }
       let previous = state.withLock { state in
         defer {
-          state = State(localObservation: localObservation, remoteObservation: remoteObservation)
+          state = State(
+            localObservation: localObservation, remoteObservation: remoteObservation,
+            activityObservation: activityObservation)
         }
-        return [state.localObservation, state.remoteObservation]
+        return [state.localObservation, state.remoteObservation, state.activityObservation]
       }
       previous.forEach { $0?.cancel() }
+      readUsage()
       for key in keys.sorted() { reconcile(key) }
     }
+  }
+
+  /// Reads the remote store's use of its quota whole: at start, after an account change and
+  /// after the first download. Between those, writes and changes keep it up to date.
+  private func readUsage() {
+    let (keys, bytes) = remote.usage()
+    var use = QuotaUse()
+    for key in self.keys {
+      if let value = remote.value(forKey: key) {
+        use.sizes[key] = key.utf8.count + value.approximateByteCount
+      }
+    }
+    use.otherKeys = max(0, keys - use.sizes.count)
+    use.otherBytes = max(0, bytes - use.sizes.values.reduce(0, +))
+    state.withLock { $0.usage = use }
+  }
+
+  /// Updates the kept use of `key`'s size from what the remote store holds now.
+  private func refreshUsage(of key: String) {
+    let size = remote.value(forKey: key).map { key.utf8.count + $0.approximateByteCount }
+    state.withLock { $0.usage?.sizes[key] = size }
   }
 
   /// Stops mirroring. Local writes keep their modification times, so they are reconciled
@@ -103,7 +168,7 @@ public final class PreferenceSync: Sendable {
   public func stop() {
     let observations = state.withLock { state in
       defer { state = State() }
-      return [state.localObservation, state.remoteObservation]
+      return [state.localObservation, state.remoteObservation, state.activityObservation]
     }
     observations.forEach { $0?.cancel() }
   }
@@ -128,13 +193,25 @@ public final class PreferenceSync: Sendable {
       let keys = change.keys.intersection(self.keys).sorted()
       switch change.reason {
       case .serverChange:
-        for key in keys { reconcile(key) }
+        for key in keys {
+          refreshUsage(of: key)
+          reconcile(key)
+        }
       case .initialSyncChange:
-        for key in keys { reconcile(key, afterInitialSync: true) }
+        // The first download may have discarded a value this device wrote before it, under a
+        // key it does not name: every key is reconciled, and a local value the server lacks
+        // (or holds older) is sent again.
+        readUsage()
+        for key in self.keys.sorted() { reconcile(key, afterInitialSync: true) }
       case .accountChange:
+        readUsage()
         for key in (change.keys.isEmpty ? self.keys.sorted() : keys) { accountChanged(key) }
       case .quotaViolation:
+        // The store dropped the write: it is not agreed on, and goes out again with the key's
+        // next change or the next start.
+        readUsage()
         for key in (change.keys.isEmpty ? self.keys.sorted() : keys) {
+          local.updateSyncMetadata { backend in SyncMetadata.removeAgreement(for: key, in: backend) }
           PreferenceDiagnostics.report(
             .syncLimitExceeded(key: key, reason: "the remote store reported that it is over its quota"))
         }
@@ -262,11 +339,11 @@ public final class PreferenceSync: Sendable {
     let entry = Entry(value: value, modified: modified)
     let encoded = entry.encoded
     let limits = remote.limits
-    let usage = remote.usage()
+    if state.withLock({ $0.usage == nil }) { readUsage() }
+    let usage = state.withLock { state in (keys: state.usage?.keys ?? 0, bytes: state.usage?.bytes ?? 0) }
     let existing = remote.value(forKey: key)
-    let growth =
-      encoded.approximateByteCount + key.utf8.count
-      - (existing.map { $0.approximateByteCount + key.utf8.count } ?? 0)
+    let size = encoded.approximateByteCount + key.utf8.count
+    let growth = size - (existing.map { $0.approximateByteCount + key.utf8.count } ?? 0)
     var problem: String?
     if key.utf8.count > limits.maximumKeyBytes {
       problem = "the key is \(key.utf8.count) bytes; the remote store allows \(limits.maximumKeyBytes)"
@@ -279,13 +356,16 @@ public final class PreferenceSync: Sendable {
       PreferenceDiagnostics.report(.syncLimitExceeded(key: key, reason: problem))
       return
     }
+    RemoteWriter.$current.withValue(writer) {
+      remote.setValue(encoded, forKey: key)
+    }
+    // Agreed only once the remote store holds it: an engine stopped in between (a crash, an
+    // exit) sends it again at its next start instead of taking it for sent.
+    state.withLock { $0.usage?.sizes[key] = size }
     local.updateSyncMetadata { backend in
       SyncMetadata.setModified(modified, for: key, in: backend)
       SyncMetadata.setAgreement(
         .init(digest: SyncMetadata.digest(value), modified: modified), for: key, in: backend)
-    }
-    RemoteWriter.$current.withValue(writer) {
-      remote.setValue(encoded, forKey: key)
     }
   }
 

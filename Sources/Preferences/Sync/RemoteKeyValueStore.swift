@@ -95,9 +95,10 @@ public struct RemoteStoreLimits: Sendable, Equatable {
 /// (``Delivery/manual``, then ``deliverNext(to:)``), to explore interleavings deterministically.
 ///
 /// It also reproduces what iCloud documents beyond plain writes: the first download replacing
-/// values written before it (``simulateInitialSync(_:)``), an account change
-/// (``simulateAccountChange(_:)``), a quota violation (``simulateQuotaViolation(keys:)``), and a
-/// missing entitlement (``isAvailable``).
+/// everything written before it (``simulateInitialSync(_:)``), an account change
+/// (``simulateAccountChange(_:)``), a quota violation (``simulateQuotaViolation(keys:)``, and a
+/// write over the server's quota dropped, ``serverQuotaBytes``), and a missing entitlement
+/// (``isAvailable``).
 public final class InMemoryRemoteStore: RemoteKeyValueStore {
   /// How notifications reach observers.
   public enum Delivery: Sendable {
@@ -126,6 +127,9 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     var pending = 0
     var queued: [Notification] = []
     var writes = 0
+    var serverQuotaBytes: Int?
+    var synchronizations = 0
+    var usageReads = 0
   }
 
   private let state = Locked(State())
@@ -152,15 +156,38 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   /// Stores a value written by `writer` (another device, or a test: `nil`), notifying every
   /// observer but those `writer` registered.
   public func setValue(_ value: PropertyListValue?, forKey key: String, from writer: Int?) {
-    let observers = state.withLock { state -> [(Int, @Sendable (RemoteChange) -> Void)] in
+    let (observers, dropped) = state.withLock { state -> ([(Int, @Sendable (RemoteChange) -> Void)], Bool) in
+      // Over the server's quota, iCloud drops the write and tells the writing app.
+      if let quota = state.serverQuotaBytes {
+        var values = state.values
+        values[key] = value
+        if Self.bytes(of: values) > quota {
+          let writers = state.observers.filter { writer == nil || $0.value.writer == writer }.sorted {
+            $0.key < $1.key
+          }
+          return (writers.map { ($0.key, $0.value.handler) }, true)
+        }
+      }
       state.values[key] = value
       state.writes += 1
-      return state.observers.filter { writer == nil || $0.value.writer != writer }.sorted {
-        $0.key < $1.key
-      }
-      .map { ($0.key, $0.value.handler) }
+      return (
+        state.observers.filter { writer == nil || $0.value.writer != writer }.sorted { $0.key < $1.key }
+          .map { ($0.key, $0.value.handler) }, false
+      )
     }
-    post(RemoteChange(reason: .serverChange, keys: [key]), to: observers)
+    post(RemoteChange(reason: dropped ? .quotaViolation : .serverChange, keys: [key]), to: observers)
+  }
+
+  private static func bytes(of values: [String: PropertyListValue]) -> Int {
+    values.reduce(0) { $0 + $1.key.utf8.count + $1.value.approximateByteCount }
+  }
+
+  /// The quota the server enforces, which may be lower than ``limits`` say (the engine checks
+  /// ``limits`` first): a write that would pass it is dropped, and its writer hears a
+  /// ``RemoteChange/Reason/quotaViolation``. `nil`: none.
+  public var serverQuotaBytes: Int? {
+    get { state.withLock { $0.serverQuotaBytes } }
+    set { state.withLock { $0.serverQuotaBytes = newValue } }
   }
 
   /// Delivers `change` to `observers`, as the delivery mode says.
@@ -185,12 +212,13 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
     state.withLock { $0.observers.sorted { $0.key < $1.key }.map { ($0.key, $0.value.handler) } }
   }
 
-  /// The first download from the server, as iCloud does it: the server's `values` replace what
-  /// this store holds for those keys, discarding writes made before it, and every observer hears
-  /// an ``RemoteChange/Reason/initialSyncChange``.
+  /// The first download from the server, as iCloud does it: the server's `values` replace
+  /// everything this store holds, discarding every write made before it, and every observer hears
+  /// an ``RemoteChange/Reason/initialSyncChange`` naming the keys the server holds (not the
+  /// discarded ones).
   public func simulateInitialSync(_ values: [String: PropertyListValue?]) {
     state.withLock { state in
-      for (key, value) in values { state.values[key] = value }
+      state.values = values.compactMapValues { $0 }
     }
     post(RemoteChange(reason: .initialSyncChange, keys: Set(values.keys)), to: allObservers)
   }
@@ -219,7 +247,18 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   }
 
   /// Asks the store to exchange changes with iCloud; `false` when it cannot sync.
-  public func synchronize() -> Bool { isAvailable }
+  public func synchronize() -> Bool {
+    state.withLock { state in
+      state.synchronizations += 1
+      return state.available
+    }
+  }
+
+  /// How many times ``synchronize()`` was called, for tests.
+  public var synchronizeCount: Int { state.withLock { $0.synchronizations } }
+
+  /// How many times ``usage()`` was called, for tests.
+  public var usageReadCount: Int { state.withLock { $0.usageReads } }
 
   /// Waits until every change written so far, and every change those deliveries caused, has
   /// been delivered (automatic delivery).
@@ -272,7 +311,8 @@ public final class InMemoryRemoteStore: RemoteKeyValueStore {
   /// How many keys and bytes the store holds.
   public func usage() -> (keys: Int, bytes: Int) {
     state.withLock { state in
-      (state.values.count, state.values.reduce(0) { $0 + $1.key.utf8.count + $1.value.approximateByteCount })
+      state.usageReads += 1
+      return (state.values.count, Self.bytes(of: state.values))
     }
   }
 

@@ -48,6 +48,13 @@ enum SyncMetadata {
     return Agreement(digest: digest, modified: modified)
   }
 
+  /// Forgets the agreement on `key`: the next reconciliation treats the local value as changed.
+  static func removeAgreement(for key: String, in backend: any PreferenceBackend) {
+    guard case .dictionary(var all)? = backend.value(forKey: syncedKey), all[key] != nil else { return }
+    all[key] = nil
+    backend.setValue(.dictionary(all), forKey: syncedKey)
+  }
+
   static func setAgreement(_ agreement: Agreement, for key: String, in backend: any PreferenceBackend) {
     var all: [String: PropertyListValue] = [:]
     if case .dictionary(let existing)? = backend.value(forKey: syncedKey) { all = existing }
