@@ -36,6 +36,29 @@ import Testing
   }
 
   #if !canImport(Darwin)
+    /// Two stores over one suite in one process: the first showed corelibs' `UserDefaults` a
+    /// value, and another process replaced it in the file before the first heard of it. The
+    /// second store, opening now, sees corelibs show the first's value: that is this library's
+    /// own, not another writer's, and must not be written over the other process's value (it was,
+    /// once in 240 racing rounds of `anotherProcessesWriteRacingAMigrationIsNeverReplaced`).
+    @Test func aValueAnotherStoreOfTheLibraryShowedIsNotTakenForAnotherWritersWrite() throws {
+      let suite = TemporarySuite()
+      let first = CorelibsDefaultsDomain(suiteName: suite.name)
+      first.setStoredValue(.string("shown by the first store"), forKey: "k")
+      try first.flush()
+      first.stopEvents()  // it will not hear the other process's write
+      let other = PropertyListFileBackend(url: suite.file)
+      other.setValue(.string("written by another process"), forKey: "k")
+      try other.flush()
+      let second = CorelibsDefaultsDomain(suiteName: suite.name)
+      #expect(second.storedValue(forKey: "k") == .string("written by another process"))
+      #expect(second.poll(known: ["k"]) == [], "nothing to adopt")
+      try second.flush()
+      #expect(
+        PropertyListFileBackend(url: suite.file).value(forKey: "k") == .string("written by another process"))
+      #expect(UserDefaults(suiteName: suite.name)?.string(forKey: "k") == "written by another process")
+    }
+
     /// On Linux the store keeps the file swift-corelibs-foundation reads, so both must find it
     /// the same way. A test runner or a sandbox that gives the process a home of its own (`HOME`)
     /// is where this parts: the account's home (`homeDirectoryForCurrentUser`) would be another

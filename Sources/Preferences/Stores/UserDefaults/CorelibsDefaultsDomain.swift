@@ -97,7 +97,11 @@
     /// that interleave a write there.
     @TaskLocal static var afterReadingFileValues: (@Sendable () -> Void)?
 
+    /// The domain's name: the suite, or the application's domain for `.standard`.
+    private let domainName: String
+
     init(suiteName: String?) {
+      domainName = suiteName ?? UserDefaultsBackend.applicationDomain
       if let suiteName, let suite = UserDefaults(suiteName: suiteName) {
         defaults = suite
       } else {
@@ -113,15 +117,17 @@
       let shown = shownValues(keys: Set(stored.keys))
       var toShow: [String: PropertyListValue] = [:]
       for (key, value) in stored {
-        if let current = shown[key], current != value {
+        if let current = shown[key], current != value, !libraryShowed(current, forKey: key) {
           file.setValue(current, forKey: key)
-        } else if shown[key] == nil {
+        } else if shown[key] != value {
           toShow[key] = value
         }
       }
       for (key, value) in toShow { show(value, forKey: key) }
       mirror.withLock { mirror in
-        for (key, value) in stored { mirror.expected[key] = shown[key] ?? value }
+        for (key, value) in stored {
+          mirror.expected[key] = toShow[key] != nil ? value : (shown[key] ?? value)
+        }
       }
     }
 
@@ -140,7 +146,19 @@
       return values
     }
 
+    /// What this library last showed corelibs' `UserDefaults` for each key of each domain, in the
+    /// whole process: a value corelibs shows that some domain of this library showed is not
+    /// another writer's (two stores over one suite in one process show each other's values, and
+    /// one may show a value the file has since replaced, before its event arrives).
+    private static let shownByLibrary = Locked<[String: [String: PropertyListValue?]]>([:])
+
+    /// Whether `value`, which corelibs shows for `key`, is what a domain of this library showed.
+    private func libraryShowed(_ value: PropertyListValue?, forKey key: String) -> Bool {
+      Self.shownByLibrary.withLock { $0[domainName]?[key] } == .some(value)
+    }
+
     private func show(_ value: PropertyListValue?, forKey key: String) {
+      Self.shownByLibrary.withLock { $0[domainName, default: [:]][key] = .some(value) }
       if let value {
         defaults.set(value.foundationObject, forKey: key)
       } else {
@@ -253,6 +271,8 @@
         var adopted: [String: PropertyListValue?] = [:]
         for key in known where shown[key] != mirror.expected[key] {
           guard mirror.mayCompare(key, readAt: version) else { continue }
+          // Shown by this library (another store over the suite): not another writer's.
+          guard !libraryShowed(shown[key], forKey: key) else { continue }
           mirror.expected[key] = shown[key]
           adopted[key] = .some(shown[key] == mirror.registered[key] ? nil : shown[key])
         }
