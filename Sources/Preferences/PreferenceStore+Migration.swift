@@ -100,7 +100,7 @@ extension PreferenceStore {
 
   /// Runs in ``migrate(_:from:oldKeys:)`` between writing the value here and removing it from
   /// the previous store, for tests that change the previous store there.
-  @TaskLocal static var afterMovingIn: (@Sendable () -> Void)?
+  @TaskLocal static var afterMovingIn: TestHook?
 
   /// Stores `value` under `key` only if `expected` is stored there (one step where the backend
   /// allows; ``PreferenceBackend/replaceValue(forKey:ifEqualTo:with:)``; in this process, one

@@ -402,7 +402,7 @@ public final class PreferenceStore: Sendable {
 
   /// Runs in a write between the backend taking the value and the store's bookkeeping, for tests
   /// that make another write land there.
-  @TaskLocal static var afterBackendWrite: (@Sendable () -> Void)?
+  @TaskLocal static var afterBackendWrite: TestHook?
 
   /// Removes every value this store's backend holds. Registered defaults stay registered.
   public func removeAllValues() {

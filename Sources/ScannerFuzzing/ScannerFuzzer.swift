@@ -46,8 +46,14 @@ public struct ScannerFuzzer: Sendable {
     public var failures: [String] = []
     /// The inputs behind `failures`, to replay.
     public var failingInputs: [[UInt8]] = []
+    /// What each failing input was checked for, in `failingInputs`' order
+    /// (``ScannerFuzzer/Expectation/text``), so that it replays as a regression fixture.
+    public var failingExpectations: [Expectation] = []
     /// Inputs per strategy.
     public var byStrategy: [String: Int] = [:]
+
+    /// An empty report, to add batches to.
+    public init() {}
 
     /// A description for logs and diagnostics.
     public var description: String {
@@ -127,6 +133,68 @@ public struct ScannerFuzzer: Sendable {
 
   /// Runs `iterations` inputs from `seed`.
   ///
+  /// What an input is checked for, beyond finishing: every input's registry stays within a
+  /// constant factor of its size, and each kind adds its own check.
+  public enum Expectation: Sendable, Equatable {
+    /// Nothing more.
+    case bounded
+    /// Declarations named `name…` were injected into comments and literals: none comes back.
+    case injected(String)
+    /// An unterminated comment or string: reported.
+    case unterminated
+    /// Valid Swift: the declaration of `key` is found, with exactly this error (or none).
+    case tricky(key: String, error: String?)
+
+    /// A line of text for the fixture's `.expect` file.
+    public var text: String {
+      switch self {
+      case .bounded: "bounded"
+      case .injected(let name): "injected \(name)"
+      case .unterminated: "unterminated"
+      case .tricky(let key, let error): "tricky \(key)" + (error.map { "\n\($0)" } ?? "")
+      }
+    }
+
+    /// The expectation a fixture's `.expect` file states.
+    public init?(text: String) {
+      let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+      let words = lines[0].split(separator: " ", maxSplits: 1).map(String.init)
+      switch words.first {
+      case "bounded": self = .bounded
+      case "injected" where words.count == 2: self = .injected(words[1])
+      case "unterminated": self = .unterminated
+      case "tricky" where words.count == 2:
+        self = .tricky(key: words[1], error: lines.count > 1 && !lines[1].isEmpty ? lines[1] : nil)
+      default: return nil
+      }
+    }
+  }
+
+  /// Scans `input` and checks it as `expectation` says; returns what failed, or `nil`.
+  public static func check(_ input: [UInt8], expectation: Expectation, name: String = "input.swift")
+    -> String?
+  {
+    let result = PreferenceScanner(module: "Fuzz").scan(files: [(name, input)])
+    let generated = PreferenceScanner.renderAll(result, module: "Fuzz")
+    if generated.utf8.count > 64 * input.count + 16_384 {
+      return "\(input.count) bytes of input generated \(generated.utf8.count) bytes of registry"
+    }
+    switch expectation {
+    case .bounded:
+      return nil
+    case .injected(let injected):
+      guard let found = result.plans.first(where: { $0.property.hasPrefix(injected) }) else { return nil }
+      return "reported \(found.property) from inside a comment or string"
+    case .unterminated:
+      return result.diagnostics.contains(where: { $0.severity != .note })
+        ? nil : "an unterminated comment or string produced no diagnostic"
+    case .tricky(let key, let error):
+      let errors = result.diagnostics.filter { $0.severity == .error }.map(\.message)
+      return result.plans.contains(where: { $0.key == key }) && errors == (error.map { [$0] } ?? [])
+        ? nil : "valid Swift lost '\(key)': \(result.plans.map(\.key)) \(result.diagnostics)"
+    }
+  }
+
   /// - Parameters:
   ///   - iterations: How many inputs to generate and scan.
   ///   - seed: The random seed; a run replays exactly from it.
@@ -137,7 +205,6 @@ public struct ScannerFuzzer: Sendable {
   public func run(iterations: Int, seed: UInt64, maximumSize: Int = 16_384, current: URL? = nil) -> Report {
     var random = SplitMix64(seed: seed)
     var report = Report()
-    let scanner = PreferenceScanner(module: "Fuzz")
     for iteration in 0..<iterations {
       let strategy = Int(random.next() % 10)
       var input: [UInt8]
@@ -203,41 +270,23 @@ public struct ScannerFuzzer: Sendable {
       report.iterations += 1
       report.bytesScanned += input.count
       if let current { try? Data(input).write(to: current) }
-      let result = scanner.scan(files: [("fuzz-\(iteration).swift", input)])
-      let generated = PreferenceScanner.renderAll(result, module: "Fuzz")
-      if generated.utf8.count > 64 * input.count + 16_384 {
-        report.failures.append(
-          "seed \(seed) input \(iteration): \(input.count) bytes of input generated \(generated.utf8.count) bytes of registry"
-        )
-        report.failingInputs.append(input)
-      }
+      let expectation: Expectation
       if let expectedKey {
         report.trickyChecked += 1
-        let errors = result.diagnostics.filter { $0.severity == .error }.map(\.message)
-        if !result.plans.contains(where: { $0.key == expectedKey })
-          || errors != (expectedError.map { [$0] } ?? [])
-        {
-          report.failures.append(
-            "seed \(seed) input \(iteration): valid Swift lost '\(expectedKey)': \(result.plans.map(\.key)) \(result.diagnostics)"
-          )
-          report.failingInputs.append(input)
-        }
-      }
-      if let injected {
+        expectation = .tricky(key: expectedKey, error: expectedError)
+      } else if let injected {
         report.injectionsChecked += 1
-        if let found = result.plans.first(where: { $0.property.hasPrefix(injected) }) {
-          report.failures.append(
-            "seed \(seed) input \(iteration): reported \(found.property) from inside a comment or string")
-          report.failingInputs.append(input)
-        }
-      }
-      if expectProblem {
+        expectation = .injected(injected)
+      } else if expectProblem {
         report.malformedChecked += 1
-        if !result.diagnostics.contains(where: { $0.severity != .note }) {
-          report.failures.append(
-            "seed \(seed) input \(iteration): an unterminated comment or string produced no diagnostic")
-          report.failingInputs.append(input)
-        }
+        expectation = .unterminated
+      } else {
+        expectation = .bounded
+      }
+      if let failure = Self.check(input, expectation: expectation, name: "fuzz-\(iteration).swift") {
+        report.failures.append("seed \(seed) input \(iteration): \(failure)")
+        report.failingInputs.append(input)
+        report.failingExpectations.append(expectation)
       }
     }
     return report

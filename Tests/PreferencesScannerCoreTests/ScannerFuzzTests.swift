@@ -22,6 +22,26 @@ import Testing
     #expect(report.byStrategy.count == 9, "\(report.byStrategy)")
   }
 
+  /// Every input a fuzz run found failing (`preferences-fuzz --dump`, as `.ci/run` runs it), kept
+  /// with what it was checked for, replays without failing.
+  @Test func everyKeptFailingInputReplays() throws {
+    let folder = packageRoot.appendingPathComponent(
+      "Tests/PreferencesScannerCoreTests/Fixtures/FuzzRegressions")
+    let inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasSuffix(".input")
+    }
+    #expect(inputs.count >= 2, "the kept inputs are read")
+    for name in inputs.sorted() {
+      let input = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+      let expectation = try String(
+        contentsOf: folder.appendingPathComponent(String(name.dropLast(".input".count)) + ".expect"),
+        encoding: .utf8)
+      let expected = try #require(
+        ScannerFuzzer.Expectation(text: expectation.trimmingCharacters(in: .newlines)), "\(name)")
+      #expect(ScannerFuzzer.check(input, expectation: expected, name: name) == nil, "\(name)")
+    }
+  }
+
   @Test func everyTrickyShapeIsFoundUnderItsKey() {
     for (source, key, error) in ScannerFuzzer.tricky {
       let result = PreferenceScanner(module: "M").scan(files: [("t.swift", Array(source.utf8))])

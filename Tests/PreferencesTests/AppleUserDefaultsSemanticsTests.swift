@@ -8,8 +8,14 @@ import Testing
 /// registration domain, the persistent domain versus the search list, `NSGlobalDomain`, and other
 /// processes' writes that post nothing.
 @Suite(.deadlockWatchdog) struct AppleUserDefaultsSemanticsTests {
+  /// A store over `defaults` whose announcements are posted by the writing thread, at once: the
+  /// re-entries these tests make (a write from inside every call into UserDefaults) then stay on
+  /// the thread that started them, where `ReentryDepth` lets each run once. (From the background
+  /// queue, each announcement's re-entry would write and announce again, forever.)
   private func makeStore(_ defaults: SimulatedUserDefaults) -> PreferenceStore {
-    PreferenceStore(backend: UserDefaultsBackend(suiteName: nil, domain: defaults), arguments: [])
+    PreferenceStore(
+      backend: UserDefaultsBackend(suiteName: nil, domain: defaults, scheduleAnnouncement: { $0() }),
+      arguments: [])
   }
 
   /// The notification a write posts re-enters the backend on the writing thread, inside the
@@ -200,16 +206,18 @@ final class ReentryDepth: Sendable {
     let directory = TemporaryDirectory()
     let url = directory.url.appendingPathComponent("not/yet/there/p.plist")
     let created = Locked(false)
-    let store = FileWatch.$beforeWatching.withValue({
-      guard
-        !created.withLock({ created in
-          defer { created = true }; return created
-        })
-      else { return }
-      let writer = PropertyListFileBackend(url: url)
-      writer.setValue(.string("written meanwhile"), forKey: "k")
-      try? writer.flush()
-    }) {
+    let store = FileWatch.$beforeWatching.withValue(
+      TestHook {
+        guard
+          !created.withLock({ created in
+            defer { created = true }; return created
+          })
+        else { return }
+        let writer = PropertyListFileBackend(url: url)
+        writer.setValue(.string("written meanwhile"), forKey: "k")
+        try? writer.flush()
+      }
+    ) {
       PreferenceStore(backend: PropertyListFileBackend(url: url), arguments: [])
     }
     #expect(created.withLock { $0 })

@@ -403,10 +403,12 @@ import Testing
     let second = DispatchGroup()
     second.enter()
     Thread.detachNewThread {
-      ExpiringActivity.$beforeWaitingForWork.withValue({
-        events.withLock { $0.append("expiring call waits") }
-        proceed.signal()
-      }) {
+      ExpiringActivity.$beforeWaitingForWork.withValue(
+        TestHook {
+          events.withLock { $0.append("expiring call waits") }
+          proceed.signal()
+        }
+      ) {
         activity.handle(expired: true)
       }
       events.withLock { $0.append("expiring call returned") }

@@ -30,11 +30,13 @@ import Testing
     let complete = try Self.xml(Self.othersKeys)
     try complete.prefix(complete.count / 2).write(to: file)
     let retries = Locked(0)
-    let backend = PropertyListFile.$whileUnsettled.withValue({
-      retries.withLock { $0 += 1 }
-      // The other writer finishes.
-      try? complete.write(to: file)
-    }) {
+    let backend = PropertyListFile.$whileUnsettled.withValue(
+      TestHook {
+        retries.withLock { $0 += 1 }
+        // The other writer finishes.
+        try? complete.write(to: file)
+      }
+    ) {
       PropertyListFileBackend(url: file, format: .xml)
     }
     #expect(retries.withLock { $0 } == 1)
@@ -51,7 +53,7 @@ import Testing
     let complete = try Self.xml(Self.othersKeys)
     try complete.prefix(10).write(to: file)
     backend.setValue(.string("mine"), forKey: "Mine.key")
-    try PropertyListFile.$whileUnsettled.withValue({ try? complete.write(to: file) }) {
+    try PropertyListFile.$whileUnsettled.withValue(TestHook { try? complete.write(to: file) }) {
       try backend.flush()
     }
     guard case .values(let onDisk) = try PropertyListFile(url: file, format: .xml).read() else {
@@ -70,7 +72,7 @@ import Testing
     let file = directory.file("suite.plist")
     try Data("<?xml version=\"1.0\"?><plist><dict><key>a</key>".utf8).write(to: file)
     let retries = Locked(0)
-    let backend = PropertyListFile.$whileUnsettled.withValue({ retries.withLock { $0 += 1 } }) {
+    let backend = PropertyListFile.$whileUnsettled.withValue(TestHook { retries.withLock { $0 += 1 } }) {
       PropertyListFileBackend(url: file, format: .xml)
     }
     #expect(backend.allValues().isEmpty)

@@ -53,6 +53,8 @@ final class ManualPollers: Sendable {
     let defaults: SimulatedUserDefaults
     let activity = NotifiedAppActivity(initiallyActive: true, becameActive: [], leftForeground: [])
     let pollers = ManualPollers()
+    /// Announcements the backend scheduled and the test has not run yet.
+    let announcements = Locked<[@Sendable () -> Void]>([])
     let backend: UserDefaultsBackend
     let store: PreferenceStore
 
@@ -61,8 +63,18 @@ final class ManualPollers: Sendable {
       defaults = SimulatedUserDefaults(process: process, name: "group.com.example.app")
       if !active { activity.set(false) }
       backend = UserDefaultsBackend(
-        suiteName: "group.com.example.app", domain: defaults, activity: activity, makePoller: pollers.factory)
+        suiteName: "group.com.example.app", domain: defaults, activity: activity, makePoller: pollers.factory,
+        scheduleAnnouncement: { [announcements] post in announcements.withLock { $0.append(post) } })
       store = PreferenceStore(backend: backend, arguments: [])
+    }
+
+    /// Posts the announcements scheduled so far, as the background queue would.
+    func postAnnouncements() {
+      let scheduled = announcements.withLock { list in
+        defer { list = [] }
+        return list
+      }
+      for post in scheduled { post() }
     }
 
     /// Whether `read` was invalidated by what `change` did, as SwiftUI would re-render.
@@ -140,12 +152,45 @@ final class ManualPollers: Sendable {
     #expect(model.greeting == "Late")
   }
 
-  /// The app's own writes are announced to other processes of the library.
-  @Test func theLibrarysWritesAreAnnounced() {
+  /// The app's own writes are announced to other processes of the library, once for a burst of
+  /// writes, from the background queue; a write after the announcement started is announced
+  /// again.
+  @Test func theLibrarysWritesAreAnnouncedOncePerBurst() {
     let app = App()
     let name = SimulatedPreferencesDaemon.announcement(for: app.defaults.name)
+    let posts = { app.daemon.darwinPosts.withLock { $0[name] ?? 0 } }
+    for value in 0..<10 { app.store.set(value, forKey: "Widget.volume") }
+    #expect(posts() == 0, "posted from the queue, not by the writing thread")
+    #expect(app.announcements.withLock { $0.count } == 1, "one announcement for ten writes")
+    app.postAnnouncements()
+    #expect(posts() == 1)
     app.store.set("Mine", forKey: "Widget.greeting")
-    #expect(app.daemon.darwinPosts.withLock { $0[name] } == 1)
+    #expect(app.announcements.withLock { $0.count } == 1, "a later write is announced again")
+    app.postAnnouncements()
+    #expect(posts() == 2)
+    #expect(app.defaults.storedValue(forKey: "Widget.greeting") == .string("Mine"))
+  }
+
+  /// By default the announcement is posted from a background queue, after the write returned.
+  @Test func theDefaultAnnouncementIsPostedFromAnotherThread() {
+    let daemon = SimulatedPreferencesDaemon()
+    let defaults = SimulatedUserDefaults(
+      process: SimulatedProcess(daemon: daemon), name: "group.com.example.app")
+    let store = PreferenceStore(
+      backend: UserDefaultsBackend(suiteName: "group.com.example.app", domain: defaults, activity: nil),
+      arguments: [])
+    let posted = DispatchSemaphore(value: 0)
+    let postingThread = Locked<Thread?>(nil)
+    let observer = daemon.observeDarwin(SimulatedPreferencesDaemon.announcement(for: defaults.name)) {
+      postingThread.withLock { $0 = Thread.current }
+      posted.signal()
+    }
+    defer {
+      daemon.removeDarwinObserver(observer, SimulatedPreferencesDaemon.announcement(for: defaults.name))
+    }
+    store.set("Mine", forKey: "Widget.greeting")
+    #expect(posted.wait(timeout: .now() + 30) == .success, "the announcement was posted")
+    #expect(postingThread.withLock { $0 } != Thread.current)
   }
 
   /// No comparison runs in the background, nor while the app uses no preference of the store; it

@@ -123,10 +123,12 @@ final class LockedUntilUnlockBackend: PreferenceBackend {
     store.set("held-a", forKey: "a")
     store.set("held-b", forKey: "b")
     // Applying `a` (the first held write, in key order), the app writes `b` anew.
-    ProtectedDataBackend.$whileApplying.withValue({
-      guard base.inner.value(forKey: "b") == nil else { return }
-      store.set("typed during the unlock", forKey: "b")
-    }) {
+    ProtectedDataBackend.$whileApplying.withValue(
+      TestHook {
+        guard base.inner.value(forKey: "b") == nil else { return }
+        store.set("typed during the unlock", forKey: "b")
+      }
+    ) {
       device.unlock()
     }
     #expect(base.inner.value(forKey: "b") == .string("typed during the unlock"))

@@ -96,7 +96,7 @@ import Testing
       let domain = CorelibsDefaultsDomain(suiteName: suite.name)
       domain.setStoredValue(.string("old"), forKey: "k")
       #expect(domain.poll(known: ["k"]) == [])
-      CorelibsDefaultsDomain.$beforeShowing.withValue({ _ = domain.poll(known: ["k"]) }) {
+      CorelibsDefaultsDomain.$beforeShowing.withValue(TestHook { _ = domain.poll(known: ["k"]) }) {
         domain.setStoredValue(.string("new"), forKey: "k")
       }
       #expect(domain.storedValue(forKey: "k") == .string("new"))
@@ -117,10 +117,12 @@ import Testing
       for key in keys { domain.setStoredValue(.string("mine"), forKey: key) }
       // What a reload after another process's writes leaves in the file.
       for key in keys { domain.file.setValue(.string("theirs"), forKey: key) }
-      CorelibsDefaultsDomain.$afterReadingFileValues.withValue({
-        domain.setStoredValue(.string("newer"), forKey: "written")
-        domain.register(defaults: ["registered": .string("default")])
-      }) {
+      CorelibsDefaultsDomain.$afterReadingFileValues.withValue(
+        TestHook {
+          domain.setStoredValue(.string("newer"), forKey: "written")
+          domain.register(defaults: ["registered": .string("default")])
+        }
+      ) {
         domain.showFileValues(of: keys)
       }
       let plain = UserDefaults(suiteName: suite.name)

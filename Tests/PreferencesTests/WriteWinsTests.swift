@@ -189,14 +189,16 @@ import Testing
     let destination = PreferenceStore.inMemory()
     // The source renames the value after the destination has written it and before the move
     // removes it from the source.
-    let result = PreferenceStore.$afterMovingIn.withValue({
-      let renamed = DispatchSemaphore(value: 0)
-      Thread.detachNewThread {
-        _ = source.migrate(from: "Old.theme", to: "Settings.theme")
-        renamed.signal()
+    let result = PreferenceStore.$afterMovingIn.withValue(
+      TestHook {
+        let renamed = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+          _ = source.migrate(from: "Old.theme", to: "Settings.theme")
+          renamed.signal()
+        }
+        renamed.wait()
       }
-      renamed.wait()
-    }) {
+    ) {
       destination.migrate("Settings.theme", from: source, oldKeys: ["Old.theme"])
     }
     #expect(result == .moved)
@@ -309,7 +311,9 @@ final class RecordingBackend: PreferenceBackend {
     let file = directory.file("prefs.plist")
     let backend = PropertyListFileBackend(url: file)
     backend.setValue(.integer(1), forKey: "k")
-    try PropertyListFileBackend.$whileFlushing.withValue({ backend.setValue(.integer(2), forKey: "k") }) {
+    try PropertyListFileBackend.$whileFlushing.withValue(
+      TestHook { backend.setValue(.integer(2), forKey: "k") }
+    ) {
       try backend.flush()
     }
     #expect(
@@ -327,14 +331,16 @@ final class RecordingBackend: PreferenceBackend {
     let store = PreferenceStore.inMemory()
     // Read once: the key's cache entry exists, as for any preference an app shows.
     #expect(store.value(forKey: "k", default: 0) == 0)
-    PreferenceStore.$afterBackendWrite.withValue({
-      let second = DispatchSemaphore(value: 0)
-      Thread.detachNewThread {
-        store.set(2, forKey: "k")
-        second.signal()
+    PreferenceStore.$afterBackendWrite.withValue(
+      TestHook {
+        let second = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+          store.set(2, forKey: "k")
+          second.signal()
+        }
+        second.wait()
       }
-      second.wait()
-    }) {
+    ) {
       store.set(1, forKey: "k")
     }
     #expect(store.backend.value(forKey: "k") == .integer(2))

@@ -29,7 +29,7 @@ final class ExpiringActivity: Sendable {
   @TaskLocal static var current: ExpiringActivity?
 
   /// Runs in the second call before it waits for the work, for tests.
-  @TaskLocal static var beforeWaitingForWork: (@Sendable () -> Void)?
+  @TaskLocal static var beforeWaitingForWork: TestHook?
 
   init(_ work: @escaping @Sendable (_ expired: Bool) -> Void) {
     self.work = work

@@ -154,7 +154,7 @@ struct PropertyListFile: Sendable {
   static let settleLimit: Duration = .seconds(2)
   /// Called instead of waiting between two reads of an unparseable file, for tests that
   /// complete or change the file there.
-  @TaskLocal static var whileUnsettled: (@Sendable () -> Void)?
+  @TaskLocal static var whileUnsettled: TestHook?
 
   /// Reads the file as ``read()`` does; a file that does not parse is read again while it
   /// changes (another writer's write in progress, in place), and is ``Contents/corrupt(reason:)``

@@ -64,7 +64,7 @@ public final class PropertyListFileBackend: PreferenceBackend, PendingWriter, Re
 
   /// Runs inside a flush, after it took the pending changes and before it writes them, for tests
   /// that write there.
-  @TaskLocal static var whileFlushing: (@Sendable () -> Void)?
+  @TaskLocal static var whileFlushing: TestHook?
 
   /// How often the file is checked for changes by other processes where there are no events.
   static let pollInterval: DispatchTimeInterval = .milliseconds(250)

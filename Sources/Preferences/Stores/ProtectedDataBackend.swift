@@ -121,7 +121,7 @@ public final class ProtectedDataBackend: PreferenceBackend {
   public var isLocked: Bool { state.withLock { $0.phase == .locked } }
 
   /// Runs between applying one held write and the next, for tests that write there.
-  @TaskLocal static var whileApplying: (@Sendable () -> Void)?
+  @TaskLocal static var whileApplying: TestHook?
 
   private func markReadable() {
     guard usesSentinel else { return }

@@ -69,7 +69,7 @@ final class FileWatch: Sendable {
 
   /// Runs between finding the directory to watch and starting its watch, for tests that create
   /// directories there.
-  @TaskLocal static var beforeWatching: (@Sendable () -> Void)?
+  @TaskLocal static var beforeWatching: TestHook?
 
   /// The file's directory, or its nearest existing ancestor; and whether it is the directory.
   private func nearestExistingDirectory() -> (path: String, isFileDirectory: Bool) {

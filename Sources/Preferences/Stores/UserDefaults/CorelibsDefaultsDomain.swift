@@ -92,10 +92,10 @@
 
     /// Runs between a write's bookkeeping and UserDefaults showing it, for tests that interleave
     /// a poll there.
-    @TaskLocal static var beforeShowing: (@Sendable () -> Void)?
+    @TaskLocal static var beforeShowing: TestHook?
     /// Runs between ``showFileValues(of:)`` reading the file and showing its values, for tests
     /// that interleave a write there.
-    @TaskLocal static var afterReadingFileValues: (@Sendable () -> Void)?
+    @TaskLocal static var afterReadingFileValues: TestHook?
 
     /// The domain's name: the suite, or the application's domain for `.standard`.
     private let domainName: String

@@ -57,6 +57,11 @@ public final class UserDefaultsBackend: PreferenceBackend {
     var activityObservation: PreferenceObservation?
   }
   private let state = Locked(State())
+  /// Whether an announcement of this backend's writes is scheduled and not yet posted.
+  private let announcementScheduled = Locked(false)
+  /// Runs an announcement: on a background queue (tests pass their own).
+  typealias AnnouncementScheduler = @Sendable (_ post: @escaping @Sendable () -> Void) -> Void
+  private let scheduleAnnouncement: AnnouncementScheduler
 
   /// Where the app's activity comes from: `nil` in a process with no app lifecycle.
   let activity: (any AppActivity)?
@@ -76,16 +81,21 @@ public final class UserDefaultsBackend: PreferenceBackend {
   }
 
   /// Creates a backend over `domain`: the platform's adapter, or a stand-in in tests, with the
-  /// app's activity and the poll's timer (tests pass their own).
+  /// app's activity, the poll's timer and the queue announcements are posted from (tests pass
+  /// their own).
   init(
     suiteName: String?, domain: any DefaultsDomain,
     activity: (any AppActivity)? = NotifiedAppActivity.system,
-    makePoller: @escaping PollerFactory = { ChangePoller(interval: $0, tick: $1) }
+    makePoller: @escaping PollerFactory = { ChangePoller(interval: $0, tick: $1) },
+    scheduleAnnouncement: @escaping AnnouncementScheduler = {
+      DispatchQueue.global(qos: .utility).async(execute: $0)
+    }
   ) {
     self.suiteName = suiteName
     self.domain = domain
     self.activity = activity
     self.makePoller = makePoller
+    self.scheduleAnnouncement = scheduleAnnouncement
   }
 
   /// The `UserDefaults` object this backend reads, writes and observes: `.standard`, or the suite
@@ -128,7 +138,23 @@ public final class UserDefaultsBackend: PreferenceBackend {
     beginWrite(value, forKey: key)
     Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(value, forKey: key) }
     endWrite(forKey: key)
-    domain.announceChange()
+    announceChange()
+  }
+
+  /// Tells other processes of this library that the domain changed: once for any number of
+  /// writes in a row, posted from a background queue, so that a burst of writes (a slider being
+  /// dragged) costs the writing thread no message to the system per write. A write made after
+  /// the scheduled announcement starts is announced again.
+  private func announceChange() {
+    let schedule = announcementScheduled.withLock { scheduled in
+      defer { scheduled = true }
+      return !scheduled
+    }
+    guard schedule else { return }
+    scheduleAnnouncement { [domain, announcementScheduled] in
+      announcementScheduled.withLock { $0 = false }
+      domain.announceChange()
+    }
   }
 
   /// The bookkeeping before a write of `key`: a check that reads the domain meanwhile skips it.
@@ -172,7 +198,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
       domain.replaceStoredValue(forKey: key, ifEqualTo: expected, with: value)
     }
     endWrite(forKey: key, seen: replaced ? .none : .some(domain.storedValue(forKey: key)))
-    if replaced { domain.announceChange() }
+    if replaced { announceChange() }
     return replaced
   }
 
