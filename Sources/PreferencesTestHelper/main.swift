@@ -205,6 +205,29 @@ case "raw-value":
   // raw-value SUITE|standard KEY: prints what plain UserDefaults in a fresh process reads for KEY.
   guard arguments.count == 4 else { fail("usage: raw-value SUITE|standard KEY") }
   print(plainDefaults(arguments[2]).object(forKey: arguments[3]).map { "\($0)" } ?? "none")
+case "raw-domain":
+  // raw-domain SUITE|standard [KEY=VALUE]...: replaces the domain's stored values with the given
+  // strings (none: empties it) through plain UserDefaults, and synchronizes.
+  guard arguments.count >= 3 else { fail("usage: raw-domain SUITE|standard [KEY=VALUE]...") }
+  let name =
+    arguments[2] == "standard"
+    ? (Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName) : arguments[2]
+  var values: [String: Any] = [:]
+  for pair in arguments.dropFirst(3) {
+    guard let equals = pair.firstIndex(of: "=") else { fail("\(pair) is not KEY=VALUE") }
+    values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+  }
+  let defaults = plainDefaults(arguments[2])
+  defaults.setPersistentDomain(values, forName: name)
+  guard defaults.synchronize() else { fail("synchronize() failed") }
+case "raw-values":
+  // raw-values SUITE|standard KEY...: prints what plain UserDefaults in a fresh process reads for
+  // each KEY, or "none", "|"-separated.
+  guard arguments.count >= 4 else { fail("usage: raw-values SUITE|standard KEY...") }
+  let defaults = plainDefaults(arguments[2])
+  print(
+    arguments.dropFirst(3).map { defaults.object(forKey: $0).map { "\($0)" } ?? "none" }.joined(
+      separator: "|"))
 case "raw-set":
   // raw-set SUITE|standard KEY VALUE: sets a string through plain UserDefaults and synchronizes
   // (swift-corelibs-foundation writes its file only then).

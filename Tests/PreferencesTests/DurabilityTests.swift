@@ -462,6 +462,8 @@ import Testing
 /// in its old place, its new one, or both. Half the rounds run the processes with a `HOME` of
 /// their own, as a test runner does.
 @Suite struct RegistryMigrationDurabilityTests {
+  // Linux only: reads corelibs' files directly, wherever corelibs keeps them ($XDG_CONFIG_HOME
+  // or $HOME/.config). Its twin below holds the same promise on every platform.
   #if !canImport(Darwin)
     @Test func theRegistrysMigrationsSurviveExitsAndKillsAtAnyDelay() throws {
       let rounds = Intensity.rounds(quick: 12, long: 90)
@@ -521,6 +523,66 @@ import Testing
       #expect(failures.isEmpty, "\(failures.count) problems in \(rounds) rounds: \(failures.prefix(5))")
     }
   #endif
+
+  /// The same promise through the platform's own UserDefaults on every platform (the real one
+  /// on macOS, where the test above does not compile; corelibs' on Linux): each round seeds the
+  /// helper's domain through plain UserDefaults in one process, migrates in another that
+  /// returns, exits or is killed at a delay, and reads both domains back in a third.
+  @Test func theRegistrysMigrationsSurviveExitsAndKillsInPlainUserDefaults() throws {
+    let rounds = Intensity.rounds(quick: 6, long: 30)
+    let config = TemporaryDirectory()
+    #if canImport(Darwin)
+      // The user's real domains: the helper's own and the suite it moves to, emptied after.
+      let environment: [String: String] = [:]
+    #else
+      let environment = ["XDG_CONFIG_HOME": config.url.path]
+    #endif
+    let moved = "swift-preferences-helper-moved"
+    defer {
+      _ = try? runHelper(["raw-domain", "standard"], environment: environment)
+      _ = try? runHelper(["raw-domain", moved], environment: environment)
+    }
+    var failures: [String] = []
+    for round in 0..<rounds {
+      _ = try runHelper(
+        ["raw-domain", "standard", "Migrating.username=Paul", "Migrating.nick=P", "Migrating.theme=dark"],
+        environment: environment)
+      _ = try runHelper(["raw-domain", moved], environment: environment)
+      let delay = (round * 120_000 / max(1, rounds - 1)) + Int.random(in: 0...2_000)
+      let ending = ["return", "exit", "kill-me"][round % 3]
+      let label = "round \(round) (\(ending), \(delay) µs)"
+      let read = try runHelper(
+        ["registry-migrate-exit-after", "\(delay)", ending], expectSuccess: false, environment: environment)
+      if read != "Paul|P|dark" { failures.append("\(label): the migrating process read \(read)") }
+      let old = try runHelper(
+        [
+          "raw-values", "standard", "Migrating.userName", "Migrating.username", "Migrating.nickname",
+          "Migrating.nick", "Migrating.theme",
+        ], environment: environment
+      ).split(separator: "|").map(String.init)
+      let new = try runHelper(["raw-values", moved, "Migrating.theme"], environment: environment)
+      guard old.count == 5 else {
+        failures.append("\(label): read \(old)")
+        continue
+      }
+      let placed = [
+        ("userName", old[0], old[1]), ("nickname", old[2], old[3]), ("theme", new, old[4]),
+      ]
+      let expected = ["userName": "Paul", "nickname": "P", "theme": "dark"]
+      for (name, newPlace, oldPlace) in placed {
+        if ending == "kill-me" {
+          if newPlace != expected[name] && oldPlace != expected[name] {
+            failures.append("\(label): \(name) is gone")
+          }
+        } else {
+          if newPlace != expected[name] { failures.append("\(label): \(name) is \(newPlace)") }
+          if oldPlace != "none" { failures.append("\(label): \(name)'s old place still holds \(oldPlace)") }
+        }
+      }
+    }
+    withExtendedLifetime(config) {}
+    #expect(failures.isEmpty, "\(failures.count) problems in \(rounds) rounds: \(failures.prefix(5))")
+  }
 }
 
 /// What code that reads `UserDefaults` directly sees after the module's first read, made on a

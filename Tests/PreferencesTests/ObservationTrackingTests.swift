@@ -30,6 +30,12 @@ struct Shared {
   var label: String { "\(fontSize) pt" }
 }
 
+/// Read through SwiftUI's `Binding` by the Apple-only `BindingTests`, in a store of its own.
+struct Bound {
+  nonisolated static let store = PreferenceStore.inMemory()
+  @Preference(store: Bound.store) var volume = 0.5
+}
+
 /// A plain class holding a preference.
 final class PlainSettings {
   @Preference(store: Tracked.store) var fontSize = 12.0
@@ -159,3 +165,23 @@ func isInvalidated(reading read: () -> Void, by change: () -> Void) -> Bool {
     #expect(plain.fontSize == 20)
   }
 }
+
+#if canImport(SwiftUI)
+  import SwiftUI
+
+  /// Apple platforms only (Linux has no SwiftUI): the binding a control gets from
+  /// `$volume.binding` reads and writes the preference, and its writes invalidate tracked reads,
+  /// as the projection's own writes do on every platform (`.projection` above).
+  @Suite struct BindingTests {
+    @Test @MainActor func theBindingReadsWritesAndInvalidatesTrackedReads() {
+      Bound.store.removeAllValues()
+      let bound = Bound()
+      let binding = bound.$volume.binding
+      #expect(binding.wrappedValue == 0.5)
+      #expect(isInvalidated(reading: { _ = bound.volume }) { binding.wrappedValue = 0.8 })
+      #expect(Bound.store.value(forKey: "Bound.volume", default: 0.0 as Double) == 0.8)
+      #expect(isInvalidated(reading: { _ = binding.wrappedValue }) { bound.volume = 0.3 })
+      #expect(binding.wrappedValue == 0.3)
+    }
+  }
+#endif

@@ -424,3 +424,38 @@ struct Device {
     #expect(tablet.store.value(forKey: "volume", default: 0) == 4)
   }
 }
+
+#if canImport(Darwin)
+  /// Apple platforms only (no iCloud on Linux): the adapter turns each documented reason of
+  /// `didChangeExternallyNotification` into the change `PreferenceSync` acts on, as
+  /// `InMemoryRemoteStore` delivers them in the tests above. The notification is posted by the
+  /// test (no iCloud account or entitlement needed).
+  @Suite struct UbiquitousKeyValueStoreTests {
+    @Test func everyDocumentedReasonBecomesItsChange() {
+      let ubiquitous = NSUbiquitousKeyValueStore.default
+      let adapter = UbiquitousKeyValueStore(ubiquitous)
+      let received = Locked<[RemoteChange]>([])
+      let observation = adapter.observeChanges { change in received.withLock { $0.append(change) } }
+      let reasons: [(Int?, RemoteChange.Reason)] = [
+        (NSUbiquitousKeyValueStoreServerChange, .serverChange),
+        (NSUbiquitousKeyValueStoreInitialSyncChange, .initialSyncChange),
+        (NSUbiquitousKeyValueStoreQuotaViolationChange, .quotaViolation),
+        (NSUbiquitousKeyValueStoreAccountChange, .accountChange), (nil, .serverChange),
+      ]
+      for (code, _) in reasons {
+        var userInfo: [AnyHashable: Any] = [NSUbiquitousKeyValueStoreChangedKeysKey: ["a", "b"]]
+        if let code { userInfo[NSUbiquitousKeyValueStoreChangeReasonKey] = code }
+        NotificationCenter.default.post(
+          name: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: ubiquitous,
+          userInfo: userInfo)
+      }
+      observation.cancel()
+      NotificationCenter.default.post(
+        name: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: ubiquitous,
+        userInfo: [NSUbiquitousKeyValueStoreChangedKeysKey: ["after"]])
+      #expect(
+        received.withLock { $0 } == reasons.map { RemoteChange(reason: $0.1, keys: ["a", "b"]) },
+        "one change per notification, none after the observation ends")
+    }
+  }
+#endif
