@@ -2,7 +2,10 @@
 """Plants each one-line bug of MAINTAINERS.md's mutation table in a scratch copy of the package
 and runs the suites named for it: every mutation must be killed (a suite fails, or aborts).
 
-Usage: Scripts/mutation-test.py [--only N[,N…]] [--scratch DIR] [--timeout SECONDS]
+Usage: Scripts/mutation-test.py [--only N[,N…]] [--runs N] [--scratch DIR] [--timeout SECONDS]
+
+`--runs N` runs each mutation's suites N times (built once): it counts as killed only when every
+run kills it, so a test that catches the bug only sometimes shows as a survivor.
 
 The scratch copy (default /tmp/swift-preferences-mutations) holds this checkout's files as they
 are in the working tree (tracked ones, and new ones git does not ignore); it is built once, and each mutation rebuilds incrementally.
@@ -80,6 +83,7 @@ def main():
     parser.add_argument("--only", help="comma-separated mutation numbers")
     parser.add_argument("--scratch", default="/tmp/swift-preferences-mutations")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per test run")
+    parser.add_argument("--runs", type=int, default=1, help="test runs per mutation, all must kill it")
     options = parser.parse_args()
     scratch = Path(options.scratch)
     scratch.mkdir(parents=True, exist_ok=True)
@@ -113,20 +117,29 @@ def main():
                 print(f"{label}: DOES NOT COMPILE: {errors}", flush=True)
                 continue
             pattern = "^[A-Za-z0-9_]+\\.(" + "|".join(mutation["suites"]) + ")/"
-            status, output = run(["swift", "test", "--skip-build", "--filter", pattern], scratch,
-                                 timeout=options.timeout)
-            ran = re.findall(r"Test run with (\d+) tests?", output)
-            if ran and int(ran[-1]) == 0:
-                results.append((mutation, "no tests", "the suites matched no test"))
-                verdict = "NO TESTS RAN"
-            elif status == 0:
-                results.append((mutation, "survived", ""))
-                verdict = "SURVIVED"
-            else:
-                failed = re.findall(r"✘ Test (\S+)", output)
-                how = "aborted" if status is None or not failed else f"{len(set(failed))} test(s) failed"
-                results.append((mutation, "killed", how))
-                verdict = f"killed ({how})"
+            verdicts = []
+            for _ in range(options.runs):
+                status, output = run(["swift", "test", "--skip-build", "--filter", pattern], scratch,
+                                     timeout=options.timeout)
+                ran = re.findall(r"Test run with (\d+) tests?", output)
+                if ran and int(ran[-1]) == 0:
+                    verdicts.append(("no tests", "the suites matched no test"))
+                elif status == 0:
+                    verdicts.append(("survived", ""))
+                else:
+                    failed = re.findall(r"✘ Test (\S+)", output)
+                    how = "aborted" if status is None or not failed else f"{len(set(failed))} test(s) failed"
+                    verdicts.append(("killed", how))
+                if verdicts[-1][0] != "killed":
+                    break
+            outcome, how = verdicts[-1]
+            if outcome == "killed" and options.runs > 1:
+                how = f"{options.runs} of {options.runs} runs: " + ", ".join(h for _, h in verdicts)
+            elif outcome == "survived" and len(verdicts) > 1:
+                how = f"killed in {len(verdicts) - 1} run(s), then survived"
+            results.append((mutation, outcome, how))
+            verdict = {"killed": f"killed ({how})", "survived": "SURVIVED" + (f" ({how})" if how else ""),
+                       "no tests": "NO TESTS RAN"}[outcome]
             print(f"{label}: {verdict} in {time.time() - started:.0f} s", flush=True)
         finally:
             path.write_text(original)

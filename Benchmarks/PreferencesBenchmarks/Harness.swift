@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A small benchmark harness: warm-up, several rounds of many iterations, median and spread.
 struct Harness {
   var rounds: Int
@@ -45,13 +51,36 @@ struct Harness {
     compare([(name, iterations, body)])[0]
   }
 
+  /// What a round is timed by.
+  enum Clock {
+    /// Elapsed time.
+    case wall
+    /// CPU time of every thread of this process: the work a round caused, wherever it ran (a
+    /// background flush included), and what a busy machine's other processes do not change.
+    /// Waiting (for a lock, for the disk) is not counted.
+    case processCPU
+
+    /// Now, in nanoseconds.
+    func now() -> UInt64 {
+      switch self {
+      case .wall: return DispatchTime.now().uptimeNanoseconds
+      case .processCPU:
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+      }
+    }
+  }
+
   /// Measures several operations with their rounds interleaved (round 1 of each, then round 2
   /// of each, …), so that they can be compared as ratios on a noisy machine.
   ///
   /// Every body is called the same way, through an opaque function value: otherwise the
   /// optimizer inlines some bodies into the loop (and hoists their setup out of it) but not
-  /// others, and the rows stop measuring the same thing.
-  func compare(_ cases: [Case]) -> [Measurement] {
+  /// others, and the rows stop measuring the same thing. `settle` runs at the end of every
+  /// round, inside its time: the work a round left to the background (a store's flush) is then
+  /// counted in that round and never in the next case's.
+  func compare(_ cases: [Case], clock: Clock = .wall, settle: () -> Void = {}) -> [Measurement] {
     // The start time names the group: no two calls start at the same nanosecond.
     let group = Int(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds)
     let bodies = cases.map { opaque($0.body) }
@@ -62,9 +91,10 @@ struct Harness {
     var samples = Array(repeating: [Double](), count: cases.count)
     for _ in 0..<rounds {
       for (index, (body, count)) in zip(bodies, counts).enumerated() {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = clock.now()
         for _ in 0..<count { body() }
-        let end = DispatchTime.now().uptimeNanoseconds
+        settle()
+        let end = clock.now()
         samples[index].append(Double(end - start) / Double(count))
       }
     }

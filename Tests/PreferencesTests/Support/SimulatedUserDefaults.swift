@@ -201,6 +201,7 @@ final class SimulatedUserDefaults: DefaultsDomain {
   /// A real object stands in for `UserDefaultsBackend.defaults`; the simulation is in this type.
   var userDefaults: UserDefaults { UserDefaults(suiteName: name) ?? .standard }
 
+  var announcesChanges: Bool { true }
   func announceChange() { daemon.postDarwin(SimulatedPreferencesDaemon.announcement(for: name)) }
 
   func storedValue(forKey key: String) -> PropertyListValue? {

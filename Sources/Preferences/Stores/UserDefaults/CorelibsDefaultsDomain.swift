@@ -47,6 +47,7 @@
 
     /// Other processes hear the file's events: nothing to announce.
     func announceChange() {}
+    var announcesChanges: Bool { false }
     /// The domain's file, written atomically by this process.
     let file: PropertyListFileBackend
     /// Keys given on the command line (`-Key value`): UserDefaults shows the argument there, which

@@ -59,4 +59,6 @@ protocol DefaultsDomain: AnyObject, Sendable {
   /// at once (on Apple platforms, a Darwin notification named for the domain; on Linux, where
   /// file events already tell them, nothing).
   func announceChange()
+  /// Whether ``announceChange()`` does anything: where it does not, writes schedule nothing.
+  var announcesChanges: Bool { get }
 }

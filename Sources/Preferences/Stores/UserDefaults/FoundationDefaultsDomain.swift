@@ -53,6 +53,8 @@
 
     /// Posts the Darwin notification that other processes of this library observe for this
     /// domain (an app and its extensions share an app group's suite name).
+    var announcesChanges: Bool { true }
+
     func announceChange() {
       CFNotificationCenterPostNotification(
         CFNotificationCenterGetDarwinNotifyCenter(), CFNotificationName(announcement as CFString), nil, nil,

@@ -146,6 +146,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
   /// dragged) costs the writing thread no message to the system per write. A write made after
   /// the scheduled announcement starts is announced again.
   private func announceChange() {
+    guard domain.announcesChanges else { return }
     let schedule = announcementScheduled.withLock { scheduled in
       defer { scheduled = true }
       return !scheduled
