@@ -11,6 +11,18 @@ final class Recorder<Value: Sendable>: Sendable {
   var all: [Value] { values.withLock { $0 } }
 }
 
+/// A preference of its own store, observed through its projection by `ObservationTests`.
+struct InitialValues {
+  nonisolated static let store = PreferenceStore.inMemory()
+  @Preference(store: InitialValues.store) var level = 3
+}
+
+/// The same, for `valuesWithoutInitialYieldsChangesOnly` (tests run in parallel).
+struct ChangedValues {
+  nonisolated static let store = PreferenceStore.inMemory()
+  @Preference(store: ChangedValues.store) var level = 3
+}
+
 @Suite struct ObservationTests {
   @Test func observersFireOncePerActualChange() {
     let store = PreferenceStore.inMemory()
@@ -67,6 +79,53 @@ final class Recorder<Value: Sendable>: Sendable {
     store.set(3, forKey: "v")
     #expect(await iterator.next() == 2)
     #expect(await iterator.next() == 3)
+  }
+
+  /// `initial: true` (as `Defaults.observe` does): the current value at once, before `observe`
+  /// returns, then each change; the default is changes only. Every form passes it through.
+  @Test func observeWithInitialDeliversTheCurrentValueFirst() {
+    let store = PreferenceStore.inMemory(["k": "stored"])
+    let recorder = Recorder<String>()
+    let changesOnly = Recorder<String>()
+    let observation = store.observe("k", default: "none", initial: true) { recorder.record($0) }
+    let plain = store.observe("k", default: "none") { changesOnly.record($0) }
+    #expect(recorder.all == ["stored"], "delivered before observe returned")
+    store.set("stored", forKey: "k")  // equal to what the observer got: nothing
+    store.set("new", forKey: "k")
+    #expect(recorder.all == ["stored", "new"])
+    #expect(changesOnly.all == ["new"])
+
+    let keyed = PreferenceStore.inMemory().keyed(by: AppKeys.self)
+    let names = Recorder<String>()
+    let keyedObservation = keyed.observe(.name, initial: true) { names.record($0) }
+    keyed.set("Paul", for: .name)
+    #expect(names.all == ["Anonymous", "Paul"])
+
+    InitialValues.store.removeAllValues()
+    let levels = Recorder<Int>()
+    let projected = InitialValues().$level.observe(initial: true) { levels.record($0) }
+    InitialValues.store.set(4, forKey: "InitialValues.level")
+    #expect(levels.all == [3, 4])
+    withExtendedLifetime((observation, plain, keyedObservation, projected)) {}
+  }
+
+  /// `values(…, initial: false)`: changes only; the default starts with the current value.
+  @Test func valuesWithoutInitialYieldsChangesOnly() async {
+    let store = PreferenceStore.inMemory(["v": 1])
+    var changes = store.values(forKey: "v", default: 0, initial: false).makeAsyncIterator()
+    var keyedChanges = store.keyed(by: AppKeys.self).values(for: .name, initial: false).makeAsyncIterator()
+    var current = store.values(forKey: "v", default: 0).makeAsyncIterator()
+    ChangedValues.store.set(5, forKey: "ChangedValues.level")
+    var projected = ChangedValues().$level.values(initial: false).makeAsyncIterator()
+    store.set(1, forKey: "v")  // equal: no change
+    store.set(2, forKey: "v")
+    store.set("Paul", forKey: "name")
+    ChangedValues.store.set(6, forKey: "ChangedValues.level")
+    #expect(await changes.next() == 2)
+    #expect(await current.next() == 1)
+    #expect(await current.next() == 2)
+    #expect(await keyedChanges.next() == "Paul")
+    #expect(await projected.next() == 6)
   }
 
   @Test func changesCoversSeveralKeys() async {

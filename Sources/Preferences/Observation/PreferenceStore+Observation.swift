@@ -33,19 +33,24 @@ extension PreferenceStore {
   /// the key it observes.
   ///
   /// ```swift
-  /// let observation = store.observe("Volume", default: 0.5) { volume in player.volume = volume }
+  /// let observation = store.observe("Volume", default: 0.5, initial: true) { volume in
+  ///   player.volume = volume  // now, then after every change
+  /// }
   /// ```
   ///
+  /// - Parameters:
+  ///   - key: The key to observe.
+  ///   - defaultValue: The value while nothing is stored or registered.
+  ///   - initial: Whether `handler` is also called at once, before this method returns, with the
+  ///     current value (as `Defaults.observe` does). A change racing with the start is then
+  ///     delivered once, after the current value.
+  ///   - handler: Called with each new value.
   /// - Returns: An observation that stops when cancelled or released.
   public func observe<Value: PreferenceValue>(
     _ key: String, default defaultValue: @autoclosure @escaping @Sendable () -> Value,
-    _ handler: @escaping @Sendable (Value) -> Void
+    initial: Bool = false, _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
-    let gate = ChangeGate(fallback: try? defaultValue().propertyListValue())
-    return addListener(for: [key], starting: gate.start) { [weak self] _ in
-      guard let self else { return }
-      gate.deliverIfChanged({ self.snapshot(key, default: defaultValue) }, to: handler)
-    }
+    observe(key, initial: initial, defaultValue, handler)
   }
 
   /// The value of `key` now and after every change, as an async sequence. A value is yielded only
@@ -54,23 +59,43 @@ extension PreferenceStore {
   /// ```swift
   /// for await name in store.values(forKey: "ContentView.username", default: "Anonymous") { … }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key to observe.
+  ///   - defaultValue: The value while nothing is stored or registered.
+  ///   - initial: Whether the sequence starts with the current value (the default); `false`
+  ///     yields changes only.
+  /// - Returns: A sequence that stops observing when its iteration ends.
   public func values<Value: PreferenceValue>(
-    forKey key: String, default defaultValue: @autoclosure @escaping @Sendable () -> Value
+    forKey key: String, default defaultValue: @autoclosure @escaping @Sendable () -> Value,
+    initial: Bool = true
   ) -> AsyncStream<Value> {
     AsyncStream { continuation in
-      let gate = ChangeGate(fallback: try? defaultValue().propertyListValue())
-      let read: @Sendable () -> (Value, PropertyListValue?, UInt64) = { [weak self] in
-        guard let self else { return (defaultValue(), nil, 0) }
-        return self.snapshot(key, default: defaultValue)
-      }
-      // Listen first, then yield the current value through the same gate: a change racing with
-      // the start is yielded once, after it, never twice.
-      let observation = addListener(for: [key]) { _ in
-        gate.deliverIfChanged(read) { continuation.yield($0) }
-      }
-      gate.deliverFirst(read) { continuation.yield($0) }
+      let observation = observe(key, initial: initial, defaultValue) { continuation.yield($0) }
       continuation.onTermination = { _ in observation.cancel() }
     }
+  }
+
+  /// The observation behind ``observe(_:default:initial:_:)`` and ``values(forKey:default:initial:)``.
+  private func observe<Value: PreferenceValue>(
+    _ key: String, initial: Bool, _ defaultValue: @escaping @Sendable () -> Value,
+    _ handler: @escaping @Sendable (Value) -> Void
+  ) -> PreferenceObservation {
+    let gate = ChangeGate(fallback: try? defaultValue().propertyListValue())
+    let read: @Sendable () -> (Value, PropertyListValue?, UInt64) = { [weak self] in
+      guard let self else { return (defaultValue(), nil, 0) }
+      return self.snapshot(key, default: defaultValue)
+    }
+    guard initial else {
+      // The value the observer already knows is recorded as the listener starts: the first
+      // delivery is the first change.
+      return addListener(for: [key], starting: gate.start) { _ in gate.deliverIfChanged(read, to: handler) }
+    }
+    // Listen first, then deliver the current value through the same gate: a change racing with
+    // the start is delivered once, after it, never twice.
+    let observation = addListener(for: [key]) { _ in gate.deliverIfChanged(read, to: handler) }
+    gate.deliverFirst(read, handler)
+    return observation
   }
 
   /// The keys among `keys` whose values change, as an async sequence, one element per change.
@@ -252,21 +277,48 @@ final class ChangeGate: Sendable {
 }
 
 extension PreferenceProjection {
-  /// Calls `handler` with the new value each time this preference changes.
-  public func observe(_ handler: @escaping @Sendable (Value) -> Void) -> PreferenceObservation {
-    store.observe(key, default: defaultValue, handler)
+  /// Calls `handler` with the new value each time this preference changes; with `initial`, also
+  /// at once with the current value.
+  ///
+  /// - Parameters:
+  ///   - initial: Whether `handler` is also called at once, before this method returns, with the
+  ///     current value.
+  ///   - handler: Called with each new value.
+  /// - Returns: An observation that stops when cancelled or released.
+  public func observe(initial: Bool = false, _ handler: @escaping @Sendable (Value) -> Void)
+    -> PreferenceObservation
+  {
+    store.observe(key, default: defaultValue, initial: initial, handler)
   }
 
   /// The value now and after every change.
   public var values: AsyncStream<Value> { store.values(forKey: key, default: defaultValue) }
+
+  /// The value now (unless `initial` is `false`) and after every change.
+  ///
+  /// - Parameter initial: Whether the sequence starts with the current value.
+  /// - Returns: A sequence that stops observing when its iteration ends.
+  public func values(initial: Bool) -> AsyncStream<Value> {
+    store.values(forKey: key, default: defaultValue, initial: initial)
+  }
 }
 
 extension KeyedPreferences {
-  /// Calls `handler` with the new value each time `key` changes.
+  /// Calls `handler` with the new value each time `key` changes; with `initial`, also at once
+  /// with the current value.
+  ///
+  /// - Parameters:
+  ///   - key: The key to observe.
+  ///   - initial: Whether `handler` is also called at once, before this method returns, with the
+  ///     current value.
+  ///   - handler: Called with each new value.
+  /// - Returns: An observation that stops when cancelled or released.
   public func observe<Value: PreferenceValue>(
-    _ key: TypedPreferenceKey<Keys, Value>, _ handler: @escaping @Sendable (Value) -> Void
+    _ key: TypedPreferenceKey<Keys, Value>, initial: Bool = false,
+    _ handler: @escaping @Sendable (Value) -> Void
   ) -> PreferenceObservation {
-    store.observe(key.key.rawValue, default: defaultValue(of: key.key, as: Value.self), handler)
+    store.observe(
+      key.key.rawValue, default: defaultValue(of: key.key, as: Value.self), initial: initial, handler)
   }
 
   /// Calls `handler` with the new value each time `key` changes; the key already names the type.
@@ -278,9 +330,17 @@ extension KeyedPreferences {
     observe(key, handler)
   }
 
-  /// The value of `key` now and after every change.
-  public func values<Value: PreferenceValue>(for key: TypedPreferenceKey<Keys, Value>) -> AsyncStream<Value> {
-    store.values(forKey: key.key.rawValue, default: defaultValue(of: key.key, as: Value.self))
+  /// The value of `key` now (unless `initial` is `false`) and after every change.
+  ///
+  /// - Parameters:
+  ///   - key: The key to observe.
+  ///   - initial: Whether the sequence starts with the current value (the default).
+  /// - Returns: A sequence that stops observing when its iteration ends.
+  public func values<Value: PreferenceValue>(for key: TypedPreferenceKey<Keys, Value>, initial: Bool = true)
+    -> AsyncStream<Value>
+  {
+    store.values(
+      forKey: key.key.rawValue, default: defaultValue(of: key.key, as: Value.self), initial: initial)
   }
 
   /// The value of `key` now and after every change; the key already names the type.
