@@ -113,14 +113,6 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
     return uncachedValue(for: key.key)
   }
 
-  /// The value of `key`; the key already names the type.
-  @available(*, deprecated, message: "the key names its type; remove 'as:'")
-  public func value<Value: PreferenceValue>(for key: TypedPreferenceKey<Keys, Value>, as type: Value.Type)
-    -> Value
-  {
-    value(for: key)
-  }
-
   /// A read that found no value of this type cached: a key whose type differs from its case's
   /// default is reported here (once per key and type), whether or not a stored value reads as it.
   @usableFromInline
@@ -193,14 +185,6 @@ public struct KeyedPreferences<Keys: PreferenceKeys>: Sendable {
 
   /// Removes the stored value of every key.
   public func removeAllValues() { for key in Keys.allCases { removeValue(for: key) } }
-
-  /// Removes the stored value of `key`.
-  @available(*, deprecated, renamed: "removeValue(for:)")
-  public func reset(_ key: Keys) { removeValue(for: key) }
-
-  /// Removes the stored value of every key.
-  @available(*, deprecated, renamed: "removeAllValues()")
-  public func resetAll() { removeAllValues() }
 
   /// Whether a value is stored for `key`.
   public func hasStoredValue(for key: Keys) -> Bool { store.hasStoredValue(forKey: key.rawValue) }

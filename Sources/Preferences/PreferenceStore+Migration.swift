@@ -89,15 +89,6 @@ extension PreferenceStore {
     return .moved
   }
 
-  /// Moves the value of `key` from `previous` into this store; see ``migrate(_:from:oldKeys:)``.
-  ///
-  /// - Returns: Whether a value moved.
-  @available(*, deprecated, message: "use migrate(_:from:oldKeys:), which answers a MigrationResult")
-  @discardableResult
-  public func move(_ key: String, from previous: PreferenceStore, oldKeys: [String] = []) -> Bool {
-    migrate(key, from: previous, oldKeys: oldKeys) == .moved
-  }
-
   /// Runs in ``migrate(_:from:oldKeys:)`` between writing the value here and removing it from
   /// the previous store, for tests that change the previous store there.
   @TaskLocal static var afterMovingIn: TestHook?

@@ -321,15 +321,6 @@ extension KeyedPreferences {
       key.key.rawValue, default: defaultValue(of: key.key, as: Value.self), initial: initial, handler)
   }
 
-  /// Calls `handler` with the new value each time `key` changes; the key already names the type.
-  @available(*, deprecated, message: "the key names its type; remove 'as:'")
-  public func observe<Value: PreferenceValue>(
-    _ key: TypedPreferenceKey<Keys, Value>, as type: Value.Type,
-    _ handler: @escaping @Sendable (Value) -> Void
-  ) -> PreferenceObservation {
-    observe(key, handler)
-  }
-
   /// The value of `key` now (unless `initial` is `false`) and after every change.
   ///
   /// - Parameters:
@@ -343,14 +334,6 @@ extension KeyedPreferences {
       forKey: key.key.rawValue, default: defaultValue(of: key.key, as: Value.self), initial: initial)
   }
 
-  /// The value of `key` now and after every change; the key already names the type.
-  @available(*, deprecated, message: "the key names its type; remove 'as:'")
-  public func values<Value: PreferenceValue>(for key: TypedPreferenceKey<Keys, Value>, as type: Value.Type)
-    -> AsyncStream<Value>
-  {
-    values(for: key)
-  }
-
   /// The keys that change, one element per change.
   public func changes(for keys: [Keys]) -> AsyncStream<Keys> {
     let stream = store.changes(forKeys: keys.map(\.rawValue))
@@ -362,8 +345,5 @@ extension KeyedPreferences {
       continuation.onTermination = { _ in task.cancel() }
     }
   }
-  /// The keys that change, one element per change.
-  @available(*, deprecated, renamed: "changes(for:)")
-  public func changes(of keys: [Keys]) -> AsyncStream<Keys> { changes(for: keys) }
 
 }

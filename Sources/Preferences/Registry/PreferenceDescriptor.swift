@@ -122,14 +122,6 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     registration = try container.decode(Registration.self, forKey: .registration)
     registrationNote = try container.decodeIfPresent(String.self, forKey: .registrationNote)
   }
-
-  /// The source text of the default value expression.
-  @available(*, deprecated, renamed: "defaultValueSource")
-  public var defaultValue: String { defaultValueSource }
-
-  /// The source text of the `store:` argument, if any.
-  @available(*, deprecated, renamed: "storeSource")
-  public var store: String? { storeSource }
 }
 
 /// How a preference's value is represented in its store.

@@ -21,14 +21,6 @@ public protocol RemoteKeyValueStore: AnyObject, Sendable {
 }
 
 extension RemoteKeyValueStore {
-  /// Calls `handler` with the keys of each change.
-  @available(*, deprecated, renamed: "observeChanges(_:)")
-  public func observeExternalChanges(_ handler: @escaping @Sendable (Set<String>) -> Void)
-    -> PreferenceObservation
-  {
-    observeChanges { handler($0.keys) }
-  }
-
   /// Stores that need no synchronization report that they can sync.
   public func synchronize() -> Bool { true }
 }

@@ -317,12 +317,4 @@ public struct PreferenceProjection<Value: PreferenceValue>: Sendable {
 
   /// Removes the stored value, so that the preference reads its default again.
   public func removeValue() { store.removeValue(forKey: key) }
-
-  /// Whether a value is explicitly stored.
-  @available(*, deprecated, renamed: "hasStoredValue")
-  public var isStored: Bool { hasStoredValue }
-
-  /// Removes the stored value.
-  @available(*, deprecated, renamed: "removeValue()")
-  public func reset() { removeValue() }
 }
