@@ -134,7 +134,7 @@ import Testing
   ) {
     let imports = levels.map {
       ImportSyntax(
-        path: "Preferences", kind: nil, attributes: [], accessLevel: $0, condition: nil, file: "A.swift")
+        path: "Preferences", kind: nil, attributes: [], accessLevel: $0, condition: nil)
     }
     let chosen = RegistryRenderer.PreferencesImport(imports)
     #expect(chosen.index == index)

@@ -35,7 +35,7 @@ struct ConditionalEmitter {
   /// Moving from one item's branch to the next walks only the branches between them, and each
   /// directive line is written once, so the work and the output are linear in the input.
   func emit<Item>(
-    _ items: [(Int?, Item)], indent: String, chunked: Bool = false, _ render: ([Item]) -> String
+    _ items: [(Int?, Item)], chunked: Bool = false, _ render: ([Item]) -> String
   ) -> String {
     var out = ""
     var current: [Int] = []  // the open branches, outermost first
@@ -85,7 +85,6 @@ struct ConditionalEmitter {
     }
     flush()
     for _ in current { out += "#endif\n" }
-    _ = indent
     return out
   }
 }

@@ -480,7 +480,7 @@ package enum RegistryRenderer {
     var out = ""
     let name = tableName(forFileID: file.fileID)
     let emitter = ConditionalEmitter(branches: file.branches)
-    let extensions = emitter.emit(plans.map { ($0.syntax.branch, $0) }, indent: "") { plans in
+    let extensions = emitter.emit(plans.map { ($0.syntax.branch, $0) }) { plans in
       plans.map { extensionMembers($0, file: file, lock: locks[$0.key]) }.joined()
     }
 
@@ -502,7 +502,7 @@ package enum RegistryRenderer {
 
     // Records: one JSON array per run of declarations in the same #if branch.
     out += "    records: {\n      var records: [String] = []\n"
-    out += emitter.emit(plans.map { ($0.syntax.branch, $0) }, indent: "      ", chunked: true) { chunk in
+    out += emitter.emit(plans.map { ($0.syntax.branch, $0) }, chunked: true) { chunk in
       let json = JSONValue.array(chunk.map { PreferenceRecord.json($0, extras: .generator) }).text
       return "      records.append(\(StringLiteral.rawQuote(json)))\n"
     }
@@ -512,7 +512,7 @@ package enum RegistryRenderer {
     let evaluated = plans.filter(\.tableEvaluatesDefault)
     if !evaluated.isEmpty {
       out += ",\n    registration: { index in\n      switch index {\n"
-      out += emitter.emit(evaluated.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
+      out += emitter.emit(evaluated.map { ($0.syntax.branch, $0) }) { plans in
         plans.map { plan in
           let call = "\(qualified(plan.typePath)).\(defaultFunction(plan))()"
           let kind =
@@ -532,7 +532,7 @@ package enum RegistryRenderer {
       }
       guard !stores.isEmpty else { continue }
       out += ",\n    \(label): { index in\n      switch index {\n"
-      out += emitter.emit(stores.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
+      out += emitter.emit(stores.map { ($0.syntax.branch, $0) }) { plans in
         plans.map {
           let call = "\(qualified($0.typePath)).\(storeFunction($0, label))()"
           return compiledWhereAvailable(
@@ -545,7 +545,7 @@ package enum RegistryRenderer {
     let isolatedStores = plans.filter { $0.store != nil && $0.storeIsolation != .nonisolated }
     if !isolatedStores.isEmpty {
       out += ",\n    isolatedStore: { index in\n      switch index {\n"
-      out += emitter.emit(isolatedStores.map { ($0.syntax.branch, $0) }, indent: "      ") { plans in
+      out += emitter.emit(isolatedStores.map { ($0.syntax.branch, $0) }) { plans in
         plans.map {
           let follows = $0.storeIsolation == .defaultIsolation
           let call = guarded(

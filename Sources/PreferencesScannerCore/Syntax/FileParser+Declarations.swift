@@ -26,7 +26,7 @@ extension FileParser {
     imports.append(
       ImportSyntax(
         path: path, kind: kind, attributes: modifiers.attributes, accessLevel: modifiers.access?.rawValue,
-        condition: currentBranch.map { branchCondition($0) }, file: path))
+        condition: currentBranch.map { branchCondition($0) }))
   }
 
   // MARK: Modifiers

@@ -284,8 +284,6 @@ package struct ImportSyntax: Sendable, Hashable {
   package var accessLevel: String?
   /// The `#if` condition the import is compiled under, or `nil`.
   package var condition: String?
-  /// The file that contains it.
-  package var file: String
 
   /// The imported module: the first component of ``path``.
   package var module: String { String(path.prefix { $0 != "." }) }

@@ -4,11 +4,9 @@ struct PersistentStack<Element> {
   final class Node {
     let element: Element
     let parent: Node?
-    let depth: Int
     init(_ element: Element, _ parent: Node?) {
       self.element = element
       self.parent = parent
-      self.depth = (parent?.depth ?? 0) + 1
     }
   }
 
@@ -17,7 +15,6 @@ struct PersistentStack<Element> {
   init() {}
 
   var top: Element? { head?.element }
-  var count: Int { head?.depth ?? 0 }
   var isEmpty: Bool { head == nil }
 
   mutating func push(_ element: Element) { head = Node(element, head) }
@@ -27,14 +24,5 @@ struct PersistentStack<Element> {
     guard let head else { return nil }
     self.head = head.parent
     return head.element
-  }
-
-  /// The elements, innermost first.
-  var elements: UnfoldSequence<Element, Node?> {
-    sequence(state: head) { node in
-      guard let current = node else { return nil }
-      node = current.parent
-      return current.element
-    }
   }
 }

@@ -216,8 +216,7 @@ extension ImportSyntax: Archivable {
   package init(from reader: inout ArchiveReader) throws(ArchiveReader.Damaged) {
     self.init(
       path: try reader.string(), kind: try reader.optionalString(), attributes: try reader.strings(),
-      accessLevel: try reader.optionalString(), condition: try reader.optionalString(),
-      file: try reader.string())
+      accessLevel: try reader.optionalString(), condition: try reader.optionalString())
   }
 
   package func archive(into writer: inout ArchiveWriter) {
@@ -226,7 +225,6 @@ extension ImportSyntax: Archivable {
     writer.strings(attributes)
     writer.optionalString(accessLevel)
     writer.optionalString(condition)
-    writer.string(file)
   }
 }
 
