@@ -87,6 +87,7 @@ struct Harness {
     let counts = cases.map { max(1, Int(Double($0.iterations) * scale)) }
     for (body, count) in zip(bodies, counts) {
       for _ in 0..<max(1, count / 10) { body() }  // warm-up
+      settle()  // its background work stays out of the first round
     }
     var samples = Array(repeating: [Double](), count: cases.count)
     for _ in 0..<rounds {

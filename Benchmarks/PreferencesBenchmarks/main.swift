@@ -196,9 +196,10 @@ let lockedDictionary = Mutex<[String: Any]>([:])
   locked: @escaping () -> Void, fileWrapper: @escaping () -> Void, fileKeyed: @escaping () -> Void
 ) {
   // Timed in the process's CPU time, each round ending with its store's flush: the writing
-  // thread's work and the background work its writes cause (the flushes of the domain's file on
-  // Linux, the announcements on Apple platforms), counted in full however a shared 2-core machine
-  // schedules the two threads. (In wall time the ratios moved between 1.2 and 2.5 from run to run,
+  // thread's work and the background work its writes cause (on Linux, the flushes of the
+  // domain's file), counted in full however a shared 2-core machine schedules the two threads.
+  // (On Apple platforms the system persists, and a round does not wait for the announcement
+  // its last write queued.) (In wall time the ratios moved between 1.2 and 2.5 from run to run,
   // with the flush thread competing for the second core or not.)
   let userDefaultsWrites = harness.compare(
     [("UD \(value)", iterations, raw), ("@Preference UD", iterations, wrapper), ("enum UD", iterations, keyed)],

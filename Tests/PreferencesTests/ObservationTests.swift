@@ -109,6 +109,22 @@ struct ChangedValues {
     withExtendedLifetime((observation, plain, keyedObservation, projected)) {}
   }
 
+  /// A change that lands between the start of an `initial` observation and its first delivery
+  /// (forced by a hook) is delivered once: the start then reads the same value and skips it.
+  @Test func aChangeRacingTheInitialDeliveryIsDeliveredOnce() {
+    let store = PreferenceStore.inMemory(["k": "old"])
+    let recorder = Recorder<String>()
+    let observation = PreferenceStore.$beforeInitialDelivery.withValue(
+      TestHook { store.set("new", forKey: "k") }
+    ) {
+      store.observe("k", default: "none", initial: true) { recorder.record($0) }
+    }
+    #expect(recorder.all == ["new"])
+    store.set("newer", forKey: "k")
+    #expect(recorder.all == ["new", "newer"])
+    withExtendedLifetime(observation) {}
+  }
+
   /// `values(…, initial: false)`: changes only; the default starts with the current value.
   @Test func valuesWithoutInitialYieldsChangesOnly() async {
     let store = PreferenceStore.inMemory(["v": 1])

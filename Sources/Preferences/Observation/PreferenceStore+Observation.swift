@@ -41,9 +41,10 @@ extension PreferenceStore {
   /// - Parameters:
   ///   - key: The key to observe.
   ///   - defaultValue: The value while nothing is stored or registered.
-  ///   - initial: Whether `handler` is also called at once, before this method returns, with the
-  ///     current value (as `Defaults.observe` does). A change racing with the start is then
-  ///     delivered once, after the current value.
+  ///   - initial: Whether `handler` is also called with the current value as the observation
+  ///     starts (as `Defaults.observe` does): before this method returns, unless another thread
+  ///     is delivering a change to it at that moment, which then delivers it. A value is
+  ///     delivered once, whether the start or a racing change reads it first.
   ///   - handler: Called with each new value.
   /// - Returns: An observation that stops when cancelled or released.
   public func observe<Value: PreferenceValue>(
@@ -91,12 +92,17 @@ extension PreferenceStore {
       // delivery is the first change.
       return addListener(for: [key], starting: gate.start) { _ in gate.deliverIfChanged(read, to: handler) }
     }
-    // Listen first, then deliver the current value through the same gate: a change racing with
-    // the start is delivered once, after it, never twice.
+    // Listen first, then deliver the current value through the same gate: the gate delivers
+    // whatever it reads first unconditionally and then only changes, so a change racing with
+    // the start is delivered once, whichever of the two reads it.
     let observation = addListener(for: [key]) { _ in gate.deliverIfChanged(read, to: handler) }
-    gate.deliverFirst(read, handler)
+    Self.beforeInitialDelivery?()
+    gate.deliverIfChanged(read, to: handler)
     return observation
   }
+
+  /// Runs between an `initial` observation's start and its first delivery (tests).
+  @TaskLocal static var beforeInitialDelivery: TestHook?
 
   /// The keys among `keys` whose values change, as an async sequence, one element per change.
   public func changes(forKeys keys: [String]) -> AsyncStream<String> {
@@ -238,28 +244,13 @@ final class ChangeGate: Sendable {
     }
   }
 
-  /// Delivers the current value unconditionally, as the first one.
-  func deliverFirst<Value: Sendable>(
-    _ read: @escaping @Sendable () -> (Value, PropertyListValue?, UInt64),
-    _ deliver: @escaping @Sendable (Value) -> Void
-  ) {
-    submit(read, deliver, onlyIfChanged: false)
-  }
-
   /// Reads the current value and delivers it if it is newer than, and different from, the last
-  /// one delivered.
+  /// one delivered (the first read is always delivered, unless ``start(_:with:version:)`` set
+  /// what the observer knows). Reads and deliveries go through the drain: a value read before
+  /// the last one delivered is never delivered after it.
   func deliverIfChanged<Value: Sendable>(
     _ read: @escaping @Sendable () -> (Value, PropertyListValue?, UInt64),
     to deliver: @escaping @Sendable (Value) -> Void
-  ) {
-    submit(read, deliver, onlyIfChanged: true)
-  }
-
-  /// Reads and delivers through the drain: a value read before the last one delivered is never
-  /// delivered after it.
-  private func submit<Value: Sendable>(
-    _ read: @escaping @Sendable () -> (Value, PropertyListValue?, UInt64),
-    _ deliver: @escaping @Sendable (Value) -> Void, onlyIfChanged: Bool
   ) {
     drain.submit { [state, fallback] in
       let (value, effective, version) = read()
@@ -267,7 +258,7 @@ final class ChangeGate: Sendable {
         guard version >= state.lastVersion else { return false }
         state.lastVersion = version
         let current = effective ?? fallback
-        if onlyIfChanged, let last = state.last, last == current { return false }
+        if let last = state.last, last == current { return false }
         state.last = .some(current)
         return true
       }
@@ -281,8 +272,8 @@ extension PreferenceProjection {
   /// at once with the current value.
   ///
   /// - Parameters:
-  ///   - initial: Whether `handler` is also called at once, before this method returns, with the
-  ///     current value.
+  ///   - initial: Whether `handler` is also called with the current value as the observation
+  ///     starts (before this method returns, unless another thread is delivering a change).
   ///   - handler: Called with each new value.
   /// - Returns: An observation that stops when cancelled or released.
   public func observe(initial: Bool = false, _ handler: @escaping @Sendable (Value) -> Void)
@@ -309,8 +300,8 @@ extension KeyedPreferences {
   ///
   /// - Parameters:
   ///   - key: The key to observe.
-  ///   - initial: Whether `handler` is also called at once, before this method returns, with the
-  ///     current value.
+  ///   - initial: Whether `handler` is also called with the current value as the observation
+  ///     starts (before this method returns, unless another thread is delivering a change).
   ///   - handler: Called with each new value.
   /// - Returns: An observation that stops when cancelled or released.
   public func observe<Value: PreferenceValue>(

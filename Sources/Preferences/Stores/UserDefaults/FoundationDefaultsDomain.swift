@@ -51,10 +51,10 @@
 
     var userDefaults: UserDefaults { defaults }
 
-    /// Posts the Darwin notification that other processes of this library observe for this
-    /// domain (an app and its extensions share an app group's suite name).
     var announcesChanges: Bool { true }
 
+    /// Posts the Darwin notification that other processes of this library observe for this
+    /// domain (an app and its extensions share an app group's suite name).
     func announceChange() {
       CFNotificationCenterPostNotification(
         CFNotificationCenterGetDarwinNotifyCenter(), CFNotificationName(announcement as CFString), nil, nil,
