@@ -186,9 +186,19 @@ import Testing
     store.set("before", forKey: "k")
     try store.flush()
     let heard = DispatchSemaphore(value: 0)
+    let fenced = DispatchSemaphore(value: 0)
     let observation = store.observe("k", default: "") { value in
+      if value == "fence" { fenced.signal() }
       if value == "after" { heard.signal() }
     }
+    // A fence: the file replaced by the test, whose last event (the rename onto the file's name)
+    // is heard after every event of the flush above (one queue, in order). Without it, the
+    // flush's events could be handled after the rename below, and the watch would move on that
+    // alone, never needing the ancestors' watch this test is about.
+    let fence = try PropertyListSerialization.data(
+      fromPropertyList: ["k": "fence"], format: .binary, options: 0)
+    try fence.write(to: file, options: .atomic)
+    #expect(fenced.wait(timeout: .now() + 30) == .success, "the fence write is heard")
     try FileManager.default.moveItem(
       at: directory.url.appendingPathComponent("parent"),
       to: directory.url.appendingPathComponent("parent.old"))
