@@ -234,7 +234,7 @@ let lockedDictionary = Mutex<[String: Any]>([:])
 }
 
 writeRows(
-  "Int", iterations: writeIterations, bounds: (userDefaults: 2.0, file: 20),
+  "Int", iterations: writeIterations, bounds: (userDefaults: 2.0, file: 21),
   raw: { defaults.set(next(), forKey: "raw.count") },
   wrapper: { reader.count = next() },
   keyed: { keyed.set(next(), for: .count) },
@@ -242,7 +242,7 @@ writeRows(
   fileWrapper: { fileWriter.count = next() },
   fileKeyed: { fileKeyed.set(next(), for: .count) })
 writeRows(
-  "String", iterations: writeIterations, bounds: (userDefaults: 2.0, file: 15.5),
+  "String", iterations: writeIterations, bounds: (userDefaults: 2.0, file: 17),
   raw: { defaults.set(String(next()), forKey: "raw.name") },
   wrapper: { reader.name = String(next()) },
   keyed: { keyed.set(String(next()), for: .name) },
