@@ -126,7 +126,8 @@ extension FileParser {
   /// between, and followed by a token that can follow a type): `nil` for a comparison, and for a
   /// list longer than ``genericArgumentsLimit`` tokens.
   mutating func genericArgumentsEnd(from open: Int) -> Int? {
-    guard open > 0, source[open].kind == .operator, source.text(open) == "<", source.isIdentifier(open - 1),
+    guard open > 0, open < source.count, source[open].kind == .operator, source.text(open) == "<",
+      source.isIdentifier(open - 1),
       source[open - 1].end == source[open].start
     else { return nil }
     var depth = 0
