@@ -60,9 +60,8 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// each combination of options the module's declarations write
   /// (`@Preference(key: "HighScore") var highScore = 0` gets
   /// `init(wrappedValue:key:fileID:line:)`). The compiler matches every declaration of a module
-  /// against every initializer it can see, in every build: ten option initializers declared here
-  /// cost each declaration about 0.6 M compiler instructions, options or not, over a third of
-  /// what `@Preference` cost beyond a minimal property wrapper. An option the module has not
+  /// against every initializer it can see, in every build, so initializers for options a module
+  /// never writes would slow the compile of every declaration. An option the module has not
   /// used before is known to the compiler once the plugin has run, at the next build (until
   /// then, an editor may flag it).
   ///
