@@ -30,11 +30,12 @@ extension PreferenceStore {
   /// Registers defaults already in stored form.
   func register(encoded: [String: PropertyListValue]) {
     guard !encoded.isEmpty else { return }
+    // A key that has no number was never read, so nothing of it is cached (a registration
+    // names every key of a module, most of them not read yet).
     state.withLock { state in
-      for (key, value) in encoded {
-        state.registered[key] = value
-        state.cache[key] = nil
-      }
+      let numbers = KeyNumbers.existingNumbers(of: encoded.keys)
+      for (key, value) in encoded { state.registered[key] = value }
+      for case let number? in numbers { state.cache.setBox(nil, number) }
       state.version &+= 1
     }
     backend.register(defaults: encoded)

@@ -111,6 +111,11 @@ enum KeyNumbers {
   }
 
   static func key(_ number: Int) -> String { table.withLock { $0.keys[number] } }
+
+  /// The numbers `keys` already have (`nil` for a key nothing used yet), in one hold of the lock.
+  static func existingNumbers(of keys: some Sequence<String>) -> [Int?] {
+    table.withLock { table in keys.map { table.numbers[$0] } }
+  }
 }
 
 #if canImport(Observation)

@@ -190,9 +190,22 @@ extension PreferenceStore {
   /// Invalidates the Observation cells of `keys` whose value actually changed, then calls their
   /// listeners in registration order. The backend and the listeners run without the lock held.
   func notify(_ keys: Set<String>) {
-    let keys = keys.sorted().filter { overrides[$0] == nil }
-    guard !keys.isEmpty else { return }
-    let (registered, version) = state.withLock { state in (keys.map { state.registered[$0] }, state.version) }
+    // Only keys someone reads through a cell or listens to (a registration notifies every key
+    // of the module, most of them never read yet).
+    let candidates = keys.filter { overrides[$0] == nil }
+    let (watched, registered, version) = state.withLock { state in
+      // The process-wide numbers' lock is taken inside the store's, as `number(of:)` does.
+      let numbers = KeyNumbers.existingNumbers(of: candidates)
+      var watched: [String] = []
+      for (key, number) in zip(candidates, numbers)
+      where state.listeners[key] != nil || number.flatMap(state.cache.cell) != nil {
+        watched.append(key)
+      }
+      watched.sort()
+      return (watched, watched.map { state.registered[$0] }, state.version)
+    }
+    guard !watched.isEmpty else { return }
+    let keys = watched
     // The store's own comparison, not a read the app could base a write on.
     let effective = PreferenceStore.$readingForBookkeeping.withValue(true) {
       zip(keys, registered).map { key, registered in backend.value(forKey: key) ?? registered }

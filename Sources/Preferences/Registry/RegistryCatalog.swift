@@ -10,7 +10,7 @@ final class RegistryCatalog: Sendable {
     var index: Int
     /// The default in stored form, when the generator could encode it.
     var registeredValue: PropertyListValue?
-    /// The `#fileID` of the file table the record comes from.
+    /// The file table the record comes from, by its ``RegistryCatalog/fileKey(_:)``.
     var table: String
   }
 
@@ -80,8 +80,8 @@ final class RegistryCatalog: Sendable {
   /// build system named the module (Xcode's `PRODUCT_MODULE_NAME` may differ from what the
   /// plugin can see); a module cannot hold two files of the same name.
   static func fileKey(_ fileID: String) -> String {
-    guard let slash = fileID.firstIndex(of: "/") else { return fileID }
-    return String(fileID[fileID.index(after: slash)...])
+    guard let slash = fileID.utf8.firstIndex(of: UInt8(ascii: "/")) else { return fileID }
+    return String(fileID[fileID.utf8.index(after: slash)...])
   }
 
   static func text(_ string: StaticString) -> String {
@@ -117,14 +117,15 @@ final class RegistryCatalog: Sendable {
   private func decode(_ table: PreferenceFileTable) {
     let fileID = Self.text(table.fileID)
     guard state.withLock({ $0.entries[fileID] == nil }) else { return }
+    let tableKey = Self.fileKey(fileID)
     var entries: [Entry] = []
     for chunk in table.records() {
       do {
-        let records = try JSONDecoder().decode([GeneratedRecord].self, from: Data(chunk.utf8))
+        let records = try GeneratedRecordReader.records(in: chunk)
         entries += records.map {
           Entry(
             descriptor: $0.descriptor, index: $0.index, registeredValue: $0.registeredValue,
-            table: fileID)
+            table: tableKey)
         }
       } catch {
         PreferenceDiagnostics.report(
@@ -133,21 +134,29 @@ final class RegistryCatalog: Sendable {
       }
     }
     entries.sort { $0.index < $1.index }
+    // A declaration is found by its file and line. The first of two on one line wins: the
+    // scanner refuses such sources, so only stale generated code could hold them. Records of a
+    // table name its file unless a `#sourceLocation` directive names another.
+    var byLocation: [String: [UInt64: Entry]] = [:]
+    var file = (fileID: fileID, key: tableKey)
+    for entry in entries {
+      if entry.descriptor.fileID != file.fileID {
+        file = (entry.descriptor.fileID, Self.fileKey(entry.descriptor.fileID))
+      }
+      let line = UInt64(truncatingIfNeeded: entry.descriptor.line)
+      if byLocation[file.key]?[line] == nil { byLocation[file.key, default: [:]][line] = entry }
+    }
     state.withLock { state in
       guard state.entries[fileID] == nil else { return }
       state.entries[fileID] = entries
-      for entry in entries {
-        // A declaration is found by its file and line. The first of two on one line wins: the
-        // scanner refuses such sources, so only stale generated code could hold them.
-        let file = Self.fileKey(entry.descriptor.fileID)
-        let line = UInt64(truncatingIfNeeded: entry.descriptor.line)
-        if state.byLocation[file]?[line] == nil { state.byLocation[file, default: [:]][line] = entry }
+      for (file, entries) in byLocation {
+        state.byLocation[file, default: [:]].merge(entries) { existing, _ in existing }
       }
     }
   }
 
   private func table(of entry: Entry) -> PreferenceFileTable? {
-    tables[Self.fileKey(entry.table)]
+    tables[entry.table]
   }
 
   /// The explicit store of `entry`, evaluated once; `nil` for ``PreferenceStore/default``.
@@ -355,22 +364,5 @@ final class RegistryCatalog: Sendable {
         }
       }
     }
-  }
-}
-
-/// A record as the generator writes it: the descriptor's fields, plus the record's number in its
-/// file table and the default in stored form when the generator could encode it.
-private struct GeneratedRecord: Decodable {
-  var descriptor: PreferenceDescriptor
-  var index: Int
-  var registeredValue: PropertyListValue?
-
-  private enum CodingKeys: String, CodingKey { case index, registeredValue }
-
-  init(from decoder: any Decoder) throws {
-    descriptor = try PreferenceDescriptor(from: decoder)
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    index = try container.decode(Int.self, forKey: .index)
-    registeredValue = try container.decodeIfPresent(PropertyListValue.self, forKey: .registeredValue)
   }
 }
