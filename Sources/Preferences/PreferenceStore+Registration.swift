@@ -39,7 +39,7 @@ extension PreferenceStore {
       state.version &+= 1
     }
     backend.register(defaults: encoded)
-    notify(Set(encoded.keys))
+    notify(encoded.keys)
   }
 
   /// The registered default for `key`, if any.

@@ -189,16 +189,17 @@ extension PreferenceStore {
 
   /// Invalidates the Observation cells of `keys` whose value actually changed, then calls their
   /// listeners in registration order. The backend and the listeners run without the lock held.
-  func notify(_ keys: Set<String>) {
+  func notify(_ keys: some Collection<String>) {
     // Only keys someone reads through a cell or listens to (a registration notifies every key
     // of the module, most of them never read yet).
-    let candidates = keys.filter { overrides[$0] == nil }
+    let candidates = overrides.isEmpty ? Array(keys) : keys.filter { overrides[$0] == nil }
     let (watched, registered, version) = state.withLock { state in
       // The process-wide numbers' lock is taken inside the store's, as `number(of:)` does.
       let numbers = KeyNumbers.existingNumbers(of: candidates)
+      let listened = !state.listeners.isEmpty
       var watched: [String] = []
       for (key, number) in zip(candidates, numbers)
-      where state.listeners[key] != nil || number.flatMap(state.cache.cell) != nil {
+      where (listened && state.listeners[key] != nil) || number.flatMap(state.cache.cell) != nil {
         watched.append(key)
       }
       watched.sort()

@@ -301,7 +301,9 @@ struct GeneratedRecordReader {
   private mutating func readString(reusing previous: inout Reused?) throws(Failure) -> String {
     let raw = try readRawString()
     guard case .bytes(let bytes) = raw else { return raw.string }
-    if let previous, previous.bytes.elementsEqual(bytes) {
+    if let previous, previous.bytes.count == bytes.count,
+      bytes.isEmpty || memcmp(previous.bytes.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+    {
       return previous.string
     }
     let string = raw.string
@@ -315,8 +317,9 @@ struct GeneratedRecordReader {
 
   private mutating func readLiteral(_ literal: StaticString) -> Bool {
     let count = literal.utf8CodeUnitCount
-    guard position + count <= bytes.count else { return false }
-    for offset in 0..<count where bytes[position + offset] != literal.utf8Start[offset] { return false }
+    guard position + count <= bytes.count,
+      memcmp(bytes.baseAddress! + position, literal.utf8Start, count) == 0
+    else { return false }
     position += count
     return true
   }

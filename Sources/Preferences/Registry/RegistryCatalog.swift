@@ -3,15 +3,23 @@ import Foundation
 /// What the runtime knows about one generated registry: its per-file tables, their records
 /// (decoded once, when first needed), the stores they name, and where they registered.
 final class RegistryCatalog: Sendable {
-  /// One declaration of the registry.
-  struct Entry: Sendable {
-    var descriptor: PreferenceDescriptor
+  /// One declaration of the registry. A class: registration passes every entry of the module
+  /// through several lists, and a reference is copied with one retain.
+  final class Entry: Sendable {
+    let descriptor: PreferenceDescriptor
     /// The record's number in its file table, for `registration(_:)` and `store(_:)`.
-    var index: Int
+    let index: Int
     /// The default in stored form, when the generator could encode it.
-    var registeredValue: PropertyListValue?
-    /// The file table the record comes from, by its ``RegistryCatalog/fileKey(_:)``.
-    var table: String
+    let registeredValue: PropertyListValue?
+    /// The file table the record comes from.
+    let table: PreferenceFileTable
+
+    init(_ record: GeneratedRecord, table: PreferenceFileTable) {
+      descriptor = record.descriptor
+      index = record.index
+      registeredValue = record.registeredValue
+      self.table = table
+    }
   }
 
   /// The registry's process-wide number, used by stores to remember that it registered there.
@@ -122,11 +130,7 @@ final class RegistryCatalog: Sendable {
     for chunk in table.records() {
       do {
         let records = try GeneratedRecordReader.records(in: chunk)
-        entries += records.map {
-          Entry(
-            descriptor: $0.descriptor, index: $0.index, registeredValue: $0.registeredValue,
-            table: tableKey)
-        }
+        entries += records.map { Entry($0, table: table) }
       } catch {
         PreferenceDiagnostics.report(
           .unresolvedDeclaration(
@@ -155,10 +159,6 @@ final class RegistryCatalog: Sendable {
     }
   }
 
-  private func table(of entry: Entry) -> PreferenceFileTable? {
-    tables[entry.table]
-  }
-
   /// The explicit store of `entry`, evaluated once; `nil` for ``PreferenceStore/default``.
   ///
   /// A store expression that needs the main actor is evaluated there: at once on the main
@@ -174,9 +174,9 @@ final class RegistryCatalog: Sendable {
     guard entry.descriptor.storeSource != nil else { return .some(nil) }
     if let store = state.withLock({ $0.stores[entry.descriptor.key] }) { return store }
     let evaluated: PreferenceStore?
-    if let store = table(of: entry)?.store(entry.index) {
+    if let store = entry.table.store(entry.index) {
       evaluated = store
-    } else if let isolated = table(of: entry)?.isolatedStore(entry.index) {
+    } else if let isolated = entry.table.isolatedStore(entry.index) {
       guard waitForMainActor || !needsMainThread(followsDefaultIsolation: isolated.followsDefaultIsolation)
       else { return nil }
       evaluated = evaluateNow(isolated.evaluate, followsDefaultIsolation: isolated.followsDefaultIsolation)
@@ -205,7 +205,7 @@ final class RegistryCatalog: Sendable {
     let key = entry.descriptor.key
     if let value = state.withLock({ $0.evaluatedDefaults[key] }) { return value }
     let evaluated: PropertyListValue?
-    switch table(of: entry)?.registration(entry.index) ?? .none {
+    switch entry.table.registration(entry.index) {
     case .none:
       return nil
     case .registry(let evaluate):
@@ -295,6 +295,9 @@ final class RegistryCatalog: Sendable {
   private func register(_ entries: [Entry], in store: PreferenceStore) {
     let onMainActor = MainActorContext.isCurrent
     var defaults: [String: PropertyListValue] = [:]
+    defaults.reserveCapacity(entries.count)
+    /// The defaults evaluated here (the others are in their records).
+    var evaluated: [String: PropertyListValue] = [:]
     var synced: Set<String> = []
     var json: [String] = []
     var later: [(key: String, evaluate: @MainActor @Sendable () -> PropertyListValue?)] = []
@@ -310,7 +313,7 @@ final class RegistryCatalog: Sendable {
             isKeyDerived: entry.descriptor.isKeyDerived, valueType: entry.descriptor.valueType,
             defaultValueSource: entry.descriptor.defaultValueSource)
         ))
-      if let previous = table(of: entry)?.movedFrom(entry.index), previous !== store {
+      if let previous = entry.table.movedFrom(entry.index), previous !== store {
         store.migrate(key, from: previous, oldKeys: entry.descriptor.renamedFrom)
       }
       if !entry.descriptor.renamedFrom.isEmpty { store.migrate(from: entry.descriptor.renamedFrom, to: key) }
@@ -320,32 +323,33 @@ final class RegistryCatalog: Sendable {
         defaults[key] = value
         continue
       }
-      let registration = table(of: entry)?.registration(entry.index) ?? .none
+      let registration = entry.table.registration(entry.index)
       switch registration {
       case .none:
         break
       case .registry(let evaluate):
-        if let value = evaluate() { defaults[key] = value }
+        evaluated[key] = evaluate()
       case .mainActor(let evaluate), .defaultIsolation(let evaluate):
         // A default that follows the module's default isolation runs here unless that default
         // is the main actor.
         var followsDefault = false
         if case .defaultIsolation = registration { followsDefault = true }
         if onMainActor {
-          if let value = MainActor.assumeIsolated({ evaluate() }) { defaults[key] = value }
+          evaluated[key] = MainActor.assumeIsolated { evaluate() }
         } else if followsDefault && !mainActorIsDefaultIsolation {
-          if let value = callInDefaultIsolation(evaluate) { defaults[key] = value }
+          evaluated[key] = callInDefaultIsolation(evaluate)
         } else {
           later.append((key, evaluate))
         }
       }
     }
+    defaults.merge(evaluated) { _, new in new }
     // Another module's declaration of one of these keys in this store: reported, not fatal
     // (which one's default reads is the last registered; both keep working on the one value).
     for (key, declarations) in store.claim(owners) {
       PreferenceDiagnostics.report(.keyDeclaredInTwoModules(key: key, declarations: declarations))
     }
-    state.withLock { $0.evaluatedDefaults.merge(defaults) { _, new in new } }
+    if !evaluated.isEmpty { state.withLock { $0.evaluatedDefaults.merge(evaluated) { _, new in new } } }
     if !synced.isEmpty { store.trackModifications(of: synced) }
     if !json.isEmpty { store.useFormat(.json, forKeys: json) }
     store.register(encoded: defaults)
