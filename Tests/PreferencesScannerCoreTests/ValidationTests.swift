@@ -54,6 +54,40 @@ import Testing
     #expect(settings.components(separatedBy: "PSTextFieldSpecifier").count == 2, "one setting: \(settings)")
   }
 
+  /// Agreement is the text of the defaults and the options, whatever the expression: a default
+  /// whose type the scanner cannot name (another module's initializer, a function call) agrees
+  /// with the same text elsewhere, and a written type agrees with a default of that type.
+  @Test func declarationsThatShareAKeyAgreeOnTheTextOfAnyDefault() {
+    let result = scan(
+      """
+      struct MapView {
+        @Preference(key: "windowPosition", store: .shared) var position = NSPoint(x: 0.5, y: 0.8)
+        @Preference(key: "lastOpened") var lastOpened = makeDate(daysAgo: 3)
+        @Preference(key: "origin") var origin: NSPoint = NSPoint(x: 0, y: 0)
+        @Preference(key: "zoom") var zoom = Zoom.make(level: 2)
+      }
+      struct InspectorView {
+        @Preference(key: "windowPosition", store: .shared) var position = NSPoint(x: 0.5, y: 0.8)
+        @Preference(key: "lastOpened") var lastOpened = makeDate(daysAgo: 3)
+        @Preference(key: "origin") var origin = NSPoint(x: 0, y: 0)
+        @Preference(key: "zoom") var zoom = Zoom.make(level: 3)
+      }
+      struct Overlay {
+        @Preference(key: "windowPosition") var position = NSPoint(x: 0.5, y: 0.8)
+        @Preference(key: "origin") var origin: CGPoint = NSPoint(x: 0, y: 0)
+      }
+      """)
+    let messages = errors(result)
+    #expect(messages.count == 3, "\(messages)")
+    #expect(messages.contains { $0.contains(":11:4: error: preference key 'zoom' is also declared at") })
+    #expect(
+      messages.contains { $0.contains(":14:4: error: preference key 'windowPosition' is also declared at") },
+      "another store: the options differ")
+    #expect(
+      messages.contains { $0.contains(":15:4: error: preference key 'origin' is also declared at") },
+      "two written types that differ")
+  }
+
   @Test func declarationsInExclusiveBranchesOfNestedGroupsAreNotDuplicates() {
     let result = scan(
       """

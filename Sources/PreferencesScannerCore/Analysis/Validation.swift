@@ -91,15 +91,19 @@ package enum Validation {
   }
 
   /// Whether two declarations of one key, one of which names it with `key:`, declare the same
-  /// preference: the same type, default and options, so that one default is registered and
-  /// every reader sees one value (views that read one `@AppStorage` key each declare it). A
-  /// default written `.case` and one written `Type.case` agree; so do declarations under
-  /// different `#if` conditions (a macOS-only panel that reads a key the shared views read).
+  /// preference: the same default and options, and no two different types, so that one default
+  /// is registered and every reader sees one value (views that read one `@AppStorage` key each
+  /// declare it). The text of the defaults decides, whatever the expression: where the scanner
+  /// does not know a type (`NSPoint(x: 0.5, y: 0.8)`), the compiler types both alike. A default
+  /// written `.case` and one written `Type.case` agree; so do declarations under different `#if`
+  /// conditions (a macOS-only panel that reads a key the shared views read).
   static func agree(_ a: PreferencePlan, _ b: PreferencePlan) -> Bool {
-    guard let type = a.valueType, type == b.valueType else { return false }
+    if let x = a.valueType, let y = b.valueType, x != y { return false }
+    let type = a.valueType ?? b.valueType
     func normalized(_ plan: PreferencePlan) -> String? {
       guard let text = plan.syntax.defaultValue?.text else { return nil }
-      return text.hasPrefix(type + ".") ? String(text.dropFirst(type.count)) : text
+      guard let type, text.hasPrefix(type + ".") else { return text }
+      return String(text.dropFirst(type.count))
     }
     let (x, y) = (a.syntax.arguments, b.syntax.arguments)
     return normalized(a) == normalized(b) && x.store?.text == y.store?.text && x.format == y.format
