@@ -29,11 +29,12 @@ import Foundation
 ///
 /// Each case's type is known at compile time: the build plugin reads the `defaultValue` switch and
 /// generates a ``TypedPreferenceKey`` for each case (`TypedPreferenceKey<AppKeys, String>.name`), which
-/// every read and write of ``KeyedPreferences`` takes. A case's type is its default's: a literal's
-/// (`"Anonymous"` is a `String`, `0` an `Int`, `0.5` a `Double`), `T?.none` for an optional,
-/// `T(…)`, an enum case `T.case`, or the type after `as` (`0 as Double`,
-/// `Int(String.Encoding.utf8.rawValue)`). A default whose type the plugin cannot read is a build
-/// warning that asks for `as`; until then that case has no typed key. The switch must be
+/// every read and write of ``KeyedPreferences`` takes. A case's type is its default's, as the
+/// compiler types it: a literal's (`"Anonymous"` is a `String`, `0` an `Int`, `0.5` a `Double`),
+/// `T?.none` for an optional, or any other expression's (`Date.now`, `max(2, 3)`); write
+/// `0 as Double` where a literal would say the wrong type. A default that reads the case itself
+/// (`rawValue.count`) or a name private to its file is a build warning that asks for `as`; until
+/// then that case has no typed key. The switch must be
 /// `switch self` with one expression per case (a `default:` clause covers the cases it does not
 /// name), or one expression for every case.
 ///

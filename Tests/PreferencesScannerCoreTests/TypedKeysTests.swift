@@ -133,14 +133,16 @@ import Testing
         "#if (os(macOS))\nextension _Preferences.TypedKey where Keys == MacKeys, Value == Int {"))
   }
 
-  /// What the plugin cannot type is one warning at the clause, asking for `as` (the key is still
-  /// registered; the keyed store has no typed key for it); the other keys are typed. An enum the
-  /// registry cannot name is an error.
-  @Test func aDefaultWhoseTypeCannotBeReadIsOneWarningThatAsksForAs() {
+  /// What the plugin cannot read from a default's text the compiler types: generated code
+  /// declares the default beside the enum, at the clause's line, and the key's type is what the
+  /// compiler infers. A default generated code cannot evaluate outside the user's file (`self`,
+  /// an instance member, a name private to its file) is one warning at the clause, asking for
+  /// `as`. An enum the registry cannot name is an error.
+  @Test func aDefaultWhoseTypeCannotBeReadIsTypedByTheCompiler() {
     let result = scan(
       """
       enum AppKeys: String, PreferenceKeys {
-        case encoding, name, computed, set, largest, themes, all
+        case encoding, name, computed, set, largest, themes, all, count, secret
         var defaultValue: any PreferenceValue {
           switch self {
           case .encoding: String.Encoding.utf8.rawValue
@@ -150,10 +152,13 @@ import Testing
           case .largest: max(1, 2)
           case .themes: [Theme.dark, .light]
           case .all: Theme.allCases
+          case .count: rawValue.count
+          case .secret: hiddenDefault()
           }
         }
       }
       enum Theme: String, CaseIterable { case light, dark }
+      private func hiddenDefault() -> Int { 0 }
       private enum Hidden: String, PreferenceKeys {
         case a
         var defaultValue: any PreferenceValue { 1 }
@@ -164,24 +169,38 @@ import Testing
       }
       """)
     let messages = warnings(result)
-    // A generic type's call (`Set([1, 2])` is a `Set<Int>`) and a function's (`max`) are not
-    // typed by their names, which would declare `TypedPreferenceKey<AppKeys, Set>`.
-    #expect(messages.count == 5, "\(messages)")
-    #expect(messages.contains { $0.contains("'AppKeys.set' from its default 'Set([1, 2])'") })
-    #expect(messages.contains { $0.contains("'AppKeys.largest' from its default 'max(1, 2)'") })
+    #expect(messages.count == 3, "\(messages)")
     #expect(
       messages.contains(
-        "Sources/App/File.swift:5:5: warning: the build plugin cannot read the type of 'AppKeys.encoding' from its default 'String.Encoding.utf8.rawValue', so the key has no type and the keyed store cannot read or write it; write the type with 'as' ('String.Encoding.utf8.rawValue as T') or as a conversion ('T(String.Encoding.utf8.rawValue)')"
-      ))
+        "Sources/App/File.swift:12:5: warning: the build plugin cannot read the type of 'AppKeys.count' from its default 'rawValue.count', so the key has no type and the keyed store cannot read or write it; write the type with 'as' ('rawValue.count as T') or as a conversion ('T(rawValue.count)')"
+      ), "an instance member: only the case can evaluate it")
     #expect(
-      messages.contains {
-        $0.hasPrefix("Sources/App/File.swift:7:5: warning:") && $0.contains("'AppKeys.computed'")
-      })
+      messages.contains { $0.contains("'AppKeys.secret' from its default 'hiddenDefault()'") }, "private")
     #expect(messages.contains { $0.contains("the type of 'Looked.a' from its default 'Self.table[self]!'") })
     #expect(errors(result).count == 1)
     #expect(
       errors(result).first?.contains("typed keys for 'Hidden': 'Hidden' is private to its file") == true)
-    #expect(keys(result, "AppKeys") == ["name": "String", "themes": "[Theme]", "all": "[Theme]"])
+    #expect(
+      keys(result, "AppKeys") == [
+        "name": "String", "themes": "[Theme]", "all": "[Theme]",
+        "encoding": "AppKeys._PreferenceKeyType_encoding.Value",
+        "computed": "AppKeys._PreferenceKeyType_computed.Value",
+        "set": "AppKeys._PreferenceKeyType_set.Value",
+        "largest": "AppKeys._PreferenceKeyType_largest.Value",
+      ])
+    let generated = RegistryRenderer.typedKeys(result.typedKeys)
+    #expect(
+      generated.contains(
+        """
+        extension AppKeys {
+        #sourceLocation(file: "Sources/App/File.swift", line: 7)
+          nonisolated enum _PreferenceKeyType_computed: _Preferences.KeyDefaultType { static let value = { @MainActor @Sendable in makeDefault() } }
+        """), "\(generated)")
+    #expect(
+      generated.contains(
+        "extension _Preferences.TypedKey where Keys == AppKeys, Value == AppKeys._PreferenceKeyType_set.Value {\n  nonisolated static var set: Self { Self(AppKeys.set) }"
+      ), "\(generated)")
+    #expect(result.typedKeys.first { $0.keysType == "AppKeys" }?.namesImportedTypes == true)
   }
 
   /// The generated index names each key's value type, so it repeats the imports of a keys file

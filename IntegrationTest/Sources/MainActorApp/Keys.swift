@@ -5,12 +5,15 @@ import ViewKit  // stands in for SwiftUI, whose `PreferenceKey` protocol this fi
 /// An enum-keyed store's keys, in a file that imports a module declaring `PreferenceKey` (the
 /// typed keys generated for them repeat this file's imports, as `lastOpened` is a `Date`).
 enum LaunchKeys: String, PreferenceKeys {
-  case lastOpened, nickname, lastPane
+  case lastOpened, nickname, lastPane, reviewedAt, retries
   var defaultValue: any PreferenceValue {
     switch self {
     case .lastOpened: Date(timeIntervalSince1970: 0)
     case .nickname: "Anonymous"
     case .lastPane: LaunchPane.library
+    // Defaults whose type the compiler infers (a method's result, a function's): no `as`.
+    case .reviewedAt: Date(timeIntervalSinceReferenceDate: 0).addingTimeInterval(60)
+    case .retries: max(2, 3)
     }
   }
 }

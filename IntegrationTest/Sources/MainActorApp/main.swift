@@ -55,6 +55,11 @@ case .write:
   launch.set(Date(timeIntervalSince1970: 86_400), for: .lastOpened)
   check(launch.value(for: .lastPane) == .library, "a key of the module's own enum reads its default")
   launch.set(.search, for: .lastPane)
+  let reviewedAt: Date = launch.value(for: .reviewedAt)
+  check(
+    reviewedAt == Date(timeIntervalSinceReferenceDate: 60) && launch.value(for: .retries) == 3,
+    "keys whose default's type the compiler infers read their defaults")
+  launch.set(5, for: .retries)
   check(view.volume == 0.8 && view.layout == Layout(columns: 2), "defaults before any write")
   view.username = "Paul"
   view.volume = 0.3
@@ -187,7 +192,7 @@ case .verify:
   check(
     launch.value(for: .nickname) == "Paul"
       && launch.value(for: .lastOpened) == Date(timeIntervalSince1970: 86_400)
-      && launch.value(for: .lastPane) == .search
+      && launch.value(for: .lastPane) == .search && launch.value(for: .retries) == 5
       && defaults.string(forKey: "nickname") == "Paul",
     "an enum-keyed store's values persisted")
   check(Preferences().zoom == 1.25, "a preference in a type named like the library's module persisted")

@@ -29,6 +29,19 @@ public enum _Preferences {
   public typealias Format = PreferenceFormat
 }
 
+extension _Preferences {
+  /// The type of a `PreferenceKeys` default the build plugin cannot read from its text: generated
+  /// code declares the default in a type conforming to this protocol, and the compiler infers
+  /// `Value` from it (the closure is never called). A default that is not a ``PreferenceValue``
+  /// fails to conform, at the line of its `case` clause.
+  public protocol KeyDefaultType {
+    /// The default's type.
+    associatedtype Value: PreferenceValue
+    /// The default expression, never evaluated.
+    static var value: @MainActor @Sendable () -> Value { get }
+  }
+}
+
 @_spi(Generated)
 extension _Preferences {
   /// A source file's table.

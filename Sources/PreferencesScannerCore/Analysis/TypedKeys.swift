@@ -5,8 +5,10 @@
 /// A case's type is read from its default as a reader would: a literal's (`"x"` `String`, `0`
 /// `Int`, `0.5` `Double`, `[1]` `[Int]`), `T?.none` or `Optional<T>.none` (`T?`), the type after a
 /// final `as` (`0 as Double`), or what ``Planner/inferType(_:context:declaringType:)`` reads
-/// (`T(…)`, `T.case`, a static member of known type). A default it cannot read is one error at
-/// the clause that asks for `as`.
+/// (`T(…)`, `T.case`, a static member of known type). Any other default the compiler types:
+/// generated code declares it in a type nested in the enum (``TypedKeyGroup/Witness``) and names
+/// the type the compiler infers. Only a default generated code cannot evaluate outside its file
+/// (one that reads the case, or a private name) is one warning at the clause that asks for `as`.
 struct TypedKeys {
   let index: ModuleIndex
   let files: [FileSyntax]
@@ -52,6 +54,7 @@ struct TypedKeys {
           \.syntax.name)
         var typed: [String: (type: String, clause: KeyDefaultsSyntax.Clause)] = [:]
         var unread: [(String, KeyDefaultsSyntax.Clause)] = []
+        var witnesses: [TypedKeyGroup.Witness] = []
         let fallback = defaults.clauses.first { $0.isDefault }
         for caseName in Set(cases).sorted() {
           guard
@@ -60,7 +63,16 @@ struct TypedKeys {
           guard let expression = clause.expression,
             let written = valueType(of: expression, context: context, declaringType: type)
           else {
-            unread.append((caseName, clause))
+            // The compiler types what the scanner cannot read: generated code declares the
+            // default beside the enum, and the key's type is the one the compiler infers.
+            if let expression = clause.expression, evaluatesOutsideItsFile(expression, keys: type) {
+              let witness = TypedKeyGroup.Witness(
+                caseName: caseName, expression: expression.text, file: file.path, line: clause.line)
+              witnesses.append(witness)
+              typed[caseName] = (keysTypeCode(name) + "." + witness.typeName + ".Value", clause)
+            } else {
+              unread.append((caseName, clause))
+            }
             continue
           }
           let analysis = analyzer.analyze(ExpressionSyntax(text: written), isType: true)
@@ -123,11 +135,48 @@ struct TypedKeys {
               ($0.valueType, $0.caseName) < ($1.valueType, $1.caseName)
             },
             fileIndex: fileIndex,
-            namesImportedTypes: typed.values.contains { namesImportedType($0.type) },
-            availability: Availability(index.availability(of: type))))
+            namesImportedTypes: !witnesses.isEmpty || typed.values.contains { namesImportedType($0.type) },
+            availability: Availability(index.availability(of: type)),
+            witnesses: witnesses.sorted { $0.caseName < $1.caseName }))
       }
     }
     return (groups.sorted { $0.keysType < $1.keysType }, diagnostics)
+  }
+
+  /// The keys type's name as generated code writes it (each component escaped).
+  func keysTypeCode(_ name: String) -> String {
+    name.split(separator: ".").map { SwiftIdentifier.escaped(String($0)) }.joined(separator: ".")
+  }
+
+  /// Whether generated code can evaluate a key's default where it declares the default's type:
+  /// in another file, in a static context nested in the keys enum. Not when it names `self`,
+  /// `Self` or an instance member of the enum (the `defaultValue` switch runs on a case), or a
+  /// name that is private to its file.
+  func evaluatesOutsideItsFile(_ expression: ExpressionSyntax, keys: ModuleIndex.TypeID) -> Bool {
+    let info = index[keys]
+    for position in expression.tokens.indices {
+      guard let word = expression.word(position) else { continue }
+      if word == "self" || word == "Self" || word == "super" { return false }
+      // Only the first name of a path is looked up where the expression stands.
+      if expression.punct(position - 1, UInt8(ascii: ".")) { continue }
+      if Self.synthesizedInstanceMembers.contains(word) { return false }
+      if let members = info.members[word],
+        members.contains(where: { !$0.syntax.isStatic || $0.syntax.access?.isFilePrivate == true })
+      {
+        return false
+      }
+      if let globals = index.globals[word],
+        globals.contains(where: { $0.syntax.access?.isFilePrivate == true })
+      {
+        return false
+      }
+      if let named = index.child(word, of: keys) ?? index.child(word, of: nil),
+        index[named].privateFile != nil
+      {
+        return false
+      }
+    }
+    return true
   }
 
   /// The type of a key's default, as written or as a literal, initializer or case shows it.
@@ -167,6 +216,10 @@ struct TypedKeys {
     }
   }
 
+  /// Instance members every `PreferenceKeys` enum has without declaring them (its raw value,
+  /// `Hashable`'s, the protocol's own).
+  static let synthesizedInstanceMembers: Set<String> = ["rawValue", "hashValue", "defaultValue", "hash"]
+
   /// Standard library types a value type may name, which every file sees without an import.
   static let standardLibraryTypes: Set<String> = [
     "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
@@ -202,11 +255,30 @@ package struct TypedKeyGroup: Sendable, Equatable {
   /// extension repeats: an extension that names a type available from a later OS version, or a
   /// deprecated one, must be as available (or as deprecated) as the type.
   package var availability = Availability([])
+  /// The keys whose default's type the compiler infers, by case name.
+  package var witnesses: [Witness] = []
+
+  /// A key whose default's type the scanner cannot read: generated code declares the default
+  /// in a type nested in the enum (`AppKeys._PreferenceKeyType_name`), whose `Value` the
+  /// compiler infers, at the user's line (`#sourceLocation`), so that an error there points at
+  /// the `defaultValue` clause.
+  package struct Witness: Sendable, Equatable {
+    package let caseName: String
+    /// The default expression's text.
+    package let expression: String
+    /// The file and line of the `case` clause.
+    package let file: String
+    package let line: Int
+
+    /// The nested type's name.
+    package var typeName: String { "_PreferenceKeyType_" + caseName }
+  }
 
   package static func == (a: Self, b: Self) -> Bool {
     a.keysType == b.keysType && a.access == b.access && a.condition == b.condition
       && a.keys.map(\.caseName) == b.keys.map(\.caseName)
       && a.keys.map(\.valueType) == b.keys.map(\.valueType) && a.fileIndex == b.fileIndex
       && a.namesImportedTypes == b.namesImportedTypes && a.availability == b.availability
+      && a.witnesses == b.witnesses
   }
 }

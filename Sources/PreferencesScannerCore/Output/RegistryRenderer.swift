@@ -451,6 +451,19 @@ package enum RegistryRenderer {
       let keysType = group.keysType.split(separator: ".").map { SwiftIdentifier.escaped(String($0)) }
         .joined(separator: ".")
       var text = ""
+      if !group.witnesses.isEmpty {
+        // The defaults whose type the compiler infers, each at the line of its clause, so that
+        // an error there (a default that is not a preference value) points at it. A closure
+        // that is never called: the type is all that is used.
+        text += group.availability.attributes.map { $0 + "\n" }.joined()
+        text += "extension \(keysType) {\n"
+        for witness in group.witnesses {
+          text += "#sourceLocation(file: \(StringLiteral.quote(witness.file)), line: \(witness.line))\n"
+          text +=
+            "  \(group.access)nonisolated enum \(witness.typeName): _Preferences.KeyDefaultType { \(group.access)static let value = { @MainActor @Sendable in \(witness.expression) } }\n"
+        }
+        text += "#sourceLocation()\n}\n"
+      }
       var start = 0
       while start < group.keys.count {
         let valueType = group.keys[start].valueType
