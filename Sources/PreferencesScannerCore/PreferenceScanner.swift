@@ -19,13 +19,13 @@ package struct PreferenceScanner: Sendable {
   package var module: String
   package var configuration: ScannerConfiguration
   /// The committed lock of shipped keys, and its path for diagnostics.
-  package var lock: (contents: PreferenceLock, path: String)?
+  package var lock: PreferenceLock.Committed?
   /// Where the lock belongs, for the warning when there is none.
   package var expectedLockPath: String?
 
   package init(
     module: String, configuration: ScannerConfiguration = ScannerConfiguration(),
-    lock: (contents: PreferenceLock, path: String)? = nil, expectedLockPath: String? = nil
+    lock: PreferenceLock.Committed? = nil, expectedLockPath: String? = nil
   ) {
     self.module = module
     self.configuration = configuration

@@ -18,7 +18,9 @@ func scan(
 ) -> PreferenceScanner.Result {
   PreferenceScanner(
     module: module, configuration: configuration,
-    lock: lock.map { (PreferenceLock.parse($0), "Sources/App/Preferences.lock") }
+    lock: lock.map {
+      PreferenceLock.Committed(PreferenceLock.parse($0), path: "Sources/App/Preferences.lock")
+    }
   ).scan(files: files.map { ($0.0, Array($0.1.utf8)) })
 }
 

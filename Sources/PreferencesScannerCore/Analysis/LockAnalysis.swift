@@ -30,7 +30,7 @@ package struct LockAnalysis {
   ///   - expectedLockPath: Where the lock belongs, for the warning when it is missing.
   /// - Returns: The plans with what the lock remembers, and the lock's diagnostics.
   package func analyze(
-    _ plans: [PreferencePlan], files: [FileSyntax], lock: (contents: PreferenceLock, path: String)?,
+    _ plans: [PreferencePlan], files: [FileSyntax], lock: PreferenceLock.Committed?,
     expectedLockPath: String?
   ) -> Result {
     var result = Result(plans: plans)
@@ -59,7 +59,7 @@ package struct LockAnalysis {
     let plans = result.plans
     let declared = Dictionary(plans.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
 
-    guard let (_, path) = lock else {
+    guard let path = lock?.path else {
       // Only a build knows where the target's lock belongs; a plain scan is not warned.
       if configuration.requireLock, let expectedLockPath, let first = plans.first {
         result.diagnostics.append(

@@ -225,13 +225,13 @@ package struct ScannerCommand {
           configuration.infersIsolatedConformances ?? declared.infersIsolatedConformances
       }
       let module = options.module ?? defaultModule(options.paths)
-      var lock: (PreferenceLock, String)?
+      var lock: PreferenceLock.Committed?
       if let path = options.lock, FileManager.default.fileExists(atPath: path) {
-        lock = (try PreferenceLock.load(from: path), path)
+        lock = PreferenceLock.Committed(try PreferenceLock.load(from: path), path: path)
       }
       if case .lock(let request) = options.subcommand {
         return try updateLock(
-          request, options: options, module: module, configuration: configuration, existing: lock?.0)
+          request, options: options, module: module, configuration: configuration, existing: lock?.contents)
       }
       let scanner = PreferenceScanner(
         module: module, configuration: configuration, lock: lock, expectedLockPath: options.expectedLock)
@@ -349,7 +349,7 @@ package struct ScannerCommand {
       problems.append(Diagnostic(.error, finding.refusal, file: lockPath, line: line, column: 1))
     }
     let result = try PreferenceScanner(
-      module: module, configuration: configuration, lock: (lockFile, lockPath)
+      module: module, configuration: configuration, lock: PreferenceLock.Committed(lockFile, path: lockPath)
     )
     .scan(paths: options.paths, cache: cache(options))
     // The scanner's own errors, except the lock's: those are what this command settles.

@@ -21,6 +21,17 @@
 package struct PreferenceLock: Sendable, Equatable {
   package static let fileName = "Preferences.lock"
 
+  /// A target's committed lock: its contents, and its path for diagnostics.
+  package struct Committed: Sendable {
+    package var contents: PreferenceLock
+    package var path: String
+
+    package init(_ contents: PreferenceLock, path: String) {
+      self.contents = contents
+      self.path = path
+    }
+  }
+
   package struct Entry: Sendable, Equatable {
     package var key: String
     /// The type the key was shipped with, or `nil` if unknown.
