@@ -183,10 +183,10 @@ import Testing
     #expect(
       keys(result, "AppKeys") == [
         "name": "String", "themes": "[Theme]", "all": "[Theme]",
-        "encoding": "AppKeys._PreferenceKeyType_encoding.Value",
-        "computed": "AppKeys._PreferenceKeyType_computed.Value",
-        "set": "AppKeys._PreferenceKeyType_set.Value",
-        "largest": "AppKeys._PreferenceKeyType_largest.Value",
+        "encoding": "AppKeys._PreferenceKeyType_encoding._PreferenceKeyValue",
+        "computed": "AppKeys._PreferenceKeyType_computed._PreferenceKeyValue",
+        "set": "AppKeys._PreferenceKeyType_set._PreferenceKeyValue",
+        "largest": "AppKeys._PreferenceKeyType_largest._PreferenceKeyValue",
       ])
     let generated = RegistryRenderer.typedKeys(result.typedKeys)
     #expect(
@@ -194,11 +194,11 @@ import Testing
         """
         extension AppKeys {
         #sourceLocation(file: "Sources/App/File.swift", line: 7)
-          nonisolated enum _PreferenceKeyType_computed: _Preferences.KeyDefaultType { static let value = { @MainActor @Sendable in makeDefault() } }
+          nonisolated enum _PreferenceKeyType_computed: _Preferences.KeyDefaultType { static let _preferenceKeyDefault = { @MainActor @Sendable in makeDefault() } }
         """), "\(generated)")
     #expect(
       generated.contains(
-        "extension _Preferences.TypedKey where Keys == AppKeys, Value == AppKeys._PreferenceKeyType_set.Value {\n  nonisolated static var set: Self { Self(AppKeys.set) }"
+        "extension _Preferences.TypedKey where Keys == AppKeys, Value == AppKeys._PreferenceKeyType_set._PreferenceKeyValue {\n  nonisolated static var set: Self { Self(AppKeys.set) }"
       ), "\(generated)")
     #expect(result.typedKeys.first { $0.keysType == "AppKeys" }?.namesImportedTypes == true)
   }

@@ -32,13 +32,15 @@ public enum _Preferences {
 extension _Preferences {
   /// The type of a `PreferenceKeys` default the build plugin cannot read from its text: generated
   /// code declares the default in a type conforming to this protocol, and the compiler infers
-  /// `Value` from it (the closure is never called). A default that is not a ``PreferenceValue``
-  /// fails to conform, at the line of its `case` clause.
+  /// `_PreferenceKeyValue` from it (the closure is never called). A default that is not a
+  /// ``PreferenceValue`` fails to conform, at the line of its `case` clause. The names are ones no
+  /// default expression uses: the expression is compiled inside the conforming type, where they
+  /// would hide the user's.
   public protocol KeyDefaultType {
     /// The default's type.
-    associatedtype Value: PreferenceValue
+    associatedtype _PreferenceKeyValue: PreferenceValue
     /// The default expression, never evaluated.
-    static var value: @MainActor @Sendable () -> Value { get }
+    static var _preferenceKeyDefault: @MainActor @Sendable () -> _PreferenceKeyValue { get }
   }
 }
 

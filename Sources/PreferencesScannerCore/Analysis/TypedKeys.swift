@@ -69,7 +69,7 @@ struct TypedKeys {
               let witness = TypedKeyGroup.Witness(
                 caseName: caseName, expression: expression.text, file: file.path, line: clause.line)
               witnesses.append(witness)
-              typed[caseName] = (keysTypeCode(name) + "." + witness.typeName + ".Value", clause)
+              typed[caseName] = (keysTypeCode(name) + "." + witness.typeName + "._PreferenceKeyValue", clause)
             } else {
               unread.append((caseName, clause))
             }
@@ -259,8 +259,8 @@ package struct TypedKeyGroup: Sendable, Equatable {
   package var witnesses: [Witness] = []
 
   /// A key whose default's type the scanner cannot read: generated code declares the default
-  /// in a type nested in the enum (`AppKeys._PreferenceKeyType_name`), whose `Value` the
-  /// compiler infers, at the user's line (`#sourceLocation`), so that an error there points at
+  /// in a type nested in the enum (`AppKeys._PreferenceKeyType_name`), whose
+  /// `_PreferenceKeyValue` the compiler infers, at the user's line (`#sourceLocation`), so that an error there points at
   /// the `defaultValue` clause.
   package struct Witness: Sendable, Equatable {
     package let caseName: String

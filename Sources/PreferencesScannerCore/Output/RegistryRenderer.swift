@@ -460,7 +460,7 @@ package enum RegistryRenderer {
         for witness in group.witnesses {
           text += "#sourceLocation(file: \(StringLiteral.quote(witness.file)), line: \(witness.line))\n"
           text +=
-            "  \(group.access)nonisolated enum \(witness.typeName): _Preferences.KeyDefaultType { \(group.access)static let value = { @MainActor @Sendable in \(witness.expression) } }\n"
+            "  \(group.access)nonisolated enum \(witness.typeName): _Preferences.KeyDefaultType { \(group.access)static let _preferenceKeyDefault = { @MainActor @Sendable in \(witness.expression) } }\n"
         }
         text += "#sourceLocation()\n}\n"
       }
