@@ -21,23 +21,9 @@ struct GeneratedRecordReaderTests {
     }
   }
 
-  /// A deterministic generator (SplitMix64), so that a failure reproduces.
-  struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func chance() -> Bool { next() & 1 == 0 }
-  }
-
   /// Text with what JSON must escape: quotes, backslashes, slashes, control characters, and
   /// characters outside the Basic Multilingual Plane (escaped as surrogate pairs by some writers).
-  static func text(_ random: inout Random) -> String {
+  static func text(_ random: inout SeededRandom) -> String {
     let pieces = [
       "a", "Settings", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "é", "€", "🦊", "𝄞", " ", "{}", "[,]",
       ":",
@@ -45,7 +31,7 @@ struct GeneratedRecordReaderTests {
     return (0..<random.below(8)).map { _ in pieces[random.below(pieces.count)] }.joined()
   }
 
-  static func value(_ random: inout Random, depth: Int = 0) -> PropertyListValue {
+  static func value(_ random: inout SeededRandom, depth: Int = 0) -> PropertyListValue {
     switch random.below(depth > 2 ? 8 : 10) {
     case 0: .bool(random.chance())
     case 1: .integer(Int64(bitPattern: random.next()))
@@ -64,8 +50,8 @@ struct GeneratedRecordReaderTests {
     }
   }
 
-  static func record(_ random: inout Random, index: Int) -> GeneratedRecord {
-    func optional(_ random: inout Random) -> String? { random.chance() ? text(&random) : nil }
+  static func record(_ random: inout SeededRandom, index: Int) -> GeneratedRecord {
+    func optional(_ random: inout SeededRandom) -> String? { random.chance() ? text(&random) : nil }
     let descriptor = PreferenceDescriptor(
       key: text(&random), property: text(&random), declaringType: text(&random), valueType: optional(&random),
       defaultValueSource: text(&random), documentation: optional(&random), fileID: text(&random),
@@ -95,7 +81,7 @@ struct GeneratedRecordReaderTests {
 
   @Test(arguments: [JSONEncoder.OutputFormatting(), .sortedKeys, [.prettyPrinted, .withoutEscapingSlashes]])
   func readsWhatJSONDecoderReads(formatting: JSONEncoder.OutputFormatting) throws {
-    var random = Random(state: UInt64(formatting.rawValue))
+    var random = SeededRandom(state: UInt64(formatting.rawValue))
     let encoder = JSONEncoder()
     encoder.outputFormatting = formatting
     for round in 0..<200 {
@@ -141,7 +127,7 @@ struct GeneratedRecordReaderTests {
   }
 
   @Test func everyTruncationAndCorruptionFailsWithAnOffset() throws {
-    var random = Random(state: 7)
+    var random = SeededRandom(state: 7)
     let records = (0..<2).map { Self.record(&random, index: $0) }
     let text = String(decoding: try JSONEncoder().encode(records.map(Encoded.init)), as: UTF8.self)
     #expect(try GeneratedRecordReader.records(in: text) == records)

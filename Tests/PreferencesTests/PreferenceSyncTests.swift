@@ -251,17 +251,6 @@ struct Device {
 /// value of the write made last; and the remote store must have been written at most once per
 /// local write plus once per key and start (no echo).
 @Suite struct SyncInterleavingTests {
-  struct Random: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   @Test func everyInterleavingConvergesToTheLastWrite() {
     let programs = Intensity.rounds(quick: 300, long: 3000)
     var failures: [String] = []
@@ -273,7 +262,7 @@ struct Device {
   }
 
   func run(seed: UInt64) -> String? {
-    var random = Random(state: seed)
+    var random = SeededRandom(state: seed)
     let keys = ["x", "y"]
     let remote = InMemoryRemoteStore(delivery: .manual)
     let clock = TestClock()

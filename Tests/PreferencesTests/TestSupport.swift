@@ -222,3 +222,18 @@ final class TemporarySuite: Sendable {
 /// Runs the helper with `arguments` and returns its status, without blocking a Swift concurrency
 /// thread (there are only as many as cores, and other tests need them to resume).
 func runHelperStatus(_ arguments: [String]) async throws -> Int32 { try await runHelperAsync(arguments) }
+
+/// A deterministic random number generator (SplitMix64), so that a failing seed reproduces.
+struct SeededRandom: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  /// A number in `0..<bound`.
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+  mutating func chance() -> Bool { next() & 1 == 0 }
+}

@@ -189,11 +189,11 @@ extension PreferenceStore {
 
   /// Invalidates the Observation cells of `keys` whose value actually changed, then calls their
   /// listeners in registration order. The backend and the listeners run without the lock held.
-  func notify(_ keys: some Collection<String>) {
+  func notify(_ changed: some Collection<String>) {
     // Only keys someone reads through a cell or listens to (a registration notifies every key
     // of the module, most of them never read yet).
-    let candidates = overrides.isEmpty ? Array(keys) : keys.filter { overrides[$0] == nil }
-    let (watched, registered, version) = state.withLock { state in
+    let candidates = overrides.isEmpty ? Array(changed) : changed.filter { overrides[$0] == nil }
+    let (keys, registered, version) = state.withLock { state in
       // The process-wide numbers' lock is taken inside the store's, as `number(of:)` does.
       let numbers = KeyNumbers.existingNumbers(of: candidates)
       let listened = !state.listeners.isEmpty
@@ -205,8 +205,7 @@ extension PreferenceStore {
       watched.sort()
       return (watched, watched.map { state.registered[$0] }, state.version)
     }
-    guard !watched.isEmpty else { return }
-    let keys = watched
+    guard !keys.isEmpty else { return }
     // The store's own comparison, not a read the app could base a write on.
     let effective = PreferenceStore.$readingForBookkeeping.withValue(true) {
       zip(keys, registered).map { key, registered in backend.value(forKey: key) ?? registered }

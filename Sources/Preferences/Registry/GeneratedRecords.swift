@@ -61,7 +61,7 @@ struct GeneratedRecordReader {
 
   /// The members of a record, in the order the generator writes them (the reader expects that
   /// order first, and accepts any).
-  private enum Field: Int, CaseIterable {
+  private enum Field: Int {
     case key, isKeyDerived, property, declaringType, valueType, defaultValue, documentation, fileID, line,
       column
     case condition, syncs, inSettings, store, format, renamedFrom, registration, registrationNote, index
@@ -105,17 +105,11 @@ struct GeneratedRecordReader {
       case .key: key = try readString()
       case .isKeyDerived: isKeyDerived = try readBool()
       case .property: property = try readString()
-      case .declaringType:
-        var last = lastDeclaringType
-        declaringType = try readString(reusing: &last)
-        lastDeclaringType = last
+      case .declaringType: declaringType = try readString(reusing: \.lastDeclaringType)
       case .valueType: valueType = try readOptionalString()
       case .defaultValue: defaultValue = try readString()
       case .documentation: documentation = try readOptionalString()
-      case .fileID:
-        var last = lastFileID
-        fileID = try readString(reusing: &last)
-        lastFileID = last
+      case .fileID: fileID = try readString(reusing: \.lastFileID)
       case .line: line = try readInteger(Int.self)
       case .column: column = try readInteger(Int.self)
       case .condition: condition = try readOptionalString()
@@ -297,17 +291,17 @@ struct GeneratedRecordReader {
 
   private mutating func readString() throws(Failure) -> String { try readRawString().string }
 
-  /// A string, sharing `previous`'s storage when it is the same text.
-  private mutating func readString(reusing previous: inout Reused?) throws(Failure) -> String {
+  /// A string, sharing the storage of the one `last` holds when it is the same text.
+  private mutating func readString(reusing last: WritableKeyPath<Self, Reused?>) throws(Failure) -> String {
     let raw = try readRawString()
     guard case .bytes(let bytes) = raw else { return raw.string }
-    if let previous, previous.bytes.count == bytes.count,
+    if let previous = self[keyPath: last], previous.bytes.count == bytes.count,
       bytes.isEmpty || memcmp(previous.bytes.baseAddress!, bytes.baseAddress!, bytes.count) == 0
     {
       return previous.string
     }
     let string = raw.string
-    previous = Reused(bytes: bytes, string: string)
+    self[keyPath: last] = Reused(bytes: bytes, string: string)
     return string
   }
 

@@ -69,7 +69,9 @@ struct TypedKeys {
               let witness = TypedKeyGroup.Witness(
                 caseName: caseName, expression: expression.text, file: file.path, line: clause.line)
               witnesses.append(witness)
-              typed[caseName] = (keysTypeCode(name) + "." + witness.typeName + "._PreferenceKeyValue", clause)
+              typed[caseName] = (
+                SwiftIdentifier.escapedPath(name) + "." + witness.typeName + "._PreferenceKeyValue", clause
+              )
             } else {
               unread.append((caseName, clause))
             }
@@ -141,11 +143,6 @@ struct TypedKeys {
       }
     }
     return (groups.sorted { $0.keysType < $1.keysType }, diagnostics)
-  }
-
-  /// The keys type's name as generated code writes it (each component escaped).
-  func keysTypeCode(_ name: String) -> String {
-    name.split(separator: ".").map { SwiftIdentifier.escaped(String($0)) }.joined(separator: ".")
   }
 
   /// Whether generated code can evaluate a key's default where it declares the default's type:

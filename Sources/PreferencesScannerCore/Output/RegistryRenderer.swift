@@ -385,8 +385,7 @@ package enum RegistryRenderer {
     var out =
       "\n// Module types stored by @Preference and declared without a conformance to PreferenceValue.\n"
     for conformance in conformances {
-      let name = conformance.typeName.split(separator: ".").map { SwiftIdentifier.escaped(String($0)) }
-        .joined(separator: ".")
+      let name = SwiftIdentifier.escapedPath(conformance.typeName)
       let rawValueEnum =
         conformance.storage.map { $0 == .rawValue } ?? (conformance.keyStorage == .rawValue)
       var text = ""
@@ -448,8 +447,7 @@ package enum RegistryRenderer {
     guard !groups.isEmpty else { return "" }
     var out = "\n// The typed keys of each PreferenceKeys enum, read from its defaultValue switch.\n"
     for group in groups {
-      let keysType = group.keysType.split(separator: ".").map { SwiftIdentifier.escaped(String($0)) }
-        .joined(separator: ".")
+      let keysType = SwiftIdentifier.escapedPath(group.keysType)
       var text = ""
       if !group.witnesses.isEmpty {
         // The defaults whose type the compiler infers, each at the line of its clause, so that

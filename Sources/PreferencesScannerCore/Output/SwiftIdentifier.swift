@@ -22,6 +22,11 @@ package enum SwiftIdentifier {
 
   /// A plain identifier made from `text`, for names the generator invents (`_Preferences_…`):
   /// letters, digits and `_` kept, anything else spelled as `_uXXXX_`.
+  /// A qualified name (`Outer.default`) with each component escaped as ``escaped(_:)`` does.
+  package static func escapedPath(_ name: String) -> String {
+    name.split(separator: ".").map { escaped(String($0)) }.joined(separator: ".")
+  }
+
   package static func mangled(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
