@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "Preferences", targets: ["Preferences"]),
+    .library(name: "PreferencesTesting", targets: ["PreferencesTesting"]),
     .executable(name: "preferences-scanner", targets: ["preferences-scanner"]),
     .plugin(name: "PreferenceRegistryPlugin", targets: ["PreferenceRegistryPlugin"]),
     .plugin(name: "PreferencesCommand", targets: ["PreferencesCommand"]),
@@ -13,6 +14,10 @@ let package = Package(
   targets: [
     // Runtime: runs in the user's app. The privacy manifest declares its required-reason API use.
     .target(name: "Preferences", resources: [.copy("PrivacyInfo.xcprivacy")]),
+
+    // Test support: a Swift Testing trait that gives each test fresh stores. Its own product, so
+    // that an app never links Testing.
+    .target(name: "PreferencesTesting", dependencies: ["Preferences"]),
 
     // Scanner: lexer, declaration finder, validation and registry rendering. Never links the runtime.
     .target(name: "PreferencesScannerCore"),
@@ -65,6 +70,12 @@ let package = Package(
     .testTarget(
       name: "PreferencesTests",
       dependencies: ["Preferences", "PreferencesTestHelper"],
+      exclude: ["preferences-config.json"],
+      plugins: ["PreferenceRegistryPlugin"]
+    ),
+    .testTarget(
+      name: "PreferencesTestingTests",
+      dependencies: ["Preferences", "PreferencesTesting"],
       exclude: ["preferences-config.json"],
       plugins: ["PreferenceRegistryPlugin"]
     ),

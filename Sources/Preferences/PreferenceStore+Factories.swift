@@ -7,6 +7,7 @@ extension PreferenceStore {
   /// backend's initializer reads UserDefaults or the disk); if two threads race, the first store
   /// registered wins and the other is dropped before anything used it.
   private static func shared(_ id: String, _ make: () -> PreferenceStore) -> PreferenceStore {
+    if let standIns = PreferenceStandIns.current { return standIns.standIn(identifier: id) }
     if let store = shared.withLock({ $0[id] }) { return store }
     let made = make()
     return shared.withLock { stores in
@@ -14,6 +15,11 @@ extension PreferenceStore {
       stores[id] = made
       return made
     }
+  }
+
+  /// The identifier `store` is shared under, if a factory made it.
+  static func sharedIdentifier(of store: PreferenceStore) -> String? {
+    shared.withLock { stores in stores.first { $0.value === store }?.key }
   }
 
   /// The store over `UserDefaults.standard`.
@@ -119,8 +125,17 @@ extension PreferenceStore {
   /// ```swift
   /// PreferenceStore.default = .suite("group.com.example.app")
   /// ```
+  ///
+  /// Inside ``PreferenceStandIns/run(_:)`` it is the stand-in of the default store, and setting
+  /// it changes it for that code only.
   public static var `default`: PreferenceStore {
-    get { DeclarationTable.defaultStore(else: { Self.standard }) }
-    set { DeclarationTable.setDefaultStore(newValue) }
+    get {
+      if let standIns = PreferenceStandIns.current { return standIns.defaultStore }
+      return DeclarationTable.defaultStore(else: { Self.standard })
+    }
+    set {
+      if let standIns = PreferenceStandIns.current { return standIns.setDefaultStore(newValue) }
+      DeclarationTable.setDefaultStore(newValue)
+    }
   }
 }

@@ -384,6 +384,7 @@ public final class PreferenceStore: Sendable {
       state.writesStarted &+= 1
       return (state.version, state.writesStarted, state.syncedKeys.contains(key), state.syncClock)
     }
+    PreferenceStandIns.current?.noteWrite(key, to: self)
     backend.setValue(value, forKey: key)
     Self.afterBackendWrite?()
     state.withLock { state in
@@ -410,6 +411,7 @@ public final class PreferenceStore: Sendable {
     for key in keys { write(nil, forKey: key) }
     // What the backend holds but could not list (a store unreadable until the device's first
     // unlock) is removed too, when it can be.
+    PreferenceStandIns.current?.noteWrite(nil, to: self)
     backend.removeAll(except: SyncMetadata.keys)
     state.withLock { state in
       state.cache.removeAll()

@@ -65,6 +65,16 @@ extension CostlyDefaults {
       value.$stamp.defaultValue == stamp && value.$limit.defaultValue == 1 && value.$note.defaultValue == nil)
   }
 
+  /// A default is evaluated once per process: a second store (here a test's stand-in of the
+  /// declared store) registers the same value, not a new evaluation.
+  @Test func everyStoreRegistersTheOneEvaluationOfADefault() throws {
+    _ = CostlyDefaults().title  // the module registered
+    let first = try #require(CostlyDefaults.store.registeredDefault(forKey: "CostlyDefaults.stamp"))
+    PreferenceStandIns().run {
+      #expect(PropertyListValue.integer(Int64(CostlyDefaults().stamp)) == first)
+    }
+  }
+
   /// A stored value of another type, or a default another module registered under the key with
   /// another type, reads as this declaration's own default, reported, never a substitute.
   @Test func aValueOfAnotherTypeReadsTheDeclarationsOwnDefault() {

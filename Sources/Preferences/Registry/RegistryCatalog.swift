@@ -171,6 +171,10 @@ final class RegistryCatalog: Sendable {
 
   /// `.some(nil)` for the default store; `nil` when the store could not be evaluated here.
   private func evaluatedStore(of entry: Entry, waitForMainActor: Bool) -> PreferenceStore?? {
+    // Remembered for the whole process, so the real store even inside stand-ins (which map it).
+    if PreferenceStandIns.current != nil {
+      return PreferenceStandIns.outside { evaluatedStore(of: entry, waitForMainActor: waitForMainActor) }
+    }
     guard entry.descriptor.storeSource != nil else { return .some(nil) }
     if let store = state.withLock({ $0.stores[entry.descriptor.key] }) { return store }
     let evaluated: PreferenceStore?
@@ -270,6 +274,7 @@ final class RegistryCatalog: Sendable {
   /// still registers, so that it is marked).
   private func entriesByStore(first: PreferenceStore) -> [(store: PreferenceStore, entries: [Entry])] {
     let defaultStore = PreferenceStore.default
+    let standIns = PreferenceStandIns.current
     var groups: [(store: PreferenceStore, entries: [Entry])] = [(first, [])]
     var position: [ObjectIdentifier: Int] = [ObjectIdentifier(first): 0]
     if position[ObjectIdentifier(defaultStore)] == nil {
@@ -280,7 +285,7 @@ final class RegistryCatalog: Sendable {
       // A store only the main actor may create, met off the main thread, registers at its first
       // use instead (the one exception to registering every store at once).
       guard let evaluated = evaluatedStore(of: entry, waitForMainActor: false) else { continue }
-      let store = evaluated ?? defaultStore
+      let store = evaluated.map { standIns?.store(standingInFor: $0) ?? $0 } ?? defaultStore
       let id = ObjectIdentifier(store)
       if let index = position[id] {
         groups[index].entries.append(entry)
@@ -298,6 +303,9 @@ final class RegistryCatalog: Sendable {
     defaults.reserveCapacity(entries.count)
     /// The defaults evaluated here (the others are in their records).
     var evaluated: [String: PropertyListValue] = [:]
+    /// Defaults evaluated before, for another store: each declaration's default is evaluated once
+    /// per process, so every store (a test's stand-in included) registers the same value.
+    let known = state.withLock { $0.evaluatedDefaults }
     var synced: Set<String> = []
     var json: [String] = []
     var later: [(key: String, evaluate: @MainActor @Sendable () -> PropertyListValue?)] = []
@@ -313,13 +321,14 @@ final class RegistryCatalog: Sendable {
             isKeyDerived: entry.descriptor.isKeyDerived, valueType: entry.descriptor.valueType,
             defaultValueSource: entry.descriptor.defaultValueSource)
         ))
-      if let previous = entry.table.movedFrom(entry.index), previous !== store {
-        store.migrate(key, from: previous, oldKeys: entry.descriptor.renamedFrom)
+      if var previous = entry.table.movedFrom(entry.index) {
+        previous = PreferenceStandIns.current?.store(standingInFor: previous) ?? previous
+        if previous !== store { store.migrate(key, from: previous, oldKeys: entry.descriptor.renamedFrom) }
       }
       if !entry.descriptor.renamedFrom.isEmpty { store.migrate(from: entry.descriptor.renamedFrom, to: key) }
       if entry.descriptor.syncs { synced.insert(key) }
       if entry.descriptor.format == .json { json.append(key) }
-      if let value = entry.registeredValue {
+      if let value = entry.registeredValue ?? known[key] {
         defaults[key] = value
         continue
       }

@@ -196,7 +196,12 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     let resolution =
       DeclarationTable.resolution(fileIDAddress, location)
       ?? DeclarationResolver.resolve(Registry.self, fileIDAddress: fileIDAddress, location: location)
-    let store = resolution.store ?? PreferenceStore.default
+    let store =
+      if let declared = resolution.store {
+        PreferenceStandIns.current?.store(standingInFor: declared) ?? declared
+      } else {
+        PreferenceStore.default
+      }
     if !store.hasRegistered(registry: resolution.registry) {
       RegistryCatalog.of(Registry.self).ensureRegistered(in: store)
     }

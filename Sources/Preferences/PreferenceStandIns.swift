@@ -1,0 +1,150 @@
+import Foundation
+
+/// Fresh in-memory stores that stand in for every store while a test runs: the default store,
+/// the stores that declarations name (`@Preference(store: .suite("group.com.example"))`), and
+/// whatever ``PreferenceStore/standard``, ``PreferenceStore/suite(_:)`` and
+/// ``PreferenceStore/propertyList(at:format:)`` return, in the task that calls ``run(_:)`` and
+/// in the tasks it creates.
+///
+/// Two tests that each run in their own stand-ins never see each other's values, even when they
+/// run in parallel and write the same preference, and neither touches the user's real
+/// preferences. Code outside ``run(_:)`` (another test without stand-ins, the app) sees the real
+/// stores as before.
+///
+/// ```swift
+/// @Test func signingOutClearsTheName() {
+///   PreferenceStandIns().run {
+///     let settings = Settings()
+///     settings.username = "Paul"
+///     settings.signOut()
+///     #expect(settings.username == "Anonymous")
+///   }
+/// }
+/// ```
+///
+/// With Swift Testing, the `PreferencesTesting` product's `.isolatedPreferences` trait does this
+/// for every test of a suite and fails a test that wrote to a real store.
+///
+/// Stand-ins follow task-local values: tasks created with `Task { }`, `async let` and task groups
+/// inside ``run(_:)`` use them; `Task.detached` and work sent to a dispatch queue do not. A store
+/// made directly from a backend (`PreferenceStore(backend:)`) is used as it is, and a write to it
+/// that is not in memory is listed in ``writesOutside``.
+public final class PreferenceStandIns: Sendable {
+  /// A write that reached a store that is not a stand-in while these stand-ins were in use.
+  public struct Write: Sendable, Hashable, CustomStringConvertible {
+    /// The key written, or `nil` when every value of the store was removed.
+    public let key: String?
+    /// The store's backend, described: its type, and its suite or file where it has one.
+    public let store: String
+
+    /// The write, as a sentence.
+    public var description: String {
+      (key.map { "'\($0)'" } ?? "every value") + " was written to \(store), a real store"
+    }
+  }
+
+  /// The stand-ins in use in the current task, if any.
+  @TaskLocal static var current: PreferenceStandIns?
+
+  private struct State {
+    /// Stand-ins of the stores the factories share, by the factory's identifier.
+    var byIdentifier: [String: PreferenceStore] = [:]
+    /// Stand-ins of other stores a declaration names, with the real store (kept so that its
+    /// identifier is never reused).
+    var byObject: [ObjectIdentifier: (real: PreferenceStore, standIn: PreferenceStore)] = [:]
+    /// What ``PreferenceStore/default`` was set to inside ``run(_:)``.
+    var chosenDefault: PreferenceStore?
+    /// Every stand-in made, and every store chosen as the default here.
+    var owned: Set<ObjectIdentifier> = []
+    var writesOutside: [Write] = []
+  }
+
+  private let state = Locked(State())
+
+  /// Creates stand-ins; each store gets its stand-in, empty, when it is first used.
+  public init() {}
+
+  /// Runs `body` with these stand-ins in place of every store.
+  public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+    DeclarationTable.standInsStarted()
+    defer { DeclarationTable.standInsEnded() }
+    return try Self.$current.withValue(self, operation: body)
+  }
+
+  /// Runs `body` with these stand-ins in place of every store, in the caller's isolation.
+  public func run<Result>(
+    _ body: () async throws -> Result, isolation: isolated (any Actor)? = #isolation
+  ) async rethrows -> Result {
+    DeclarationTable.standInsStarted()
+    defer { DeclarationTable.standInsEnded() }
+    return try await Self.$current.withValue(self, operation: body, isolation: isolation)
+  }
+
+  /// The store that reads and writes of `store` use inside ``run(_:)``: its stand-in, made
+  /// empty on first use (one per suite, file or store, in-memory stores included, which a
+  /// `static let` would otherwise share between tests), or `store` itself when it is a stand-in
+  /// or was chosen as the default inside ``run(_:)``.
+  public func store(standingInFor store: PreferenceStore) -> PreferenceStore {
+    if let identifier = PreferenceStore.sharedIdentifier(of: store) {
+      return standIn(identifier: identifier)
+    }
+    let object = ObjectIdentifier(store)
+    return state.withLock { state in
+      if state.owned.contains(object) { return store }
+      if let existing = state.byObject[object] { return existing.standIn }
+      let standIn = PreferenceStore.inMemory()
+      state.byObject[object] = (store, standIn)
+      state.owned.insert(ObjectIdentifier(standIn))
+      return standIn
+    }
+  }
+
+  /// The stand-in of the store a factory shares under `identifier`.
+  func standIn(identifier: String) -> PreferenceStore {
+    state.withLock { state in
+      if let existing = state.byIdentifier[identifier] { return existing }
+      let standIn = PreferenceStore.inMemory()
+      state.byIdentifier[identifier] = standIn
+      state.owned.insert(ObjectIdentifier(standIn))
+      return standIn
+    }
+  }
+
+  /// ``PreferenceStore/default`` inside ``run(_:)``: the store set there, else the stand-in of
+  /// the real default.
+  var defaultStore: PreferenceStore {
+    if let chosen = state.withLock({ $0.chosenDefault }) { return chosen }
+    return store(standingInFor: Self.$current.withValue(nil) { PreferenceStore.default })
+  }
+
+  /// Sets ``PreferenceStore/default`` for code inside ``run(_:)`` only.
+  func setDefaultStore(_ store: PreferenceStore) {
+    state.withLock { state in
+      state.chosenDefault = store
+      state.owned.insert(ObjectIdentifier(store))
+    }
+  }
+
+  /// Writes that reached a store that is not a stand-in (nor in memory) inside ``run(_:)``, in
+  /// the order they happened.
+  public var writesOutside: [Write] { state.withLock { $0.writesOutside } }
+
+  /// Notes a write of `key` (`nil`: every key) to `store`, if it is a real one.
+  func noteWrite(_ key: String?, to store: PreferenceStore) {
+    guard !(store.backend is InMemoryBackend) else { return }
+    let object = ObjectIdentifier(store)
+    let description =
+      "\(type(of: store.backend))" + (PreferenceStore.sharedIdentifier(of: store).map { " (\($0))" } ?? "")
+    state.withLock { state in
+      guard !state.owned.contains(object) else { return }
+      state.writesOutside.append(Write(key: key, store: description))
+    }
+  }
+
+  /// `body`, run with no stand-ins: what the registry evaluates once for the whole process (a
+  /// declaration's store) must be the real one.
+  static func outside<Result>(_ body: () throws -> Result) rethrows -> Result {
+    guard current != nil else { return try body() }
+    return try $current.withValue(nil, operation: body)
+  }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+@_spi(Generated) @testable import Preferences
+
+/// Declarations in every kind of store, for stand-ins.
+struct StandInSettings {
+  nonisolated static let sharedMemory = PreferenceStore.inMemory()
+  nonisolated static let oldMemory = PreferenceStore.inMemory(["StandInSettings.moved": "from the old store"])
+  nonisolated static let suiteName = "swift-preferences-tests.stand-ins"
+
+  @Preference var count = 0
+  @Preference(store: .suite(StandInSettings.suiteName)) var label = "none"
+  @Preference(store: StandInSettings.sharedMemory) var shared = "unset"
+  @Preference(store: StandInSettings.sharedMemory, movedFrom: StandInSettings.oldMemory) var moved = "default"
+}
+
+/// Lets `parties` tasks wait until all of them have arrived.
+actor Barrier {
+  private let parties: Int
+  private var arrived = 0
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  init(parties: Int) { self.parties = parties }
+
+  func arriveAndWait() async {
+    arrived += 1
+    if arrived == parties {
+      for continuation in waiting { continuation.resume() }
+      waiting.removeAll()
+      return
+    }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+}
+
+@Suite struct PreferenceStandInsTests {
+  /// Removes what a broken build may have left in the real stores, once, before any test of the
+  /// suite looks at them.
+  static let startedClean: Void = {
+    PreferenceStore.default.removeValue(forKey: "StandInSettings.count")
+    PreferenceStore.default.removeValue(forKey: StandInKeys.level.rawValue)
+    PreferenceStore.suite(StandInSettings.suiteName).removeValue(forKey: "StandInSettings.label")
+  }()
+
+  init() { _ = Self.startedClean }
+
+  /// The real stores hold nothing the stand-ins' code wrote.
+  func expectRealStoresUntouched() {
+    #expect(!PreferenceStore.default.hasStoredValue(forKey: "StandInSettings.count"))
+    #expect(!PreferenceStore.suite(StandInSettings.suiteName).hasStoredValue(forKey: "StandInSettings.label"))
+    #expect(!StandInSettings.sharedMemory.hasStoredValue(forKey: "StandInSettings.shared"))
+  }
+
+  @Test func twentyTasksWritingTheSamePreferencesEachReadTheirOwn() async {
+    let settings = StandInSettings()
+    // Read once outside, so that the declarations are resolved and the real values cached: reads
+    // inside must still find the stand-ins, not the cache of the real store.
+    _ = (settings.count, settings.label, settings.shared)
+    let barrier = Barrier(parties: 20)
+    await withTaskGroup(of: Void.self) { group in
+      for n in 1...20 {
+        group.addTask {
+          await PreferenceStandIns().run {
+            #expect(settings.count == 0 && settings.label == "none" && settings.shared == "unset")
+            settings.count = n
+            settings.label = "\(n)"
+            settings.shared = "\(n)"
+            PreferenceStore.default.keyed(by: StandInKeys.self).set(n, for: .level)
+            // Every task has written before any reads back.
+            await barrier.arriveAndWait()
+            #expect(settings.count == n)
+            #expect(settings.label == "\(n)")
+            #expect(settings.shared == "\(n)")
+            #expect(PreferenceStore.default.keyed(by: StandInKeys.self)[.level] == n)
+          }
+        }
+      }
+    }
+    expectRealStoresUntouched()
+    #expect(!PreferenceStore.default.hasStoredValue(forKey: StandInKeys.level.rawValue))
+  }
+
+  @Test func factoriesReturnOneStandInPerStoreInside() {
+    let directory = TemporaryDirectory()
+    let file = directory.url.appendingPathComponent("settings.plist")
+    let standIns = PreferenceStandIns()
+    let real = PreferenceStore.suite(StandInSettings.suiteName)
+    let (realDefault, realStandard) = (PreferenceStore.default, PreferenceStore.standard)
+    standIns.run {
+      let suite = PreferenceStore.suite(StandInSettings.suiteName)
+      #expect(suite !== real)
+      #expect(suite === PreferenceStore.suite(StandInSettings.suiteName))
+      #expect(suite === standIns.store(standingInFor: real))
+      #expect(PreferenceStore.default !== realDefault && PreferenceStore.default === PreferenceStore.default)
+      #expect(PreferenceStore.standard !== realStandard)
+      PreferenceStore.propertyList(at: file).set("written", forKey: "k")
+      #expect(PreferenceStore.propertyList(at: file).value(forKey: "k", default: "") == "written")
+    }
+    #expect(!FileManager.default.fileExists(atPath: file.path), "the file store's stand-in wrote no file")
+    #expect(standIns.writesOutside.isEmpty)
+    #expect(PreferenceStore.suite(StandInSettings.suiteName) === real, "outside, the real store again")
+  }
+
+  @Test func aDefaultSetInsideHoldsForThatCodeOnly() async {
+    let chosen = PreferenceStore.inMemory()
+    await PreferenceStandIns().run {
+      PreferenceStore.default = chosen
+      #expect(PreferenceStore.default === chosen)
+      StandInSettings().count = 7
+      #expect(chosen.value(forKey: "StandInSettings.count", default: 0) == 7)
+      // A task created inside inherits the stand-ins; a detached one does not.
+      #expect(await Task { PreferenceStore.default === chosen }.value)
+      #expect(await Task.detached { PreferenceStore.default !== chosen }.value)
+    }
+    // (Not compared with the default before: another suite of this process sets the real one.)
+    #expect(PreferenceStore.default !== chosen)
+    expectRealStoresUntouched()
+  }
+
+  @Test func writesToRealStoresAreListedAndOthersAreNot() {
+    let directory = TemporaryDirectory()
+    let standIns = PreferenceStandIns()
+    let real = PreferenceStore(
+      backend: PropertyListFileBackend(url: directory.url.appendingPathComponent("a.plist")))
+    standIns.run {
+      real.set(1, forKey: "escaped")
+      real.removeValue(forKey: "escaped")
+      PreferenceStore.inMemory().set(2, forKey: "memory")
+      PreferenceStore.default.set(3, forKey: "standIn")
+      StandInSettings().label = "stand-in"
+    }
+    #expect(standIns.writesOutside.map(\.key) == ["escaped", "escaped"])
+    #expect(
+      standIns.writesOutside.first?.description.contains("'escaped' was written to PropertyListFileBackend")
+        == true)
+    #expect(!PreferenceStore.default.hasStoredValue(forKey: "standIn"))
+  }
+
+  @Test func aStoreFirstEvaluatedInsideStandInsIsRememberedAsTheRealOne() throws {
+    let name = "swift-preferences-tests.\(UUID().uuidString)"
+    let table = PreferenceFileTable(
+      fileID: "Tests/StandIn.swift",
+      records: {
+        [
+          "["
+            + FakeTables.record(
+              key: "StandIn.value", index: 0, line: 1, fileID: "Tests/StandIn.swift", store: "s") + "]"
+        ]
+      },
+      store: { _ in PreferenceStore.suite(name) })
+    let catalog = RegistryCatalog(tables: [table])
+    let entry = try #require(catalog.entry(fileID: "Tests/StandIn.swift", location: 1))
+    let real = PreferenceStore.suite(name)
+    PreferenceStandIns().run {
+      #expect(catalog.store(of: entry) === real, "evaluated inside, remembered as the real store")
+    }
+    #expect(catalog.store(of: entry) === real)
+  }
+
+  @Test func aDeclaredMoveInsideStandInsLeavesTheRealOldStoreAlone() {
+    // The real stores registered (and moved the value) once; a value written to the old store
+    // since stays there for the real stores, and stand-ins must not take it either.
+    _ = StandInSettings().moved
+    StandInSettings.oldMemory.set("written later", forKey: "StandInSettings.moved")
+    PreferenceStandIns().run {
+      #expect(StandInSettings().moved == "default", "the old store's stand-in is empty")
+    }
+    #expect(StandInSettings.oldMemory.value(forKey: "StandInSettings.moved", default: "") == "written later")
+  }
+}
+
+enum StandInKeys: String, PreferenceKeys {
+  case level = "StandInKeys.level"
+
+  var defaultValue: any PreferenceValue {
+    switch self {
+    case .level: 0
+    }
+  }
+}
