@@ -25,6 +25,7 @@ let xcode26TemplateSettings: [SwiftSetting] = [
 ]
 
 let preferences = Target.Dependency.product(name: "Preferences", package: "swift-preferences")
+let testing = Target.Dependency.product(name: "PreferencesTesting", package: "swift-preferences")
 let support = Target.Dependency.target(name: "IntegrationSupport")
 let plugin = Target.PluginUsage.plugin(name: "PreferenceRegistryPlugin", package: "swift-preferences")
 
@@ -79,6 +80,14 @@ let package = Package(
     .executableTarget(
       name: "ScannerStress", dependencies: [support, preferences], exclude: ["preferences-config.json"],
       plugins: [plugin]),
+    // A user's tests with PreferencesTesting's trait, in a new Xcode 26 app's settings and in
+    // its template's (Swift 5 mode); the package's own tests cover Swift 6 without MainActor.
+    .testTarget(
+      name: "StandInTests", dependencies: [preferences, testing], exclude: ["preferences-config.json"],
+      swiftSettings: xcode26AppSettings, plugins: [plugin]),
+    .testTarget(
+      name: "StandInTestsSwift5", dependencies: [preferences, testing], exclude: ["preferences-config.json"],
+      swiftSettings: xcode26TemplateSettings, plugins: [plugin]),
   ],
   swiftLanguageModes: [.v6]
 )

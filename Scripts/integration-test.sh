@@ -40,6 +40,14 @@ if grep -v "Compiling plugin" <<<"$output" | grep -q "Compiling"; then
   echo "error: a no-change build recompiled the app:"; echo "$output"; exit 1
 fi
 
+echo "== a user's tests with PreferencesTesting's trait (Xcode 26 app and template settings)"
+swift test --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" \
+  >"$work/test.log" 2>&1 || { cat "$work/test.log"; exit 1; }
+if ! grep -qE "Test run with 4 tests in 2 suites passed" "$work/test.log"; then
+  cat "$work/test.log"; echo "error: the stand-in tests did not all run and pass"; exit 1
+fi
+grep -E "Test run with" "$work/test.log"
+
 # A package of IntegrationApp alone, whose path dependency points back here: the scenarios
 # below break it in different ways.
 make_copy() {

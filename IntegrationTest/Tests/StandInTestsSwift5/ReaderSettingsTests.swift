@@ -1,0 +1,1 @@
+../StandInTests/ReaderSettingsTests.swift
