@@ -209,6 +209,39 @@ import Testing
     withExtendedLifetime(observation) {}
   }
 
+  /// The folder above the store's is renamed away and made again after the store's directory
+  /// watch started and before its ancestors' watches did, so no watch hears the rename: the
+  /// watch still moves to the new folder, and another process's write there arrives. It stayed
+  /// on the renamed folder (1 run in 60 of the test above on a loaded machine). The interleaving
+  /// is forced, not waited for.
+  @Test func anAncestorRenamedBeforeItsWatchStartsIsStillFollowed() throws {
+    let directory = TemporaryDirectory()
+    let parent = directory.url.appendingPathComponent("parent")
+    let file = parent.appendingPathComponent("settings/prefs.plist")
+    let writer = PropertyListFileBackend(url: file)
+    writer.setValue(.string("before"), forKey: "k")
+    try writer.flush()
+    let renamed = Locked(false)
+    let old = directory.url.appendingPathComponent("parent.old")
+    let store = FileWatch.$afterWatchStarts.withValue(
+      TestHook {
+        guard
+          !renamed.withLock({ renamed in
+            defer { renamed = true }; return renamed
+          })
+        else { return }
+        try? FileManager.default.moveItem(at: parent, to: old)
+        try? FileManager.default.createDirectory(
+          at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      }
+    ) {
+      PreferenceStore(backend: PropertyListFileBackend(url: file), arguments: [])
+    }
+    #expect(renamed.withLock { $0 })
+    try runHelper(["set-and-exit", file.path, "k", "after"])
+    #expect(waitUntil { store.value(forKey: "k", default: "none") == "after" })
+  }
+
   #if os(Linux)
     /// The user's inotify watch limit is used up (IDEs and sync tools take thousands): the store
     /// says so once, and finds other processes' writes by polling while it is observed. It went

@@ -70,6 +70,9 @@ final class FileWatch: Sendable {
   /// Runs between finding the directory to watch and starting its watch, for tests that create
   /// directories there.
   @TaskLocal static var beforeWatching: TestHook?
+  /// Runs between starting the directory's watch and watching its ancestors, for tests that
+  /// rename an ancestor there.
+  @TaskLocal static var afterWatchStarts: TestHook?
 
   /// The file's directory, or its nearest existing ancestor; and whether it is the directory.
   private func nearestExistingDirectory() -> (path: String, isFileDirectory: Bool) {
@@ -85,9 +88,11 @@ final class FileWatch: Sendable {
   /// Watches the file's directory, or its nearest existing ancestor.
   ///
   /// A directory on the way created between finding the nearest one and starting its watch
-  /// raises no event there; so once the watch runs, the path is looked at again, and a deeper
-  /// directory found then is watched at once (another process creating `a/b/c` for its first
-  /// write would otherwise leave the watch on `a` for good).
+  /// raises no event there, nor does an ancestor renamed before its own watch starts; so once
+  /// every watch runs, the path is looked at again, and a deeper directory found then, or the
+  /// directory now at the path, is watched at once (another process creating `a/b/c` for its
+  /// first write would otherwise leave the watch on `a` for good, and a folder renamed away and
+  /// made again would leave it on the renamed one).
   private func arm() {
     let (watched, atFile) = nearestExistingDirectory()
     Self.beforeWatching?()
@@ -108,6 +113,7 @@ final class FileWatch: Sendable {
     // the watched directory away from the store's path without an event in it.
     var ancestors: [any DirectoryWatch] = []
     if case .watching = result {
+      Self.afterWatchStarts?()
       var ancestor = URL(fileURLWithPath: watched).deletingLastPathComponent()
       while ancestor.path != "/" && !ancestor.path.isEmpty {
         if case .watching(let moves) = DirectoryEvents.watchMoves(
@@ -140,7 +146,12 @@ final class FileWatch: Sendable {
     if report, let failure {
       PreferenceDiagnostics.report(.changesNotWatched(path: file.path, reason: failure))
     }
-    if started != nil, !atFile, nearestExistingDirectory().path != watched {
+    // The path is looked at again once every watch runs: a deeper directory that appeared
+    // meanwhile, or an ancestor renamed before its watch started (which moved the watched
+    // directory away from the store's path unheard), is watched again at once.
+    if started != nil,
+      (!atFile && nearestExistingDirectory().path != watched) || Self.identity(of: watched) != identity
+    {
       arm()
       deliver()
     }
