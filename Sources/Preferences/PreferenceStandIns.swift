@@ -52,9 +52,10 @@ public final class PreferenceStandIns: Sendable {
     /// Stand-ins of other stores a declaration names, with the real store (kept so that its
     /// identifier is never reused).
     var byObject: [ObjectIdentifier: (real: PreferenceStore, standIn: PreferenceStore)] = [:]
-    /// What ``PreferenceStore/default`` was set to inside ``run(_:)``.
-    var chosenDefault: PreferenceStore?
-    /// Every stand-in made, and every store chosen as the default here.
+    /// What ``PreferenceStore/default`` was set to inside ``run(_:)``, last first; kept, so
+    /// that their identifiers are never reused while these stand-ins live.
+    var chosenDefaults: [PreferenceStore] = []
+    /// Every stand-in made.
     var owned: Set<ObjectIdentifier> = []
     var writesOutside: [Write] = []
   }
@@ -67,7 +68,6 @@ public final class PreferenceStandIns: Sendable {
   /// Runs `body` with these stand-ins in place of every store.
   public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
     DeclarationTable.standInsStarted()
-    defer { DeclarationTable.standInsEnded() }
     return try Self.$current.withValue(self, operation: body)
   }
 
@@ -76,7 +76,6 @@ public final class PreferenceStandIns: Sendable {
     _ body: () async throws -> Result, isolation: isolated (any Actor)? = #isolation
   ) async rethrows -> Result {
     DeclarationTable.standInsStarted()
-    defer { DeclarationTable.standInsEnded() }
     return try await Self.$current.withValue(self, operation: body, isolation: isolation)
   }
 
@@ -90,7 +89,9 @@ public final class PreferenceStandIns: Sendable {
     }
     let object = ObjectIdentifier(store)
     return state.withLock { state in
-      if state.owned.contains(object) { return store }
+      if state.owned.contains(object) || state.chosenDefaults.contains(where: { $0 === store }) {
+        return store
+      }
       if let existing = state.byObject[object] { return existing.standIn }
       let standIn = PreferenceStore.inMemory()
       state.byObject[object] = (store, standIn)
@@ -113,16 +114,16 @@ public final class PreferenceStandIns: Sendable {
   /// ``PreferenceStore/default`` inside ``run(_:)``: the store set there, else the stand-in of
   /// the real default.
   var defaultStore: PreferenceStore {
-    if let chosen = state.withLock({ $0.chosenDefault }) { return chosen }
+    if let chosen = state.withLock({ $0.chosenDefaults.last }) { return chosen }
     return store(standingInFor: Self.$current.withValue(nil) { PreferenceStore.default })
   }
 
-  /// Sets ``PreferenceStore/default`` for code inside ``run(_:)`` only.
+  /// Sets ``PreferenceStore/default`` for code inside ``run(_:)`` only. A store made directly
+  /// from a backend is used as it is, and its writes are listed in ``writesOutside``.
   func setDefaultStore(_ store: PreferenceStore) {
-    state.withLock { state in
-      state.chosenDefault = store
-      state.owned.insert(ObjectIdentifier(store))
-    }
+    // A factory's real store (kept from before the run) becomes its stand-in.
+    let store = PreferenceStore.sharedIdentifier(of: store).map { standIn(identifier: $0) } ?? store
+    state.withLock { $0.chosenDefaults.append(store) }
   }
 
   /// Writes that reached a store that is not a stand-in (nor in memory) inside ``run(_:)``, in

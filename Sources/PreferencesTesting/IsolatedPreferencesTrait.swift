@@ -39,15 +39,18 @@
       for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
       let standIns = PreferenceStandIns()
-      try await standIns.run { try await function() }
-      for write in standIns.writesOutside {
-        Issue.record(
-          Comment(
-            rawValue:
-              "\(write), not a stand-in: make the store with a factory (.suite, .propertyList(at:)) or in memory"
-          ),
-          sourceLocation: test.sourceLocation)
+      // Also when the test throws.
+      defer {
+        for write in standIns.writesOutside {
+          Issue.record(
+            Comment(
+              rawValue:
+                "\(write), not a stand-in: make the store with a factory (.suite, .propertyList(at:)) or in memory"
+            ),
+            sourceLocation: test.sourceLocation)
+        }
       }
+      try await standIns.run { try await function() }
     }
   }
 

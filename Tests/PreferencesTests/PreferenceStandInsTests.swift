@@ -118,6 +118,38 @@ actor Barrier {
     expectRealStoresUntouched()
   }
 
+  @Test func aTaskStartedInsideThatOutlivesTheRunStillUsesItsStandIns() async {
+    let settings = StandInSettings()
+    _ = settings.count  // resolved and cached outside
+    let (gate, open) = AsyncStream<Void>.makeStream()
+    let task = PreferenceStandIns().run {
+      Task {
+        for await _ in gate { break }
+        settings.count = 5
+        return settings.count
+      }
+    }
+    // The run has ended; the task it started has not.
+    open.yield()
+    open.finish()
+    #expect(await task.value == 5)
+    expectRealStoresUntouched()
+  }
+
+  @Test func aRealStoreChosenAsTheDefaultInsideIsUsedAndItsWritesListed() {
+    let directory = TemporaryDirectory()
+    let real = PreferenceStore(
+      backend: PropertyListFileBackend(url: directory.url.appendingPathComponent("d.plist")))
+    let standIns = PreferenceStandIns()
+    standIns.run {
+      PreferenceStore.default = real
+      #expect(PreferenceStore.default === real)
+      StandInSettings().count = 3
+    }
+    #expect(real.value(forKey: "StandInSettings.count", default: 0) == 3)
+    #expect(standIns.writesOutside.map(\.key) == ["StandInSettings.count"])
+  }
+
   @Test func writesToRealStoresAreListedAndOthersAreNot() {
     let directory = TemporaryDirectory()
     let standIns = PreferenceStandIns()

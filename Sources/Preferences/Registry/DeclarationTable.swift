@@ -55,9 +55,10 @@ enum DeclarationTable {
     /// Stores that were the default before: kept for the life of the process, because reads use
     /// the stores this table returns without retaining them (see ``lookup(_:_:)``).
     @usableFromInline var formerDefaults: [PreferenceStore] = []
-    /// How many ``PreferenceStandIns/run(_:)`` calls are running: while any is, reads take the
-    /// path that looks for stand-ins.
-    @usableFromInline var standInsRunning = 0
+    /// Whether ``PreferenceStandIns/run(_:)`` was ever called: from then on (in practice, in a
+    /// test process) reads take the path that looks for stand-ins, also in a task that a run
+    /// started and that outlives it.
+    @usableFromInline var standInsUsed = false
   }
 
   @usableFromInline static let state = Locked(State())
@@ -98,7 +99,7 @@ enum DeclarationTable {
         let found = state.addresses[index]
         if found == 0 { return nil }
         if found == address && state.locations[index] == location, let resolution = state.resolutions[index] {
-          guard state.standInsRunning == 0,
+          guard !state.standInsUsed,
             let store = resolution.storeReference ?? state.defaultStoreReference
           else { return nil }
           return (resolution.number, resolution.registry, store)
@@ -158,23 +159,14 @@ enum DeclarationTable {
     }
   }
 
-  /// Counts a ``PreferenceStandIns/run(_:)`` that starts: until it ends, reads of every task
+  /// Notes that ``PreferenceStandIns/run(_:)`` was called: from then on, reads of every task
   /// take the path that looks for stand-ins (see ``lookup(_:_:)``).
   static func standInsStarted() {
     state.withLock { state in
-      state.standInsRunning += 1
+      guard !state.standInsUsed else { return }
+      state.standInsUsed = true
       if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-        PublishedDeclarations.standInsRunning.add(1, ordering: .relaxed)
-      }
-    }
-  }
-
-  /// Counts a ``PreferenceStandIns/run(_:)`` that ends.
-  static func standInsEnded() {
-    state.withLock { state in
-      state.standInsRunning -= 1
-      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-        PublishedDeclarations.standInsRunning.subtract(1, ordering: .relaxed)
+        PublishedDeclarations.standInsUsed.store(true, ordering: .relaxed)
       }
     }
   }
@@ -228,10 +220,10 @@ enum PublishedDeclarations {
   /// ``PreferenceStore/default`` once chosen, as the bits of an unmanaged reference; 0 before.
   /// Stores that were the default are kept alive by ``DeclarationTable/State/formerDefaults``.
   @usableFromInline static let defaultStore = Atomic<UInt>(0)
-  /// ``DeclarationTable/State/standInsRunning``, read without the lock. Relaxed ordering is
-  /// enough: the task that starts stand-ins counts them before it (or any task it creates)
-  /// reads, and a task outside them reads the real stores whichever count it sees.
-  @usableFromInline static let standInsRunning = Atomic<Int>(0)
+  /// ``DeclarationTable/State/standInsUsed``, read without the lock. Relaxed ordering is
+  /// enough: the task that starts stand-ins sets it before it (or any task it creates) reads,
+  /// and a task outside them reads the real stores whichever value it sees.
+  @usableFromInline static let standInsUsed = Atomic<Bool>(false)
 
   /// One capacity of the table. `@unchecked Sendable` is safe: the buffers are written only
   /// under ``DeclarationTable``'s lock, each slot before its address is published (release),
@@ -288,7 +280,7 @@ enum PublishedDeclarations {
   static func lookup(_ address: UInt, _ location: UInt64) -> (
     number: Int, registry: Int, store: Unmanaged<PreferenceStore>
   )? {
-    guard let current, standInsRunning.load(ordering: .relaxed) == 0 else { return nil }
+    guard let current, !standInsUsed.load(ordering: .relaxed) else { return nil }
     return current._withUnsafeGuaranteedRef { table in
       var index = DeclarationTable.slot(address, location, mask: table.mask)
       while true {

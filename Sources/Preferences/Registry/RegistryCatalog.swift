@@ -213,7 +213,7 @@ final class RegistryCatalog: Sendable {
     case .none:
       return nil
     case .registry(let evaluate):
-      evaluated = evaluate()
+      evaluated = PreferenceStandIns.outside(evaluate)
     case .mainActor(let evaluate):
       evaluated = evaluateNow(evaluate, followsDefaultIsolation: false)
     case .defaultIsolation(let evaluate):
@@ -240,9 +240,11 @@ final class RegistryCatalog: Sendable {
   )
     -> T
   {
-    if MainActorContext.isCurrent { return MainActor.assumeIsolated { evaluate() } }
+    if MainActorContext.isCurrent {
+      return PreferenceStandIns.outside { MainActor.assumeIsolated { evaluate() } }
+    }
     if !needsMainThread(followsDefaultIsolation: followsDefaultIsolation) {
-      return callInDefaultIsolation(evaluate)
+      return PreferenceStandIns.outside { callInDefaultIsolation(evaluate) }
     }
     return MainActorHandoff.run(evaluate)
   }
@@ -304,7 +306,9 @@ final class RegistryCatalog: Sendable {
     /// The defaults evaluated here (the others are in their records).
     var evaluated: [String: PropertyListValue] = [:]
     /// Defaults evaluated before, for another store: each declaration's default is evaluated once
-    /// per process, so every store (a test's stand-in included) registers the same value.
+    /// per process, so every store (a test's stand-in included) registers the same value; and
+    /// evaluated outside stand-ins, as the process's default (a default that reads another
+    /// preference reads the real one).
     let known = state.withLock { $0.evaluatedDefaults }
     var synced: Set<String> = []
     var json: [String] = []
@@ -337,16 +341,16 @@ final class RegistryCatalog: Sendable {
       case .none:
         break
       case .registry(let evaluate):
-        evaluated[key] = evaluate()
+        evaluated[key] = PreferenceStandIns.outside(evaluate)
       case .mainActor(let evaluate), .defaultIsolation(let evaluate):
         // A default that follows the module's default isolation runs here unless that default
         // is the main actor.
         var followsDefault = false
         if case .defaultIsolation = registration { followsDefault = true }
         if onMainActor {
-          evaluated[key] = MainActor.assumeIsolated { evaluate() }
+          evaluated[key] = PreferenceStandIns.outside { MainActor.assumeIsolated { evaluate() } }
         } else if followsDefault && !mainActorIsDefaultIsolation {
-          evaluated[key] = callInDefaultIsolation(evaluate)
+          evaluated[key] = PreferenceStandIns.outside { callInDefaultIsolation(evaluate) }
         } else {
           later.append((key, evaluate))
         }

@@ -28,12 +28,12 @@ final class FileWatch: Sendable {
   private let queue = DispatchQueue(label: "swift-preferences.file-watch", qos: .utility)
   /// Whether a call of the handler is queued and not started yet.
   private let scheduled = Locked(false)
-  /// The running watch, the identity (inode) of the directory it watches, the watches of that
+  /// The running watch, the identity (device and inode) of the directory it watches, the watches of that
   /// directory's ancestors (a rename of any of them moves the store's path away from the watched
   /// directory), and why the last watch could not start, if it could not.
   private struct Running {
     var watch: (any DirectoryWatch)?
-    var directory: UInt64?
+    var directory: Identity?
     var ancestors: [any DirectoryWatch] = []
     var failure: String?
     var reported = false
@@ -93,7 +93,11 @@ final class FileWatch: Sendable {
   /// directory now at the path, is watched at once (another process creating `a/b/c` for its
   /// first write would otherwise leave the watch on `a` for good, and a folder renamed away and
   /// made again would leave it on the renamed one).
-  private func arm() {
+  ///
+  /// `again` counts the times in a row the path changed while the watch started: past a few (a
+  /// folder renamed and made again without pause, or a file system whose inode numbers are not
+  /// stable), the watch stays as it is, and the next event watches again.
+  private func arm(again: Int = 0) {
     let (watched, atFile) = nearestExistingDirectory()
     Self.beforeWatching?()
     let name = file.lastPathComponent
@@ -149,10 +153,10 @@ final class FileWatch: Sendable {
     // The path is looked at again once every watch runs: a deeper directory that appeared
     // meanwhile, or an ancestor renamed before its watch started (which moved the watched
     // directory away from the store's path unheard), is watched again at once.
-    if started != nil,
+    if started != nil, again < 8,
       (!atFile && nearestExistingDirectory().path != watched) || Self.identity(of: watched) != identity
     {
-      arm()
+      arm(again: again + 1)
       deliver()
     }
   }
@@ -172,11 +176,18 @@ final class FileWatch: Sendable {
     }
   }
 
-  /// The inode of the directory at `path`, or `nil` if there is none.
-  private static func identity(of path: String) -> UInt64? {
+  /// The device and inode of the directory at `path`, or `nil` if there is none.
+  private static func identity(of path: String) -> Identity? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    return UInt64(info.st_ino)
+    return Identity(
+      device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+  }
+
+  /// What tells one directory from another: its device and inode.
+  private struct Identity: Equatable {
+    let device: UInt64
+    let inode: UInt64
   }
 }
 
