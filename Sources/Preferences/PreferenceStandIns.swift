@@ -52,7 +52,7 @@ public final class PreferenceStandIns: Sendable {
     /// Stand-ins of other stores a declaration names, with the real store (kept so that its
     /// identifier is never reused).
     var byObject: [ObjectIdentifier: (real: PreferenceStore, standIn: PreferenceStore)] = [:]
-    /// What ``PreferenceStore/default`` was set to inside ``run(_:)``, last first; kept, so
+    /// What ``PreferenceStore/default`` was set to inside ``run(_:)``, the latest last; kept, so
     /// that their identifiers are never reused while these stand-ins live.
     var chosenDefaults: [PreferenceStore] = []
     /// Every stand-in made.
