@@ -85,6 +85,14 @@ import Testing
     #expect(table(holding: "Screen.accent")?.contains(#""valueType":"String""#) == true)
     sources.write("Theme.swift", "enum Theme: Int {\n  case light, dark\n}\n")
     check("Theme's raw values became Int")
+    // A declaration in another file that shares Screen.theme: Screen's table lists its line,
+    // and follows it when an edit shifts it.
+    sources.write("Footer.swift", "struct Footer {\n  @Preference(\\Screen.theme) var theme\n}\n")
+    check("a declaration shares Screen.theme")
+    #expect(table(holding: "Screen.theme")?.contains(#""referencedAt":["App/Footer.swift:2"]"#) == true)
+    sources.write("Footer.swift", "struct Footer {\n\n  @Preference(\\Screen.theme) var theme\n}\n")
+    check("the sharing declaration moved")
+    #expect(table(holding: "Screen.theme")?.contains(#""referencedAt":["App/Footer.swift:3"]"#) == true)
     sources.write("config.json", #"{ "prefix": "app." }"#)
     check("a key prefix configured")
     #expect(table(holding: "app.Filler7.value") != nil)

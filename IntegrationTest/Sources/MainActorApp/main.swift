@@ -133,8 +133,21 @@ case .write:
   OptionSettings().tags = ["swift"]
   OptionSettings().badge += 1  // the three programs share the suite
   OptionSettings().showsHints = false
+  check(
+    FooterBar().showFooter && FooterBar().fontScale == 1.25 && ReaderPane().pinned == ["Inbox"],
+    "declarations that share a settings type's preferences read its defaults")
+  check(FooterBar().$showFooter.key == "showFooter", "a sharing declaration takes the declared key")
+  FooterBar().fontScale = 1.5
+  check(
+    DisplaySettings().fontScale == 1.5 && ReaderPane().fontScale == 1.5,
+    "a write through one sharing declaration is read through the declaration and the others")
+  DisplaySettings().showFooter = false
+  check(!FooterBar().showFooter, "a write through the declaration is read through a sharing one")
   passed("wrote values")
 case .verify:
+  check(
+    ReaderPane().fontScale == 1.5 && !FooterBar().showFooter,
+    "values written through sharing declarations persisted")
   check(view.username == "Paul", "username persisted, got \(view.username)")
   check(view.volume == 0.3, "volume persisted")
   check(view.theme == .dark, "enum persisted")

@@ -6,6 +6,9 @@ struct GeneratedRecord: Sendable, Equatable {
   var descriptor: PreferenceDescriptor
   var index: Int
   var registeredValue: PropertyListValue?
+  /// Where declarations that share this one are (`fileID:line`, as the compiler reports them):
+  /// `@Preference(\Settings.showFooter) var showFooter` finds this record there.
+  var referencedAt: [String] = []
 }
 
 /// Reads the JSON records of a generated file table (`[{"key":…,"index":0,…}, …]`).
@@ -64,14 +67,14 @@ struct GeneratedRecordReader {
   private enum Field: Int {
     case key, isKeyDerived, property, declaringType, valueType, defaultValue, documentation, fileID, line,
       column
-    case condition, syncs, inSettings, store, format, renamedFrom, registration, registrationNote, index
-    case registeredValue
+    case condition, syncs, inSettings, store, format, renamedFrom, registration, registrationNote
+    case referencedAt, index, registeredValue
 
     static let names: [StaticString] = [
       "key", "isKeyDerived", "property", "declaringType", "valueType", "defaultValue", "documentation",
       "fileID",
       "line", "column", "condition", "syncs", "inSettings", "store", "format", "renamedFrom", "registration",
-      "registrationNote", "index", "registeredValue",
+      "registrationNote", "referencedAt", "index", "registeredValue",
     ]
   }
 
@@ -97,6 +100,7 @@ struct GeneratedRecordReader {
     var registrationNote: String?
     var index: Int?
     var registeredValue: PropertyListValue?
+    var referencedAt: [String] = []
     var expected = 0
     try enter(UInt8(ascii: "{"))
     while let field = try nextField(expected: &expected) {
@@ -120,6 +124,7 @@ struct GeneratedRecordReader {
       case .renamedFrom: renamedFrom = try readStrings()
       case .registration: registration = try readEnum(PreferenceDescriptor.Registration.self)
       case .registrationNote: registrationNote = try readOptionalString()
+      case .referencedAt: referencedAt = try readStrings()
       case .index: index = try readInteger(Int.self)
       case .registeredValue:
         registeredValue = try readOptional { (reader) throws(Failure) in try reader.readValue() }
@@ -140,7 +145,8 @@ struct GeneratedRecordReader {
       registration: try required(registration, "registration"), registrationNote: registrationNote,
       isKeyDerived: isKeyDerived)
     return GeneratedRecord(
-      descriptor: descriptor, index: try required(index, "index"), registeredValue: registeredValue)
+      descriptor: descriptor, index: try required(index, "index"), registeredValue: registeredValue,
+      referencedAt: referencedAt)
   }
 
   /// A value in the generator's form: an object with one member naming its kind

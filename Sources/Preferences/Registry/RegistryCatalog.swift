@@ -127,10 +127,17 @@ final class RegistryCatalog: Sendable {
     guard state.withLock({ $0.entries[fileID] == nil }) else { return }
     let tableKey = Self.fileKey(fileID)
     var entries: [Entry] = []
+    // Declarations that share an entry's preference (`@Preference(\Settings.showFooter)`), found
+    // at their own locations.
+    var references: [(location: String, entry: Entry)] = []
     for chunk in table.records() {
       do {
         let records = try GeneratedRecordReader.records(in: chunk)
-        entries += records.map { Entry($0, table: table) }
+        for record in records {
+          let entry = Entry(record, table: table)
+          entries.append(entry)
+          for location in record.referencedAt { references.append((location, entry)) }
+        }
       } catch {
         PreferenceDiagnostics.report(
           .unresolvedDeclaration(
@@ -149,6 +156,13 @@ final class RegistryCatalog: Sendable {
       }
       let line = UInt64(truncatingIfNeeded: entry.descriptor.line)
       if byLocation[file.key]?[line] == nil { byLocation[file.key, default: [:]][line] = entry }
+    }
+    for (location, entry) in references {
+      guard let colon = location.utf8.lastIndex(of: UInt8(ascii: ":")),
+        let line = UInt64(location[location.utf8.index(after: colon)...])
+      else { continue }
+      let key = Self.fileKey(String(location[..<colon]))
+      if byLocation[key]?[line] == nil { byLocation[key, default: [:]][line] = entry }
     }
     state.withLock { state in
       guard state.entries[fileID] == nil else { return }

@@ -94,6 +94,21 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     Self(fileID: fileID, line: line, default: defaultValue)
   }
 
+  /// What the initializer generated for `@Preference(\Settings.showFooter) var showFooter`
+  /// creates: a declaration at `fileID` and `line` that shares another declaration's preference
+  /// (whose registry record lists this location), so it keeps no default. Generated code only.
+  @_spi(Generated) @inlinable
+  public static func _sharing(fileID: StaticString, line: UInt) -> Self {
+    Self(sharingAt: fileID, line: line)
+  }
+
+  /// A declaration that shares another's preference: its location only.
+  @inlinable
+  init(sharingAt fileID: StaticString, line: UInt) {
+    self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
+    self.location = UInt64(line)
+  }
+
   /// What every declaration form stores: where the declaration is. The default is kept only
   /// where the registry cannot evaluate it (the generated `_keepsDefault(line:)`, folded into a
   /// constant by the optimizer); the other arguments are read by the build plugin from source.

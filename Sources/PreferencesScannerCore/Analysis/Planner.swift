@@ -36,8 +36,13 @@ package struct Planner: Sendable {
       index: index, files: files, defaultIsolation: configuration.defaultIsolation,
       infersIsolatedConformances: configuration.infersIsolatedConformances ?? false)
     diagnostics += preferenceNameClashes(first: files.first(where: { !$0.preferences.isEmpty }))
+    var references: [(fileIndex: Int, syntax: PreferenceSyntax)] = []
     for (fileIndex, file) in files.enumerated() {
       for (declarationIndex, syntax) in file.preferences.enumerated() {
+        if syntax.arguments.reference != nil {
+          references.append((fileIndex, syntax))
+          continue
+        }
         let (plan, problems, unstorable, keyTypes) = self.plan(
           syntax, number: declarationIndex, file: file, fileIndex: fileIndex)
         if let plan { plans.append(plan) }
@@ -80,7 +85,80 @@ package struct Planner: Sendable {
         }
       }
     }
+    diagnostics += resolve(references, in: files, plans: &plans)
     return (plans, diagnostics, synthesis)
+  }
+
+  /// Adds each reference (`@Preference(\Settings.showFooter) var showFooter`) to the plan of the
+  /// declaration it names, whose record then lists its location: the runtime finds that
+  /// declaration's entry there, so the reference reads and writes the one stored value with its
+  /// key, store and default. Its type is checked by the compiler (the key path's value type is
+  /// the wrapper's). The declaration must be in this module, where the scanner can see it.
+  private func resolve(
+    _ references: [(fileIndex: Int, syntax: PreferenceSyntax)], in files: [FileSyntax],
+    plans: inout [PreferencePlan]
+  ) -> [Diagnostic] {
+    guard !references.isEmpty else { return [] }
+    struct Target: Hashable {
+      var type: [String]
+      var property: String
+      var isStatic: Bool
+    }
+    var byTarget: [Target: [Int]] = [:]
+    for (position, plan) in plans.enumerated() {
+      byTarget[
+        Target(type: plan.typePath, property: plan.property, isStatic: plan.syntax.isStatic), default: []
+      ]
+      .append(position)
+    }
+    var sites: [Int: [PreferencePlan.Reference]] = [:]
+    var diagnostics: [Diagnostic] = []
+    for (fileIndex, syntax) in references {
+      let file = files[fileIndex]
+      func error(_ message: String) {
+        diagnostics.append(
+          Diagnostic(.error, message, file: file.path, line: syntax.line, column: syntax.column))
+      }
+      guard let names = syntax.arguments.reference, names.count >= 2 else { continue }
+      // `\Settings.Type.count` names a static preference.
+      let isStatic = names.count >= 3 && names[names.count - 2] == "Type"
+      let typeNames = Array(names.dropLast(isStatic ? 2 : 1))
+      let property = names[names.count - 1]
+      let written = (typeNames + [property]).joined(separator: ".")
+      let subject = "@Preference '\(syntax.property)' shares '\(written)'"
+      let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
+      guard let type = index.typeID(of: typeNames, in: context), index[type].kind != nil else {
+        error(
+          "\(subject), but this target declares no type '\(typeNames.joined(separator: "."))'; a declaration shares a preference of its own target (another target's preference is read through that target's API)"
+        )
+        continue
+      }
+      let path = index.path(of: type)
+      let name = (path + [property]).joined(separator: ".")
+      guard let targets = byTarget[Target(type: path, property: property, isStatic: isStatic)] else {
+        let other = byTarget[Target(type: path, property: property, isStatic: !isStatic)] != nil
+        let fix =
+          !other
+          ? "declare '@Preference var \(property) = …' in '\(path.joined(separator: "."))', or name one it declares"
+          : isStatic
+            ? "it is an instance preference: write @Preference(\\\(typeNames.joined(separator: ".")).\(property))"
+            : "it is a static preference: write @Preference(\\\(typeNames.joined(separator: ".")).Type.\(property))"
+        error("\(subject), which is not a @Preference\(other ? " of that kind" : ""); \(fix)")
+        continue
+      }
+      if case .firstRead(let reason) = plans[targets[0]].registration {
+        error(
+          "\(subject), whose default the generated registry cannot evaluate (\(reason)), so only an instance of '\(path.joined(separator: "."))' can give it; give '\(name)' a default the registry can evaluate, or read it through an instance"
+        )
+        continue
+      }
+      let site = PreferencePlan.Reference(fileID: syntax.reportedFileID, line: syntax.reportedLine)
+      for target in targets { sites[target, default: []].append(site) }
+    }
+    for (position, added) in sites {
+      plans[position] = plans[position].with(references: plans[position].references + added)
+    }
+    return diagnostics
   }
 
   /// The module's own types or type aliases at file scope named `Preference` (iina's settings
@@ -1452,15 +1530,30 @@ package final class PreferencePlan: Sendable {
   /// declaration, and of the declaration itself, which generated code that names the type or the
   /// property repeats.
   package let availability: Availability
+  /// Where declarations that share this one are (`@Preference(\Settings.showFooter) var
+  /// showFooter`), as the compiler reports them: the runtime finds this declaration there too.
+  package let references: [Reference]
+
+  /// The location of a declaration that shares another's preference.
+  package struct Reference: Sendable, Hashable {
+    package var fileID: String
+    package var line: Int
+
+    package init(fileID: String, line: Int) {
+      self.fileID = fileID
+      self.line = line
+    }
+  }
 
   package init(
     fileIndex: Int, number: Int, file: String, fileID: String, syntax: PreferenceSyntax, typePath: [String],
     key: String, valueType: String?, registration: Registration, store: String?,
     storeIsolation: StoreIsolation = .nonisolated, movedFrom: String?,
     renamedFrom: [String], condition: String?, lockCheck: [String]?,
-    availability: Availability = Availability([])
+    availability: Availability = Availability([]), references: [Reference] = []
   ) {
     self.availability = availability
+    self.references = references
     self.fileIndex = fileIndex
     self.number = number
     self.file = file
@@ -1478,14 +1571,16 @@ package final class PreferencePlan: Sendable {
     self.lockCheck = lockCheck
   }
 
-  /// This plan with the keys it was stored under before replaced.
-  package func with(renamedFrom: [String]) -> PreferencePlan {
+  /// This plan with the keys it was stored under before, or the declarations that share it,
+  /// replaced.
+  package func with(renamedFrom: [String]? = nil, references: [Reference]? = nil) -> PreferencePlan {
     PreferencePlan(
       fileIndex: fileIndex, number: number, file: file, fileID: fileID, syntax: syntax, typePath: typePath,
       key: key,
       valueType: valueType, registration: registration, store: store, storeIsolation: storeIsolation,
       movedFrom: movedFrom,
-      renamedFrom: renamedFrom, condition: condition, lockCheck: lockCheck, availability: availability)
+      renamedFrom: renamedFrom ?? self.renamedFrom, condition: condition, lockCheck: lockCheck,
+      availability: availability, references: references ?? self.references)
   }
 
   package var property: String { syntax.property }

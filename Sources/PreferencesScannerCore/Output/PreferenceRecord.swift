@@ -34,6 +34,10 @@ package enum PreferenceRecord {
       ("registration", .string(plan.registrationKind)),
       ("registrationNote", .optional(plan.registrationNote)),
     ]
+    // The declarations that share this one, as `fileID:line` (only where there are some).
+    if !plan.references.isEmpty {
+      members.append(("referencedAt", .strings(plan.references.map { "\($0.fileID):\($0.line)" })))
+    }
     if extras.contains(.file) { members.append(("file", .string(plan.file))) }
     if extras.contains(.generator) {
       members.append(("index", .number(plan.number)))

@@ -335,13 +335,18 @@ package enum RegistryRenderer {
     let parameterTypes = Dictionary(
       uniqueKeysWithValues: PreferenceArguments.labels.map { ($0.label, $0.parameter) })
     var forms = Set<Form>()
+    var shares = false
     for file in files {
       for declaration in file.preferences {
+        if declaration.arguments.reference != nil {
+          shares = true
+          continue
+        }
         let labels = declaration.arguments.written.filter { $0 != "wrappedValue" }
         if !labels.isEmpty { forms.insert(Form(labels: labels, hasDefault: declaration.defaultValue != nil)) }
       }
     }
-    guard !forms.isEmpty else { return "" }
+    guard !forms.isEmpty || shares else { return "" }
     let sorted = forms.sorted {
       let (left, right) = (
         $0.labels.map { order.firstIndex(of: $0) ?? 0 }, $1.labels.map { order.firstIndex(of: $0) ?? 0 }
@@ -355,6 +360,18 @@ package enum RegistryRenderer {
       extension DerivedPreference where Registry == PreferenceRegistry {
 
       """
+    if shares {
+      // The key path is not kept: the compiler checks that it names a property of the value's
+      // type, and the scanner found the declaration, whose record lists this one's location.
+      out += """
+          /// `@Preference(\\Settings.showFooter) var showFooter`: the preference that declaration
+          /// declares, with its key, store, options and default.
+          \(access.member)nonisolated init<Root>(_ preference: Swift.KeyPath<Root, Value>, fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
+            self = Self._sharing(fileID: fileID, line: line)
+          }
+
+        """
+    }
     for form in sorted {
       // The parser keeps only the table's labels.
       let labels = (form.hasDefault ? ["wrappedValue"] : []) + form.labels

@@ -115,6 +115,7 @@ extension PreferencePlan {
     "fileIndex", "number", "file", "fileID", "syntax", "typePath", "key", "valueType", "registration",
     "store",
     "storeIsolation", "movedFrom", "renamedFrom", "condition", "lockCheck", "availability",
+    "references",
   ]
 
   /// Every stored property but `syntax`.
@@ -150,6 +151,11 @@ extension PreferencePlan {
     inputs.add(condition)
     if let lockCheck { inputs.add(lockCheck) } else { inputs.add(nil as String?) }
     inputs.add(availability.attributes)
+    inputs.add(references.count)
+    for reference in references {
+      inputs.add(reference.fileID)
+      inputs.add(reference.line)
+    }
   }
 }
 

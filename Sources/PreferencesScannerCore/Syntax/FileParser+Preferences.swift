@@ -143,7 +143,20 @@ extension FileParser {
         "@Preference '\(property)' is in an @Observable class, whose macro would store it a second time; add @ObservationIgnored before @Preference (reads of a preference are tracked by Observation already, so views that read it still update)",
         at: nameIndex)
     }
-    if defaultValue == nil && !isOptional {
+    if let reference = arguments.reference {
+      let name = reference.filter { $0 != "Type" }.joined(separator: ".")
+      if defaultValue != nil {
+        error(
+          "@Preference '\(property)' shares '\(name)', whose default it reads; remove the default here (change it in the declaration of '\(name)')",
+          at: nameIndex)
+      }
+      if let label = arguments.written.first(where: { $0 != "wrappedValue" }) {
+        error(
+          "@Preference '\(property)' shares '\(name)', whose key, store and options it takes; remove '\(label):' (change it in the declaration of '\(name)')",
+          at: nameIndex)
+      }
+      if let argumentsOpen { reportedIndex = argumentsOpen }
+    } else if defaultValue == nil && !isOptional {
       let example =
         declaredType.map { "@Preference var \(property): \($0) = …" } ?? "@Preference var \(property) = …"
       error(
@@ -226,6 +239,18 @@ extension FileParser {
             result.written.append(label)
           }
         }
+      } else if index == first, followsBackslash(index) {
+        // `@Preference(\Settings.showFooter)`: a reference to another declaration.
+        // An unreadable key path still makes the declaration a reference (with no names, which
+        // the planner skips), so that it draws this one error.
+        result.reference = keyPathNames(index, end) ?? []
+        if result.reference == [] {
+          error(
+            "@Preference(\\…) names the declaration it shares as a key path with its type: @Preference(\\Settings.showFooter), or @Preference(\\Settings.Type.showFooter) for a static preference",
+            at: attribute)
+        }
+        index = end + 1
+        continue
       } else if currentLabel != "renamedFrom" {
         currentLabel = nil
       }
@@ -319,6 +344,25 @@ extension FileParser {
   /// or `nil`.
   mutating func namePath(_ first: Int, _ end: Int) -> [String]? {
     guard end > first, (end - first) % 2 == 1, end - first <= 7 else { return nil }
+    var names: [String] = []
+    for index in stride(from: first, to: end, by: 2) {
+      guard source.isIdentifier(index), index == first || source.isPunct(index - 1, UInt8(ascii: "."))
+      else { return nil }
+      names.append(source.text(index))
+    }
+    return names
+  }
+
+  /// Whether a `\` (which the lexer skips) comes right before the token at `index`.
+  func followsBackslash(_ index: Int) -> Bool {
+    let start = Int(source[index].start)
+    return start > 0 && source.bytes[start - 1] == UInt8(ascii: "\\")
+  }
+
+  /// The names of a key path `\Type.property` in `first..<end` (`Settings`, `showFooter`), with
+  /// a root type and at least one member, or `nil`.
+  mutating func keyPathNames(_ first: Int, _ end: Int) -> [String]? {
+    guard end - first >= 3, (end - first) % 2 == 1, end - first <= 63 else { return nil }
     var names: [String] = []
     for index in stride(from: first, to: end, by: 2) {
       guard source.isIdentifier(index), index == first || source.isPunct(index - 1, UInt8(ascii: "."))

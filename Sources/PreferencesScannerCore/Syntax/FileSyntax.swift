@@ -232,6 +232,10 @@ package struct PreferenceArguments: Sendable {
   /// `ThemeKey.tint.rawValue`), as `@AppStorage` declarations do: its name path, so that the
   /// error can say which literal to write.
   package var keyReference: [String]? = nil
+  /// `@Preference(\Settings.showFooter) var showFooter`: the names of the key path, which names
+  /// the declaration whose key, type, default, store and options this one shares (`Settings`,
+  /// `showFooter`; `Settings`, `Type`, `count` for a static preference).
+  package var reference: [String]? = nil
   package var store: ExpressionSyntax?
   package var format: String?
   package var syncs = false

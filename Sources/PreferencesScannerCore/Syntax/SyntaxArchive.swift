@@ -360,7 +360,8 @@ extension PreferenceArguments: Archivable {
   package init(from reader: inout ArchiveReader) throws(ArchiveReader.Damaged) {
     self.init(
       wrappedValue: try reader.optionalItem(), key: try reader.optionalString(),
-      keyReference: try reader.bool() ? try reader.strings() : nil, store: try reader.optionalItem(),
+      keyReference: try reader.bool() ? try reader.strings() : nil,
+      reference: try reader.bool() ? try reader.strings() : nil, store: try reader.optionalItem(),
       format: try reader.optionalString(), syncs: try reader.bool(), inSettings: try reader.bool(),
       renamedFrom: try reader.strings(), movedFrom: try reader.optionalItem(), written: try reader.strings())
   }
@@ -370,6 +371,8 @@ extension PreferenceArguments: Archivable {
     writer.optionalString(key)
     writer.bool(keyReference != nil)
     if let keyReference { writer.strings(keyReference) }
+    writer.bool(reference != nil)
+    if let reference { writer.strings(reference) }
     writer.optionalItem(store)
     writer.optionalString(format)
     writer.bool(syncs)
