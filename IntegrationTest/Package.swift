@@ -38,16 +38,22 @@ let package = Package(
     .target(name: "IntegrationSupport"),
     // Stands in for SwiftUI on Linux: it declares a `PreferenceKey` protocol, as SwiftUI does.
     .target(name: "ViewKit"),
+    // Another module's types, constants and functions, which the default corpus names.
+    .target(name: "CorpusKit", dependencies: [preferences]),
+    // The default corpus (Scripts/generate-default-corpus.py) in Swift 6 with no default
+    // isolation; the three targets below compile it in their settings too.
+    .executableTarget(
+      name: "CorpusSwift6", dependencies: [support, preferences, "CorpusKit"], plugins: [plugin]),
     // Swift 6, strict concurrency: keys, central registration, persistence, the lock.
     .executableTarget(name: "IntegrationApp", dependencies: [preferences], plugins: [plugin]),
     // A new Xcode 26 app target.
     .executableTarget(
-      name: "MainActorApp", dependencies: [support, preferences, "ViewKit"],
+      name: "MainActorApp", dependencies: [support, preferences, "ViewKit", "CorpusKit"],
       exclude: ["preferences-config.json"],
       swiftSettings: xcode26AppSettings, plugins: [plugin]),
     // The real default of a new Xcode 26 app: Swift 5 mode, MainActor, approachable concurrency.
     .executableTarget(
-      name: "Xcode26DefaultApp", dependencies: [support, preferences, "ViewKit"],
+      name: "Xcode26DefaultApp", dependencies: [support, preferences, "ViewKit", "CorpusKit"],
       exclude: ["preferences-config.json"],
       swiftSettings: xcode26TemplateSettings, plugins: [plugin]),
     // The Xcode project fixture's sources, built by SwiftPM too: the same keys either way.
@@ -56,7 +62,7 @@ let package = Package(
       swiftSettings: xcode26TemplateSettings, plugins: [plugin]),
     // An app that has not moved to Swift 6.
     .executableTarget(
-      name: "Swift5App", dependencies: [support, preferences, "ViewKit"],
+      name: "Swift5App", dependencies: [support, preferences, "ViewKit", "CorpusKit"],
       exclude: ["preferences-config.json"],
       swiftSettings: [.swiftLanguageMode(.v5)], plugins: [plugin]),
     // Swift 5 mode's nonisolated default that reads a main-actor one, in a registration off the

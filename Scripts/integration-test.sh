@@ -22,8 +22,9 @@ bin=$(build --show-bin-path)
 "$bin/IntegrationApp" "$work/prefs.plist" write
 "$bin/IntegrationApp" "$work/prefs.plist" verify
 # A default-MainActor target with Xcode 26's upcoming features, the real default of a new Xcode
-# 26 app (Swift 5 mode, MainActor, approachable concurrency), and Swift 5 targets.
-for program in MainActorApp Xcode26DefaultApp SettingsProbe Swift5App Swift5Handoff ScannerStress; do
+# 26 app (Swift 5 mode, MainActor, approachable concurrency), and Swift 5 targets; the first
+# three and CorpusSwift6 (Swift 6, nonisolated) read back every form of the default corpus.
+for program in CorpusSwift6 MainActorApp Xcode26DefaultApp SettingsProbe Swift5App Swift5Handoff ScannerStress; do
   "$bin/$program" write
   "$bin/$program" verify
 done

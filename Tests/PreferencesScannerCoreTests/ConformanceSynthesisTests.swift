@@ -459,4 +459,28 @@ import Testing
     #expect(messages.count == 3, "\(messages)")
     #expect(messages.allSatisfy { $0.contains(fix) }, "\(messages)")
   }
+
+  /// A default whose type only the compiler knows (a function's result, a dictionary literal
+  /// keyed by a case): the module types it names conform where they can, as values and keys, so
+  /// that whichever it stores compiles; one that cannot conform is no error, since it may not
+  /// be what is stored.
+  @Test func theTypesADefaultTheCompilerTypesNamesConformWhereTheyCan() {
+    let result = scan(
+      """
+      struct Settings {
+        @Preference var shown = [Pane.sidebar: true]
+        @Preference var count = Pane.allCases.count + Layout.Inner.columns
+        @Preference var made = makeFrame(Frame.standard)
+      }
+      enum Pane: String, CaseIterable { case sidebar, inspector }
+      enum Layout { struct Inner: Codable { var x = 0; static let columns = 2 } }
+      final class Frame { static let standard = Frame() }
+      func makeFrame(_ frame: Frame) -> Int { 1 }
+      """)
+    #expect(errors(result) == [])
+    let pane = result.conformances.first { $0.typeName == "Pane" }
+    #expect(pane?.storage == .rawValue && pane?.keyStorage == .rawValue)
+    #expect(result.conformances.first { $0.typeName == "Layout.Inner" }?.storage == .json)
+    #expect(!result.conformances.contains { $0.typeName == "Frame" || $0.typeName == "Layout" })
+  }
 }

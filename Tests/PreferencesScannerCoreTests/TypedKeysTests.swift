@@ -203,6 +203,32 @@ import Testing
     #expect(result.typedKeys.first { $0.keysType == "AppKeys" }?.namesImportedTypes == true)
   }
 
+  /// An argument's label is not a name the default reads (`rawValue:` is not the case's raw
+  /// value), and the module types a compiler-typed default names are made storable, where it
+  /// stores them or keys a dictionary by them.
+  @Test func labelsAreNotReadsAndTheTypesACompilerTypedDefaultNamesConform() {
+    let result = scan(
+      """
+      enum AppKeys: String, PreferenceKeys {
+        case tint, fallback, flags
+        var defaultValue: any PreferenceValue {
+          switch self {
+          case .tint: KitTint(rawValue: "red")
+          case .fallback: KitTint(rawValue: "x") ?? .blue
+          case .flags: pick([Mode.on: true])
+          }
+        }
+      }
+      enum Mode: String { case on, off }
+      """)
+    #expect(warnings(result) == [])
+    #expect(errors(result) == [])
+    #expect(result.typedKeys.first?.witnesses.map(\.caseName) == ["fallback", "flags", "tint"])
+    let mode = result.conformances.first { $0.typeName == "Mode" }
+    #expect(mode?.storage == .rawValue)
+    #expect(mode?.keyStorage == .rawValue)
+  }
+
   /// The generated index names each key's value type, so it repeats the imports of a keys file
   /// whose types come from another module (`Date` from Foundation), even a file without a
   /// preference; keys of standard and the module's own types need none. Levels follow

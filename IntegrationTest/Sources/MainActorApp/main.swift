@@ -3,6 +3,7 @@ import IntegrationSupport
 import Observation
 import Preferences
 
+checkDefaultCorpus()
 let view = ContentView()
 check(view.$username.key == "ContentView.username", "derived key, got \(view.$username.key)")
 check(Player.Queue().$length.key == "Player.Queue.length", "nested key")

@@ -106,6 +106,17 @@ struct ConformanceSynthesis {
     return result
   }
 
+  /// Conformances to `PreferenceValue` and `PreferenceDictionaryKey` for the module types a
+  /// default names whose type only the compiler knows: each is written where it can be (and
+  /// skipped where it cannot, since the default may not store it), so that whichever the
+  /// default stores, or keys a dictionary by, conforms.
+  mutating func conformIfPossible(_ types: [ModuleIndex.TypeID]) {
+    for type in types {
+      _ = conformance(for: type)
+      _ = keyConformance(for: type)
+    }
+  }
+
   /// The raw types whose enums and structs the registry makes dictionary keys: those the
   /// library conforms to `PreferenceDictionaryKey`.
   static let keyRawValueTypes = rawValueTypes.subtracting(["CGFloat"])

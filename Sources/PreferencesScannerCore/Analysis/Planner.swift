@@ -47,6 +47,13 @@ package struct Planner: Sendable {
           syntax, number: declarationIndex, file: file, fileIndex: fileIndex)
         if let plan { plans.append(plan) }
         diagnostics += problems
+        // A default whose type the scanner cannot read is typed by the compiler; the module
+        // types it names are made storable where they can be, so that whichever it stores (or
+        // keys a dictionary by) conforms.
+        if let plan, plan.valueType == nil, let expression = syntax.defaultValue {
+          let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
+          synthesis.conformIfPossible(mentionedTypes(in: expression, context: context))
+        }
         // A type Swift 6 will not let hold a property wrapper. A warning: in the Swift 5 language
         // mode, which the scanner cannot see, the compiler only warns too.
         let declaringType = index.scopeTypes[fileIndex][syntax.scope]
@@ -87,6 +94,28 @@ package struct Planner: Sendable {
     }
     diagnostics += resolve(references, in: files, plans: &plans)
     return (plans, diagnostics, synthesis)
+  }
+
+  /// The module types `expression` names (`Theme` in `[Theme.dark: 1]`, `Layout.Pane` in
+  /// `Layout.Pane.all`), each once, in order.
+  func mentionedTypes(in expression: ExpressionSyntax, context: [ModuleIndex.TypeID]) -> [ModuleIndex.TypeID]
+  {
+    var found: [ModuleIndex.TypeID] = []
+    for position in expression.tokens.indices {
+      // The first name of a path; the names after it are looked up in the type it names.
+      guard let word = expression.word(position), !expression.punct(position - 1, UInt8(ascii: ".")),
+        var type = index.typeID(of: [word], in: context)
+      else { continue }
+      var next = position + 2
+      while expression.punct(next - 1, UInt8(ascii: ".")), let member = expression.word(next),
+        let nested = index.child(member, of: type)
+      {
+        type = nested
+        next += 2
+      }
+      if index[type].kind != nil, !found.contains(type) { found.append(type) }
+    }
+    return found
   }
 
   /// Adds each reference (`@Preference(\Settings.showFooter) var showFooter`) to the plan of the

@@ -69,6 +69,7 @@ struct TypedKeys {
               let witness = TypedKeyGroup.Witness(
                 caseName: caseName, expression: expression.text, file: file.path, line: clause.line)
               witnesses.append(witness)
+              synthesis.conformIfPossible(planner.mentionedTypes(in: expression, context: context))
               typed[caseName] = (
                 SwiftIdentifier.escapedPath(name) + "." + witness.typeName + "._PreferenceKeyValue", clause
               )
@@ -154,8 +155,14 @@ struct TypedKeys {
     for position in expression.tokens.indices {
       guard let word = expression.word(position) else { continue }
       if word == "self" || word == "Self" || word == "super" { return false }
-      // Only the first name of a path is looked up where the expression stands.
+      // Only the first name of a path is looked up where the expression stands; an argument's
+      // label (`KitTint(rawValue: "red")`) is not looked up at all.
       if expression.punct(position - 1, UInt8(ascii: ".")) { continue }
+      if expression.punct(position + 1, UInt8(ascii: ":")),
+        expression.punct(position - 1, UInt8(ascii: "(")) || expression.punct(position - 1, UInt8(ascii: ","))
+      {
+        continue
+      }
       if Self.synthesizedInstanceMembers.contains(word) { return false }
       if let members = info.members[word],
         members.contains(where: { !$0.syntax.isStatic || $0.syntax.access?.isFilePrivate == true })

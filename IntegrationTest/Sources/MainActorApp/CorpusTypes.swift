@@ -1,0 +1,46 @@
+import CorpusKit
+import Foundation
+
+// The module's own types, constants and functions that the default corpus
+// (DefaultCorpus.swift) names. Types stored as JSON text or through a raw value are
+// `nonisolated`, as a target whose default isolation is MainActor requires of them.
+
+enum CorpusMode: String, CaseIterable {
+  case on, off
+  static let preferred = CorpusMode.off
+  nonisolated static let fallback = CorpusMode.on
+}
+
+enum CorpusLevel: Int {
+  case low = 1, high = 5
+}
+
+nonisolated struct CorpusPoint: Codable, Equatable {
+  var x = 0.0
+  var y = 0.0
+  static let origin = CorpusPoint()
+}
+
+nonisolated enum CorpusShape: Codable, Equatable {
+  case circle(radius: Double)
+  case square
+}
+
+nonisolated struct CorpusFlags: OptionSet, Sendable {
+  let rawValue: Int
+  static let bold = CorpusFlags(rawValue: 1)
+  static let italic = CorpusFlags(rawValue: 2)
+}
+
+nonisolated struct CorpusTag: RawRepresentable, Equatable {
+  var rawValue: String
+}
+
+nonisolated func corpusCount() -> Int { 12 }
+func corpusLabel() -> String { "label" }
+func corpusIdentity<T>(_ value: T) -> T { value }
+nonisolated func corpusNonisolatedIdentity<T>(_ value: T) -> T { value }
+
+extension KitTint {
+  static let corpusFavorite = KitTint.green
+}
