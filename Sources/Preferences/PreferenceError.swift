@@ -51,6 +51,9 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// `PreferenceStore.suite(_:)` was given the app's own domain, which is not a suite: the
   /// store of `.standard` is used.
   case suiteIsTheAppsDomain(name: String)
+  /// A document given to ``PreferenceValuesDocument/init(jsonData:)`` is not one this version
+  /// reads; nothing was imported.
+  case unreadableDocument(reason: String)
 
   /// A description for logs and diagnostics.
   public var description: String {
@@ -91,6 +94,8 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "'\(name)' is the app's own domain, not a suite (UserDefaults(suiteName:) refuses it); PreferenceStore.suite(\"\(name)\") returns PreferenceStore.standard, which is that domain's store"
     case .changesNotWatched(let path, let reason):
       "changes other processes make to '\(path)' cannot be watched (\(reason)); they are found by checking the file every 250 ms while the store is observed, and at this process's next write"
+    case .unreadableDocument(let reason):
+      "the document of preference values cannot be read: \(reason); nothing was imported"
     case .unresolvedDeclaration(let location):
       "@Preference at \(location) has no key in the generated registry; its values are kept in memory only. Rebuild; if it persists, report the declaration"
     }

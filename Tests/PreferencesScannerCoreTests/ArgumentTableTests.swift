@@ -71,7 +71,8 @@ import Testing
     "wrappedValue": "Value", "key": "Swift.StaticString",
     "store": "@autoclosure () -> _Preferences.Store",
     "movedFrom": "@autoclosure () -> _Preferences.Store?", "format": "_Preferences.Format",
-    "sync": "Swift.Bool", "settings": "Swift.Bool", "renamedFrom": "Swift.StaticString...",
+    "sync": "Swift.Bool", "settings": "Swift.Bool", "exported": "Swift.Bool",
+    "renamedFrom": "Swift.StaticString...",
   ]
 
   @Test func aDeclarationWritingEveryOptionGetsAnInitializerTakingEveryLabelInOrder() throws {
@@ -80,8 +81,8 @@ import Testing
     let result = scan(
       """
       struct S {
-        @Preference(key: "a", store: .default, movedFrom: nil, format: .json, sync: true, settings: true, renamedFrom: "x", "y") var a = "a"
-        @Preference(key: "b", store: .default, movedFrom: nil, format: .json, sync: true, settings: true, renamedFrom: "z") var b: String?
+        @Preference(key: "a", store: .default, movedFrom: nil, format: .json, sync: true, settings: true, exported: false, renamedFrom: "x", "y") var a = "a"
+        @Preference(key: "b", store: .default, movedFrom: nil, format: .json, sync: true, settings: true, exported: false, renamedFrom: "z") var b: String?
       }
       """)
     #expect(errors(result) == [])
@@ -155,7 +156,8 @@ import Testing
     #expect(outOfOrder.count == 1)
     #expect(outOfOrder.first?.contains("argument 'key:' of @Preference must precede 'store:'") == true)
     #expect(
-      outOfOrder.first?.contains("key:, store:, movedFrom:, format:, sync:, settings:, renamedFrom:") == true,
+      outOfOrder.first?.contains(
+        "key:, store:, movedFrom:, format:, sync:, settings:, exported:, renamedFrom:") == true,
       "names the order")
     let twice = errors(scan(#"struct S { @Preference(key: "k", key: "l") var a = 1 }"#))
     #expect(twice.count == 1)

@@ -54,6 +54,31 @@ import Testing
     #expect(settings.components(separatedBy: "PSTextFieldSpecifier").count == 2, "one setting: \(settings)")
   }
 
+  /// `exported: false` is in the record (only then: every other record is unchanged), and two
+  /// declarations of one key agree on it.
+  @Test func exportedFalseIsRecordedAndAgreedOn() throws {
+    let result = scan(
+      """
+      struct A {
+        @Preference(key: "token", exported: false) var token = ""
+        @Preference(key: "name") var name = ""
+      }
+      struct B {
+        @Preference(key: "token") var token = ""
+      }
+      """)
+    let messages = errors(result)
+    #expect(
+      messages.count == 1 && messages[0].contains("6:4: error: preference key 'token' is also declared"))
+    let token = PreferenceRecord.json(try #require(result.plans.first), extras: .generator).text
+    #expect(token.contains(#""isExported":false"#))
+    let name = PreferenceRecord.json(try #require(result.plan("name")), extras: .generator).text
+    #expect(!name.contains("isExported"))
+    #expect(
+      errors(scan("struct C { @Preference(exported: 0) var x = 1 }")).first?.contains(
+        "the exported: argument of @Preference must be the literal true or false") == true)
+  }
+
   /// Agreement is the text of the defaults and the options, whatever the expression: a default
   /// whose type the scanner cannot name (another module's initializer, a function call) agrees
   /// with the same text elsewhere, and a written type agrees with a default of that type.

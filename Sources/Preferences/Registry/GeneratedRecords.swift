@@ -68,13 +68,13 @@ struct GeneratedRecordReader {
     case key, isKeyDerived, property, declaringType, valueType, defaultValue, documentation, fileID, line,
       column
     case condition, syncs, inSettings, store, format, renamedFrom, registration, registrationNote
-    case referencedAt, index, registeredValue
+    case isExported, referencedAt, index, registeredValue
 
     static let names: [StaticString] = [
       "key", "isKeyDerived", "property", "declaringType", "valueType", "defaultValue", "documentation",
       "fileID",
       "line", "column", "condition", "syncs", "inSettings", "store", "format", "renamedFrom", "registration",
-      "registrationNote", "referencedAt", "index", "registeredValue",
+      "registrationNote", "isExported", "referencedAt", "index", "registeredValue",
     ]
   }
 
@@ -101,6 +101,7 @@ struct GeneratedRecordReader {
     var index: Int?
     var registeredValue: PropertyListValue?
     var referencedAt: [String] = []
+    var isExported = true
     var expected = 0
     try enter(UInt8(ascii: "{"))
     while let field = try nextField(expected: &expected) {
@@ -124,6 +125,7 @@ struct GeneratedRecordReader {
       case .renamedFrom: renamedFrom = try readStrings()
       case .registration: registration = try readEnum(PreferenceDescriptor.Registration.self)
       case .registrationNote: registrationNote = try readOptionalString()
+      case .isExported: isExported = try readBool()
       case .referencedAt: referencedAt = try readStrings()
       case .index: index = try readInteger(Int.self)
       case .registeredValue:
@@ -143,7 +145,7 @@ struct GeneratedRecordReader {
       inSettings: try required(inSettings, "inSettings"), storeSource: store,
       format: try required(format, "format"), renamedFrom: try required(renamedFrom, "renamedFrom"),
       registration: try required(registration, "registration"), registrationNote: registrationNote,
-      isKeyDerived: isKeyDerived)
+      isKeyDerived: isKeyDerived, isExported: isExported)
     return GeneratedRecord(
       descriptor: descriptor, index: try required(index, "index"), registeredValue: registeredValue,
       referencedAt: referencedAt)

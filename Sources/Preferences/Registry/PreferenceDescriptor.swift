@@ -51,6 +51,9 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
   public var syncs: Bool
   /// Whether the preference is exported to a Settings bundle (`settings: true`).
   public var inSettings: Bool
+  /// Whether an export of the user's values (``GeneratedPreferenceRegistry/exportValues()``)
+  /// includes this preference: `false` for device state or a secret, declared `exported: false`.
+  public var isExported: Bool
   /// The source text of the `store:` argument, if any (a preference's projection has the store:
   /// `$name.store`).
   public var storeSource: String?
@@ -70,9 +73,10 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     syncs: Bool = false, inSettings: Bool = false, storeSource: String? = nil,
     format: PreferenceFormat = .propertyList,
     renamedFrom: [String] = [], registration: Registration = .registry, registrationNote: String? = nil,
-    isKeyDerived: Bool = true
+    isKeyDerived: Bool = true, isExported: Bool = true
   ) {
     self.key = key
+    self.isExported = isExported
     self.isKeyDerived = isKeyDerived
     self.property = property
     self.declaringType = declaringType
@@ -95,12 +99,13 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
   /// The record's fields, as `preferences-scanner scan --format json` writes them.
   private enum CodingKeys: String, CodingKey {
     case key, isKeyDerived, property, declaringType, valueType, documentation, fileID, line, column
-    case condition, syncs, inSettings, format, renamedFrom, registration, registrationNote
+    case condition, syncs, inSettings, isExported, format, renamedFrom, registration, registrationNote
     case defaultValueSource = "defaultValue"
     case storeSource = "store"
   }
 
-  /// Decodes a record; one written before `isKeyDerived` existed reads as derived.
+  /// Decodes a record; one written before `isKeyDerived` existed reads as derived, and one that
+  /// does not say `isExported` (the scanner writes it only when `false`) as exported.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     key = try container.decode(String.self, forKey: .key)
@@ -116,6 +121,7 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     condition = try container.decodeIfPresent(String.self, forKey: .condition)
     syncs = try container.decode(Bool.self, forKey: .syncs)
     inSettings = try container.decode(Bool.self, forKey: .inSettings)
+    isExported = try container.decodeIfPresent(Bool.self, forKey: .isExported) ?? true
     storeSource = try container.decodeIfPresent(String.self, forKey: .storeSource)
     format = try container.decode(PreferenceFormat.self, forKey: .format)
     renamedFrom = try container.decode([String].self, forKey: .renamedFrom)

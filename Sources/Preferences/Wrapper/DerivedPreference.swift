@@ -53,6 +53,9 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   ///   (listed in `PreferenceRegistry.syncedKeys`). A literal.
   /// - `settings:` Whether `swift package preferences export --format settings-plist` lists this
   ///   preference in the iOS Settings app's `Root.plist`. A literal.
+  /// - `exported:` `false` for device state or a secret: an export of the user's values
+  ///   (`PreferenceRegistry.exportValues()`) leaves it out, an import does not set it, and
+  ///   `PreferenceRegistry.resetAllValues()` keeps it. A literal.
   /// - `renamedFrom:` Keys this preference was stored under before a rename, newest first.
   ///   String literals.
   ///

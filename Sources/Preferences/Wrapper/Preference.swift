@@ -13,7 +13,7 @@ public struct Preference<Value: PreferenceValue>: Sendable {
   public init(
     wrappedValue: Value, key: StaticString? = nil, store: @autoclosure () -> PreferenceStore = .default,
     movedFrom: @autoclosure () -> PreferenceStore? = nil, format: PreferenceFormat = .propertyList,
-    sync: Bool = false, settings: Bool = false, renamedFrom: StaticString...
+    sync: Bool = false, settings: Bool = false, exported: Bool = true, renamedFrom: StaticString...
   ) {
     fatalError("unreachable")
   }
@@ -27,7 +27,7 @@ public struct Preference<Value: PreferenceValue>: Sendable {
   public init(
     key: StaticString? = nil, store: @autoclosure () -> PreferenceStore = .default,
     movedFrom: @autoclosure () -> PreferenceStore? = nil, format: PreferenceFormat = .propertyList,
-    sync: Bool = false, settings: Bool = false, renamedFrom: StaticString...
+    sync: Bool = false, settings: Bool = false, exported: Bool = true, renamedFrom: StaticString...
   ) where Value: ExpressibleByNilLiteral {
     fatalError("unreachable")
   }

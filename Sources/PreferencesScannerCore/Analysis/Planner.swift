@@ -1638,6 +1638,7 @@ package final class PreferencePlan: Sendable {
   }
   package var syncs: Bool { syntax.arguments.syncs }
   package var inSettings: Bool { syntax.arguments.inSettings }
+  package var isExported: Bool { syntax.arguments.isExported }
   package var format: String { syntax.arguments.format ?? "propertyList" }
   package var storeText: String? { syntax.arguments.store?.text }
 

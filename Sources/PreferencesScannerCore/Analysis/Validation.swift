@@ -107,7 +107,8 @@ package enum Validation {
     }
     let (x, y) = (a.syntax.arguments, b.syntax.arguments)
     return normalized(a) == normalized(b) && x.store?.text == y.store?.text && x.format == y.format
-      && x.syncs == y.syncs && x.inSettings == y.inSettings && x.renamedFrom == y.renamedFrom
+      && x.syncs == y.syncs && x.inSettings == y.inSettings && x.isExported == y.isExported
+      && x.renamedFrom == y.renamedFrom
       && x.movedFrom?.text == y.movedFrom?.text
   }
 

@@ -34,6 +34,8 @@ package enum PreferenceRecord {
       ("registration", .string(plan.registrationKind)),
       ("registrationNote", .optional(plan.registrationNote)),
     ]
+    // Only where the declaration leaves its value out of exports (`exported: false`).
+    if !plan.isExported { members.append(("isExported", .bool(false))) }
     // The declarations that share this one, as `fileID:line` (only where there are some).
     if !plan.references.isEmpty {
       members.append(("referencedAt", .strings(plan.references.map { "\($0.fileID):\($0.line)" })))

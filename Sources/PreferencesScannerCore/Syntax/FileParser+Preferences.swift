@@ -292,16 +292,16 @@ extension FileParser {
           break
         }
         result.format = name
-      case "sync", "settings":
+      case "sync", "settings", "exported":
         guard value == "true" || value == "false" else {
           error(
             "the \(currentLabel!): argument of @Preference must be the literal true or false", at: attribute)
           break
         }
-        if currentLabel == "sync" {
-          result.syncs = value == "true"
-        } else {
-          result.inSettings = value == "true"
+        switch currentLabel {
+        case "sync": result.syncs = value == "true"
+        case "settings": result.inSettings = value == "true"
+        default: result.isExported = value == "true"
         }
       case let label?:
         error(

@@ -240,6 +240,8 @@ package struct PreferenceArguments: Sendable {
   package var format: String?
   package var syncs = false
   package var inSettings = false
+  /// `exported: false`: device state or a secret, which an export of the user's values leaves out.
+  package var isExported = true
   package var renamedFrom: [String] = []
   package var movedFrom: ExpressionSyntax?
   /// The labels as written, in order, each once (the values of `renamedFrom:` after the first
@@ -257,6 +259,7 @@ package struct PreferenceArguments: Sendable {
     ("movedFrom", "an expression naming the previous store", "@autoclosure () -> _Preferences.Store?"),
     ("format", ".propertyList or .json", "_Preferences.Format"),
     ("sync", "true or false", "Swift.Bool"), ("settings", "true or false", "Swift.Bool"),
+    ("exported", "true or false", "Swift.Bool"),
     ("renamedFrom", "string literals", "Swift.StaticString..."),
   ]
 }

@@ -363,6 +363,7 @@ extension PreferenceArguments: Archivable {
       keyReference: try reader.bool() ? try reader.strings() : nil,
       reference: try reader.bool() ? try reader.strings() : nil, store: try reader.optionalItem(),
       format: try reader.optionalString(), syncs: try reader.bool(), inSettings: try reader.bool(),
+      isExported: try reader.bool(),
       renamedFrom: try reader.strings(), movedFrom: try reader.optionalItem(), written: try reader.strings())
   }
 
@@ -377,6 +378,7 @@ extension PreferenceArguments: Archivable {
     writer.optionalString(format)
     writer.bool(syncs)
     writer.bool(inSettings)
+    writer.bool(isExported)
     writer.strings(renamedFrom)
     writer.optionalItem(movedFrom)
     writer.strings(written)

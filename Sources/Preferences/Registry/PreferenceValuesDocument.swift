@@ -1,0 +1,277 @@
+import Foundation
+
+/// The values a user set, exported through a module's registry, to move them to another device
+/// or keep them aside: what a settings screen's "Export Settings…" writes and "Import
+/// Settings…" reads.
+///
+/// ```swift
+/// let document = PreferenceRegistry.exportValues()
+/// try document.jsonData().write(to: url)
+///
+/// let report = PreferenceRegistry.importValues(try PreferenceValuesDocument(jsonData: Data(contentsOf: url)))
+/// for problem in report.problems { print(problem) }
+/// ```
+///
+/// It holds the stored values only (a preference that reads its default is not in it), in
+/// stored form, by key: versioned JSON whose values name their kind (`{"integer": 42}`), so
+/// that a date stays a date and `1` stays distinct from `1.0`. Preferences declared
+/// `exported: false` (device state, secrets) are never in it.
+public struct PreferenceValuesDocument: Sendable, Equatable, Codable {
+  /// What the document's `format` says: a document of another format is refused.
+  public static let formatName = "swift-preferences.values"
+  /// The version this library writes and reads; a document of a newer version is refused.
+  public static let currentVersion = 1
+
+  /// ``formatName``.
+  public var format: String
+  /// The version of the format.
+  public var version: Int
+  /// The stored values, by key.
+  public var values: [String: PropertyListValue]
+
+  /// A document of `values`, in the current version.
+  public init(values: [String: PropertyListValue]) {
+    format = Self.formatName
+    version = Self.currentVersion
+    self.values = values
+  }
+
+  /// Reads a document from JSON text; throws ``PreferenceError/unreadableDocument(reason:)`` for
+  /// text that is not one, or is of a newer version.
+  public init(jsonData: Data) throws {
+    let decoded: PreferenceValuesDocument
+    do {
+      decoded = try JSONDecoder().decode(Self.self, from: jsonData)
+    } catch {
+      throw PreferenceError.unreadableDocument(reason: "it is not a document of preference values (\(error))")
+    }
+    guard decoded.format == Self.formatName else {
+      throw PreferenceError.unreadableDocument(
+        reason: "its format is '\(decoded.format)', not '\(Self.formatName)'")
+    }
+    guard decoded.version <= Self.currentVersion else {
+      throw PreferenceError.unreadableDocument(
+        reason:
+          "it is version \(decoded.version), written by a newer version of the app; this one reads up to version \(Self.currentVersion)"
+      )
+    }
+    self = decoded
+  }
+
+  /// The document as JSON text, keys sorted, so that two exports of the same values are the
+  /// same bytes.
+  public func jsonData() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return try encoder.encode(self)
+  }
+}
+
+/// What ``GeneratedPreferenceRegistry/importValues(_:)`` did with each value of a document.
+public struct PreferenceImportReport: Sendable, Equatable {
+  /// The keys whose values were stored (under the key the preference has now).
+  public var imported: [String] = []
+  /// Values the document holds under a key a preference was stored under before (its
+  /// `renamedFrom:`, or a rename `Preferences.lock` remembers): old key → the key stored.
+  public var renamed: [String: String] = [:]
+  /// Keys no preference of the module declares.
+  public var unknown: [String] = []
+  /// Keys `Preferences.lock` marks retired: declared no longer, on purpose.
+  public var retired: [String] = []
+  /// Keys of preferences declared `exported: false`, which an import never sets.
+  public var notImported: [String] = []
+  /// Values of another kind than the preference stores (text where a number belongs): key →
+  /// what was wrong. None of them was stored.
+  public var wrongType: [String: String] = [:]
+
+  /// Creates an empty report.
+  public init() {}
+
+  /// One line per value that was not imported, for a log or an alert.
+  public var problems: [String] {
+    unknown.map { "'\($0)': no preference has this key" }
+      + retired.map { "'\($0)': this preference was retired" }
+      + notImported.map { "'\($0)': this preference is not imported (declared exported: false)" }
+      + wrongType.keys.sorted().map { "'\($0)': \(wrongType[$0]!)" }
+  }
+}
+
+extension GeneratedPreferenceRegistry {
+  /// The values the user set for this module's preferences, each read from its own store,
+  /// leaving out preferences declared `exported: false`.
+  public static func exportValues() -> PreferenceValuesDocument {
+    let catalog = RegistryCatalog.of(Self.self)
+    var values: [String: PropertyListValue] = [:]
+    for (entry, store) in catalog.entriesWithStores() where entry.descriptor.isExported {
+      if let value = store.storedValue(forKey: entry.descriptor.key) { values[entry.descriptor.key] = value }
+    }
+    return PreferenceValuesDocument(values: values)
+  }
+
+  /// Stores each value of `document` in its preference's store, after checking that it is of
+  /// the kind the preference stores; a value under an old key of a preference (`renamedFrom:`,
+  /// or a rename `Preferences.lock` remembers) is stored under its key now. Unknown and retired
+  /// keys, preferences declared `exported: false` and values of the wrong kind are reported
+  /// and change nothing. Observers hear each stored value as they hear any write.
+  @discardableResult
+  public static func importValues(_ document: PreferenceValuesDocument) -> PreferenceImportReport {
+    let catalog = RegistryCatalog.of(Self.self)
+    var report = PreferenceImportReport()
+    var byKey: [String: (RegistryCatalog.Entry, PreferenceStore)] = [:]
+    var byOldKey: [String: (RegistryCatalog.Entry, PreferenceStore)] = [:]
+    for (entry, store) in catalog.entriesWithStores() {
+      byKey[entry.descriptor.key] = (entry, store)
+      for old in entry.descriptor.renamedFrom where byOldKey[old] == nil { byOldKey[old] = (entry, store) }
+    }
+    let retired = Set(retiredKeys)
+    // A value under the current key wins over one under an old key of the same preference.
+    for (key, value) in document.values.sorted(by: { $0.key < $1.key }) {
+      let found: (RegistryCatalog.Entry, PreferenceStore)
+      if let current = byKey[key] {
+        found = current
+      } else if let moved = byOldKey[key] {
+        if document.values[moved.0.descriptor.key] != nil { continue }
+        found = moved
+        report.renamed[key] = moved.0.descriptor.key
+      } else {
+        if retired.contains(key) { report.retired.append(key) } else { report.unknown.append(key) }
+        continue
+      }
+      let (entry, store) = found
+      let target = entry.descriptor.key
+      guard entry.descriptor.isExported else {
+        report.notImported.append(key)
+        report.renamed[key] = nil
+        continue
+      }
+      // The kind the preference stores: its default's, else what the store holds now, else
+      // what its declared type says (an optional declared without a default).
+      let expected =
+        catalog.declaredDefault(of: entry, in: store) ?? store.storedValue(forKey: target)
+        ?? (entry.descriptor.format == .json
+          ? .string("") : entry.descriptor.valueType.flatMap(PropertyListValue.sample(ofType:)))
+      if let expected, let problem = value.kindMismatch(expecting: expected) {
+        report.wrongType[key] = problem
+        report.renamed[key] = nil
+        continue
+      }
+      store.setStoredValue(value, forKey: target)
+      report.imported.append(target)
+    }
+    report.imported.sort()
+    return report
+  }
+
+  /// Removes the value the user set for every preference of this module, each from its own
+  /// store, so that each reads its default again: a settings screen's "Reset All". Preferences
+  /// declared `exported: false` (device state, secrets) keep theirs.
+  ///
+  /// - Returns: The keys that had a value.
+  @discardableResult
+  public static func resetAllValues() -> [String] {
+    var removed: [String] = []
+    for (entry, store) in RegistryCatalog.of(Self.self).entriesWithStores() where entry.descriptor.isExported
+    {
+      let key = entry.descriptor.key
+      guard store.hasStoredValue(forKey: key) else { continue }
+      store.removeValue(forKey: key)
+      removed.append(key)
+    }
+    return removed.sorted()
+  }
+}
+
+extension RegistryCatalog {
+  /// Every declaration with the store it reads (a test's stand-in where one runs), each
+  /// store's defaults registered.
+  func entriesWithStores() -> [(Entry, PreferenceStore)] {
+    let standIns = PreferenceStandIns.current
+    return allEntries().map { entry in
+      let store =
+        store(of: entry).map { standIns?.store(standingInFor: $0) ?? $0 } ?? PreferenceStore.default
+      ensureRegistered(in: store)
+      return (entry, store)
+    }
+  }
+}
+
+extension PreferenceStore {
+  /// The value stored for `key` (not a default), in stored form.
+  func storedValue(forKey key: String) -> PropertyListValue? { backend.value(forKey: key) }
+
+  /// Stores `value`, in stored form, and tells observers.
+  func setStoredValue(_ value: PropertyListValue, forKey key: String) {
+    write(value, forKey: key)
+    notify([key])
+  }
+}
+
+extension PropertyListValue {
+  /// A value of the kind a preference of the standard type `type` stores (`Date?`: a date,
+  /// `[String]`: a list of text), or `nil` for any other type, whose kind the stored values
+  /// and the default alone show.
+  static func sample(ofType type: String) -> PropertyListValue? {
+    var name = Substring(type)
+    while name.hasSuffix("?") { name = name.dropLast() }
+    if name.hasPrefix("["), name.hasSuffix("]") {
+      let inner = name.dropFirst().dropLast()
+      // `[Key: Value]`: a colon outside any brackets of the key.
+      var depth = 0
+      for index in inner.indices {
+        switch inner[index] {
+        case "[", "<", "(": depth += 1
+        case "]", ">", ")": depth -= 1
+        case ":" where depth == 0:
+          let value = inner[inner.index(after: index)...].trimmingCharacters(in: .whitespaces)
+          return .dictionary(sample(ofType: value).map { ["": $0] } ?? [:])
+        default: break
+        }
+      }
+      return .array(sample(ofType: String(inner)).map { [$0] } ?? [])
+    }
+    switch name {
+    case "String": return .string("")
+    case "Bool": return .bool(false)
+    case "Date": return .date(Date(timeIntervalSince1970: 0))
+    case "Data": return .data(Data())
+    case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
+      "Float", "CGFloat":
+      return .integer(0)
+    default: return nil
+    }
+  }
+
+  /// Why `self` cannot be the value of a preference whose values look like `expected`: a
+  /// number where text belongs, a list where a number belongs. Integers and reals count as one
+  /// kind (a `Double` preference stores `2` as an integer on some platforms); a list's elements
+  /// are compared with the default's (or, where it has none, with each other: a stored list
+  /// holds one kind), a dictionary's with the default's values.
+  func kindMismatch(expecting expected: PropertyListValue) -> String? {
+    func kind(_ value: PropertyListValue) -> String {
+      switch value {
+      case .integer, .unsignedInteger, .double: "number"
+      case .bool: "Boolean"
+      case .string: "text"
+      case .data: "data"
+      case .date: "date"
+      case .array: "list"
+      case .dictionary: "dictionary"
+      }
+    }
+    switch (self, expected) {
+    case (.array(let values), .array(let samples)):
+      // A stored list holds one kind: with no sample in the default, its first element's.
+      guard let sample = samples.first ?? values.first else { return nil }
+      return values.lazy.compactMap { $0.kindMismatch(expecting: sample) }.first.map { "in the list: " + $0 }
+    case (.dictionary(let values), .dictionary(let samples)):
+      for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+        guard let sample = samples[key] ?? samples.values.first else { continue }
+        if let problem = value.kindMismatch(expecting: sample) { return "under '\(key)': " + problem }
+      }
+      return nil
+    default:
+      let (given, wanted) = (kind(self), kind(expected))
+      return given == wanted ? nil : "the document holds \(given), but the preference stores \(wanted)"
+    }
+  }
+}
