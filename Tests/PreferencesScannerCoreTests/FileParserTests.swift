@@ -366,7 +366,7 @@ import Testing
     #expect(messages[3].contains("must be a plain string literal"))
     #expect(
       messages[4].contains(
-        "has no argument 'colour:'; use wrappedValue:, key:, store:, movedFrom:, format:, sync:, settings:, renamedFrom:"
+        "has no argument 'colour:'; use wrappedValue:, key:, store:, movedFrom:, format:, sync:, settings:, exported:, renamedFrom:"
       ))
     #expect(messages[5].contains("format: argument of @Preference must be .propertyList or .json"))
     // An explicit key is the user's choice, a system key included: no warning.
