@@ -4,6 +4,7 @@ import Observation
 import Preferences
 
 checkDefaultCorpus()
+checkMigrationForms()
 let view = ContentView()
 check(view.$username.key == "ContentView.username", "derived key, got \(view.$username.key)")
 check(Player.Queue().$length.key == "Player.Queue.length", "nested key")

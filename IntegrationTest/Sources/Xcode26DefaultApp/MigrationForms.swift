@@ -1,0 +1,1 @@
+../MainActorApp/MigrationForms.swift
