@@ -180,6 +180,8 @@ extension RegistryIntegrationTests {
     #expect(every.$motto.store === EveryOption.store)
     #expect(every.motto == "Carpe diem", "moved from the previous store")
     #expect(!EveryOption.previous.hasStoredValue(forKey: "EveryOption.motto"))
+    #expect(PreferenceRegistry.preference(forKey: "EveryOption.motto")?.isExported == false)
+    #expect(PreferenceRegistry.preference(forKey: "EveryOption.font")?.isExported == true)
   }
 
   @Test func wrapperReadsSeeWritesMadeByKey() {

@@ -120,5 +120,5 @@ struct EveryOption {
     settings: false, renamedFrom: "EveryOption.typeface", "typeface") var font = "Helvetica"
   @Preference(
     key: "EveryOption.motto", store: Self.store, movedFrom: Self.previous, format: .propertyList,
-    sync: false, settings: true, renamedFrom: "EveryOption.slogan") var motto: String?
+    sync: false, settings: true, exported: false, renamedFrom: "EveryOption.slogan") var motto: String?
 }

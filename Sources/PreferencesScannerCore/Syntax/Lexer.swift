@@ -7,20 +7,20 @@
 /// It works on bytes, in one pass, and never fails: malformed input (an unterminated comment or
 /// string) ends the token at the end of the input or line and adds a problem.
 struct Lexer {
-  private var tokens: [Token] = []
-  private var docComments: [Int: String] = [:]
-  private var problems: [LexedSource.Problem] = []
+  var tokens: [Token] = []
+  var docComments: [Int: String] = [:]
+  var problems: [LexedSource.Problem] = []
 
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private var position = 0
-  private var line: Int32 = 1
-  private var lineStart = 0
-  private var sawNewline = true
-  private var pendingDoc: [String] = []
+  let bytes: UnsafeBufferPointer<UInt8>
+  var position = 0
+  var line: Int32 = 1
+  var lineStart = 0
+  var sawNewline = true
+  var pendingDoc: [String] = []
   /// Strings inside interpolations inside strings…: recursion, so it is bounded.
-  private var stringDepth = 0
+  var stringDepth = 0
   /// Set when a string nested too deep ended the scan: the strings around it are not reported.
-  private var gaveUp = false
+  var gaveUp = false
   static let maximumStringDepth = 32
 
   /// Tokenizes `source`.
@@ -34,7 +34,7 @@ struct Lexer {
     }
   }
 
-  private init(bytes: UnsafeBufferPointer<UInt8>) {
+  init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
     tokens.reserveCapacity(bytes.count / 5)
   }
@@ -45,29 +45,29 @@ struct Lexer {
   // read: called from a mutating method, a non-mutating one gets a copy of `self` in a debug
   // build, retaining its arrays on every call, and SwiftPM builds the plugin's tool in debug.
 
-  @inline(__always) private mutating func peek(_ offset: Int = 0) -> UInt8 {
+  @inline(__always) mutating func peek(_ offset: Int = 0) -> UInt8 {
     let index = position + offset
     return index >= 0 && index < bytes.count ? bytes[index] : 0
   }
 
-  @inline(__always) private mutating func byte(at index: Int) -> UInt8 {
+  @inline(__always) mutating func byte(at index: Int) -> UInt8 {
     index >= 0 && index < bytes.count ? bytes[index] : 0
   }
 
-  @inline(__always) private var atEnd: Bool { mutating get { position >= bytes.count } }
+  @inline(__always) var atEnd: Bool { mutating get { position >= bytes.count } }
 
-  @inline(__always) private var column: Int32 { mutating get { Int32(position - lineStart + 1) } }
+  @inline(__always) var column: Int32 { mutating get { Int32(position - lineStart + 1) } }
 
-  @inline(__always) private mutating func newline() {
+  @inline(__always) mutating func newline() {
     line += 1
     lineStart = position + 1
   }
 
-  private mutating func problem(_ message: String, line: Int32, column: Int32) {
+  mutating func problem(_ message: String, line: Int32, column: Int32) {
     problems.append(LexedSource.Problem(message: message, line: line, column: column))
   }
 
-  private mutating func emit(
+  mutating func emit(
     _ kind: Token.Kind, start: Int, end: Int, line: Int32, column: Int32, backticked: Bool = false
   ) {
     // Every token lies within the input, whatever a scanning rule did at its end: the parser
@@ -85,11 +85,11 @@ struct Lexer {
     sawNewline = false
   }
 
-  private mutating func text(_ start: Int, _ end: Int) -> String {
+  mutating func text(_ start: Int, _ end: Int) -> String {
     String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
   }
 
-  private mutating func equals(_ token: Token, _ word: StaticString) -> Bool {
+  mutating func equals(_ token: Token, _ word: StaticString) -> Bool {
     let count = Int(token.end - token.start)
     guard count == word.utf8CodeUnitCount else { return false }
     for offset in 0..<count where bytes[Int(token.start) + offset] != word.utf8Start[offset] { return false }
@@ -98,7 +98,7 @@ struct Lexer {
 
   // MARK: Main loop
 
-  private mutating func run() {
+  mutating func run() {
     // A byte order mark is skipped, but still counts toward the first line's columns, as the
     // compiler's #column counts it.
     if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
@@ -169,7 +169,7 @@ struct Lexer {
 
   // MARK: Comments
 
-  private mutating func lineComment() {
+  mutating func lineComment() {
     let start = position
     while !atEnd && bytes[position] != UInt8(ascii: "\n") { position += 1 }
     // `///` is a doc comment; `////` is not.
@@ -184,7 +184,7 @@ struct Lexer {
     }
   }
 
-  private mutating func blockComment() {
+  mutating func blockComment() {
     let start = position
     let (startLine, startColumn) = (line, column)
     let isDoc = peek(2) == UInt8(ascii: "*") && peek(3) != UInt8(ascii: "/") && peek(3) != UInt8(ascii: "*")
@@ -228,7 +228,7 @@ struct Lexer {
   // MARK: Strings
 
   /// Skips a string literal starting at the opening quote (after `hashes` `#` characters).
-  private mutating func string(hashes: Int) {
+  mutating func string(hashes: Int) {
     let (startLine, startColumn) = (line, column)
     // `#"""#` is a one-line raw string holding a quote, as is any raw string whose closing
     // delimiter follows on the opening line: the language's lexer checks the rest of the line
@@ -296,7 +296,7 @@ struct Lexer {
   }
 
   /// Whether a quote followed by `hashes` `#` comes before the end of the line, from `start`.
-  private func closesOnItsLine(from start: Int, _ hashes: Int) -> Bool {
+  func closesOnItsLine(from start: Int, _ hashes: Int) -> Bool {
     var index = start
     while index < bytes.count, bytes[index] != UInt8(ascii: "\n"), bytes[index] != UInt8(ascii: "\r") {
       index += 1
@@ -310,13 +310,13 @@ struct Lexer {
     return false
   }
 
-  private mutating func closingHashes(after offset: Int, _ hashes: Int) -> Bool {
+  mutating func closingHashes(after offset: Int, _ hashes: Int) -> Bool {
     for index in 0..<hashes where peek(offset + index) != UInt8(ascii: "#") { return false }
     return true
   }
 
   /// Skips `( … )` inside a string, including nested strings, comments and parentheses.
-  private mutating func interpolation() {
+  mutating func interpolation() {
     var depth = 0
     while !atEnd {
       let byte = bytes[position]
@@ -350,7 +350,7 @@ struct Lexer {
   }
 
   /// If a raw string starts here (`#"`, `##"` …), the number of `#`.
-  private mutating func rawStringHashes() -> Int? {
+  mutating func rawStringHashes() -> Int? {
     var count = 0
     while peek(count) == UInt8(ascii: "#") { count += 1 }
     return count > 0 && peek(count) == UInt8(ascii: "\"") ? count : nil
@@ -358,7 +358,7 @@ struct Lexer {
 
   // MARK: # forms
 
-  private mutating func pound() {
+  mutating func pound() {
     let (startLine, startColumn, start) = (line, column, position)
     if let hashes = rawStringHashes() {
       position += hashes
@@ -386,7 +386,7 @@ struct Lexer {
 
   /// `#/…/#`, `##/…/##`: ends at `/` followed by as many `#`; may span lines when the opening
   /// delimiter ends its line.
-  private mutating func extendedRegex(hashes: Int) {
+  mutating func extendedRegex(hashes: Int) {
     let (startLine, startColumn) = (line, column)
     position += hashes + 1
     while !atEnd {
@@ -407,176 +407,15 @@ struct Lexer {
     problem("unterminated regex literal", line: startLine, column: startColumn)
   }
 
-  // MARK: Bare regex literals
-
-  /// Whether a regex literal may start after the previous token: where an expression, not a
-  /// binary operator, is expected (the language's rule, as swift-syntax states it).
-  private mutating func isRegexLiteralPosition() -> Bool {
-    guard let previous = tokens.last else { return true }
-    switch previous.kind {
-    case .punctuation:
-      switch bytes[Int(previous.start)] {
-      case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: ";"),
-        UInt8(ascii: ":"), UInt8(ascii: "="):
-        return true
-      default:
-        return false  // ) ] } . @
-      }
-    case .operator:
-      if equals(previous, "->") || equals(previous, "...") { return false }
-      // Binary and prefix operators sequence expressions; postfix ones do not.
-      let leftBound = isLeftBound(Int(previous.start))
-      let rightBound = isRightBound(Int(previous.end), leftBound: leftBound)
-      return !(leftBound && !rightBound)
-    case .identifier:
-      guard !previous.isBackticked else { return false }
-      for word in Self.keywordsBeforeExpressions where equals(previous, word) { return true }
-      return false
-    case .directive:
-      return true
-    case .number, .string, .regex, .pound:
-      return false
-    }
-  }
-
-  /// Keywords after which an expression may follow (the lexer-classified keywords, without
-  /// those that are themselves expressions: true, false, nil, self, Self, super, Any).
-  private static let keywordsBeforeExpressions: [StaticString] = [
-    "as", "associatedtype", "break", "case", "catch", "class", "continue", "default", "defer", "deinit", "do",
-    "else", "enum", "extension", "fallthrough", "fileprivate", "for", "func", "guard", "if", "import", "in",
-    "init",
-    "inout", "internal", "is", "let", "operator", "precedencegroup", "private", "protocol", "public",
-    "repeat",
-    "rethrows", "return", "static", "struct", "subscript", "switch", "throw", "throws", "try", "typealias",
-    "var",
-    "where", "while",
-  ]
-
-  /// Whether an operator starting at `index` is bound to what precedes it.
-  private mutating func isLeftBound(_ index: Int) -> Bool {
-    if index == 0 || (index == 3 && byte(at: 0) == 0xEF) { return false }
-    switch byte(at: index - 1) {
-    case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "("),
-      UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), 0:
-      return false
-    case UInt8(ascii: "/"):
-      return byte(at: index - 2) != UInt8(ascii: "*")  // the end of a block comment is whitespace
-    default:
-      return true
-    }
-  }
-
-  /// Whether an operator ending at `index` is bound to what follows it.
-  private mutating func isRightBound(_ index: Int, leftBound: Bool) -> Bool {
-    switch byte(at: index) {
-    case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: ")"),
-      UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), 0:
-      return false
-    case UInt8(ascii: "."):
-      return !leftBound
-    case UInt8(ascii: "/"):
-      let next = byte(at: index + 1)
-      return next != UInt8(ascii: "/") && next != UInt8(ascii: "*")
-    default:
-      return index < bytes.count
-    }
-  }
-
-  /// Whether the regex literal that the language would lex at the `/` at `slash`, in an operator
-  /// spanning `start..<end`, exists; returns its end.
-  private mutating func bareRegex(slash: Int, operatorStart start: Int, operatorEnd end: Int) -> Int? {
-    let leftBound = isLeftBound(start)
-    guard !leftBound else { return nil }
-    if let previous = tokens.last, previous.kind == .identifier, !previous.isBackticked,
-      equals(previous, "func") || equals(previous, "operator")
-    {
-      return nil
-    }
-    var mustBeRegex = false
-    if !isRightBound(end, leftBound: leftBound) {
-      // Looks like a binary operator: a regex only where an expression is expected (or after
-      // `try?`/`try!`, which cannot be the left side of an operator).
-      mustBeRegex = afterOptionalTry()
-      if !mustBeRegex && !isRegexLiteralPosition() { return nil }
-      if let previous = tokens.last, previous.kind == .punctuation,
-        [UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: ":")].contains(
-          bytes[Int(previous.start)])
-      {
-        // An unapplied operator is legal in an argument list.
-      } else {
-        mustBeRegex = true
-      }
-    }
-    return scanBareRegex(from: slash, mustBeRegex: mustBeRegex)
-  }
-
-  private mutating func afterOptionalTry() -> Bool {
-    guard tokens.count >= 2, let last = tokens.last, last.kind == .operator,
-      equals(last, "?") || equals(last, "!")
-    else { return false }
-    let previous = tokens[tokens.count - 2]
-    return previous.kind == .identifier && equals(previous, "try") && isLeftBound(Int(last.start))
-  }
-
-  /// Scans `/…/` from the opening slash; returns the end, or `nil` if this is not a regex.
-  private mutating func scanBareRegex(from slash: Int, mustBeRegex: Bool) -> Int? {
-    var index = slash + 1
-    switch byte(at: index) {
-    case UInt8(ascii: " "), UInt8(ascii: "\t"):
-      if !mustBeRegex { return nil }
-    case UInt8(ascii: "*"), UInt8(ascii: "/"):
-      return nil  // a comment
-    default:
-      break
-    }
-    if byte(at: slash - 1) == UInt8(ascii: "*") { return nil }  // the end of a block comment
-    var groups = 0
-    var classes = 0
-    var lastSpace = -1
-    while index < bytes.count {
-      let character = bytes[index]
-      switch character {
-      case UInt8(ascii: "/"):
-        let next = byte(at: index + 1)
-        if next == UInt8(ascii: "*") || next == UInt8(ascii: "/") { return mustBeRegex ? index + 1 : nil }
-        if lastSpace == index - 1 && !mustBeRegex { return nil }
-        return index + 1
-      case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-        return mustBeRegex ? index : nil
-      case UInt8(ascii: "\\"):
-        index += 1
-        if byte(at: index) == UInt8(ascii: "\n") { return mustBeRegex ? index : nil }
-      case UInt8(ascii: "(") where classes == 0:
-        groups += 1
-      case UInt8(ascii: ")") where classes == 0:
-        if groups == 0 {
-          if !mustBeRegex { return nil }
-        } else {
-          groups -= 1
-        }
-      case UInt8(ascii: "["):
-        classes += 1
-      case UInt8(ascii: "]"):
-        if classes > 0 { classes -= 1 }
-      case UInt8(ascii: " "), UInt8(ascii: "\t"):
-        lastSpace = index
-      default:
-        break
-      }
-      index += 1
-    }
-    return mustBeRegex ? bytes.count : nil
-  }
-
   // MARK: Words
 
-  private mutating func identifier() {
+  mutating func identifier() {
     let start = position
     while !atEnd && Self.isIdentifierByte(bytes[position]) { position += 1 }
     emit(.identifier, start: start, end: position, line: line, column: Int32(start - lineStart + 1))
   }
 
-  private mutating func backtickIdentifier() {
+  mutating func backtickIdentifier() {
     let start = position
     let startColumn = column
     position += 1
@@ -591,7 +430,7 @@ struct Lexer {
     }
   }
 
-  private mutating func number() {
+  mutating func number() {
     let start = position
     while !atEnd {
       let byte = bytes[position]
@@ -613,7 +452,7 @@ struct Lexer {
     emit(.number, start: start, end: position, line: line, column: Int32(start - lineStart + 1))
   }
 
-  private mutating func operatorRun() {
+  mutating func operatorRun() {
     let start = position
     let startColumn = column
     while !atEnd && Self.isOperator(bytes[position]) {

@@ -1,0 +1,570 @@
+/// The types of defaults, read from syntax: what `Planner` infers where a declaration writes none.
+extension Planner {
+  // MARK: Types
+
+  /// The type of a default when the declaration does not write one: a literal's; `T` for an enum
+  /// case `T.case` or `T.case(…)`, an initializer `T(…)`, `A.B(…)`, `T.init(…)` (or `Self(…)` in
+  /// a static of `T`) of a module type or standard type, or a static member or file-scope
+  /// constant whose type is written (`Self` is the type declaring it) or inferred the same way; `[T]`
+  /// or `[String: T]` for a collection literal of such elements or `T.allCases`; the written type
+  /// of `… as T`, `T?.none`; what `a` unwraps to in `a ?? b`. `nil` where syntax does not prove
+  /// the type, and beyond `budget`'s steps.
+  func inferType(
+    _ expression: ExpressionSyntax?, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
+    budget: InferenceBudget = InferenceBudget()
+  ) -> String? {
+    guard let expression, !expression.isEmpty, budget.spend() else { return nil }
+    if let literal = LiteralType.of(expression) { return literal }
+    if let arithmetic = Self.arithmeticType(expression) { return arithmetic }
+    let tokens = expression.tokens
+    // `… as T`: the type written after the last `as` outside brackets.
+    if let written = Self.writtenType(expression) { return written }
+    // `T?.none`, `Optional<T>.none`
+    let compact = expression.text.filter { !$0.isWhitespace }
+    if compact.hasSuffix("?.none"), case let type = compact.dropLast(6), !type.isEmpty,
+      !type.contains("("), type.first.map({ $0.isUppercase || $0 == "[" }) == true
+    {
+      return String(type) + "?"
+    }
+    if compact.hasPrefix("Optional<"), compact.hasSuffix(">.none") {
+      return String(compact.dropFirst(9).dropLast(6)) + "?"
+    }
+    // `a ?? b`: what `a` holds (`Theme(rawValue: name) ?? .system`).
+    if let coalescing = Self.topLevel(expression, where: { expression.isOperator($0, "??") }), coalescing > 0
+    {
+      let left = ExpressionSyntax(text: expression.text(0...(coalescing - 1)))
+      guard
+        var type = inferType(
+          left, context: context, declaringType: declaringType, budget: budget),
+        type.hasSuffix("?")
+      else { return nil }
+      type.removeLast()
+      return type
+    }
+    // A constant at file scope: `let defaultTheme = Theme.dark`.
+    if tokens.count == 1, let name = expression.word(0),
+      let global = index.globals[name]?.first(where: { $0.syntax.kind == .property })
+    {
+      return propertyType(global, context: [], declaringType: declaringType, budget: budget)
+    }
+    // [T.a, .b] or ["key": T.a]: a collection of elements of one inferred type.
+    if expression.punct(0, UInt8(ascii: "[")), expression.matchingClose(0) == tokens.count - 1 {
+      return collectionType(expression, context: context, declaringType: declaringType, budget: budget)
+    }
+    // An empty collection of a written type: [T](), [K: V](), Array<T>(), Set<T>(),
+    // Dictionary<K, V>().
+    if tokens.count >= 4, expression.punct(tokens.count - 2, UInt8(ascii: "(")),
+      expression.punct(tokens.count - 1, UInt8(ascii: ")"))
+    {
+      let typeEnd = tokens.count - 3
+      if expression.punct(0, UInt8(ascii: "[")), expression.matchingClose(0) == typeEnd {
+        return expression.text(0...typeEnd)
+      }
+      if let name = expression.word(0), ["Array", "Set", "Dictionary"].contains(name),
+        expression.isOperator(1, "<"), expression.text(typeEnd).hasSuffix(">")
+      {
+        return expression.text(0...typeEnd)
+      }
+    }
+    // T<…>(…), A.T<…>(…) or T<…>(…)!: a generic type of the module, created with its arguments
+    // written.
+    var genericNames: [String] = []
+    var last = 0
+    while let name = expression.word(last) {
+      genericNames.append(name)
+      guard expression.punct(last + 1, UInt8(ascii: ".")), expression.word(last + 2) != nil else { break }
+      last += 2
+    }
+    if !genericNames.isEmpty, case let (open, joinedDot) = expression.afterGenericArguments(last),
+      open > last + 1,
+      !joinedDot, expression.punct(open, UInt8(ascii: "("))
+    {
+      let closes = expression.matchingClose(open)
+      let isForced = closes + 1 == tokens.count - 1 && expression.isOperator(closes + 1, "!")
+      guard closes == tokens.count - 1 || isForced, let type = index.typeID(of: genericNames, in: context),
+        case let info = index[type], info.kind != nil, info.kind != .protocol, !info.genericParameters.isEmpty
+      else { return nil }
+      return initializerType(
+        expression.text(0...(open - 1)), info, expression, open: open, isForced: isForced)
+    }
+    // T(…) or T(…)!
+    if let name = expression.word(0), expression.punct(1, UInt8(ascii: "(")) {
+      let closes = expression.matchingClose(1)
+      let isForced = closes + 1 == tokens.count - 1 && expression.isOperator(closes + 1, "!")
+      if closes == tokens.count - 1 || isForced {
+        if ExpressionAnalyzer.standardTypes.contains(name) {
+          // A generic type whose arguments the call infers, or a function: not the name.
+          if let type = Self.callTypes[name] { return type }
+          if isForced || !ExpressionAnalyzer.failableInitializers.contains(name) { return name }
+          // A type with failable initializers, called through one that cannot fail:
+          // `URL(fileURLWithPath:)`, `URL(filePath:)`, `UUID()`.
+          let label = closes > 3 && expression.punct(3, UInt8(ascii: ":")) ? expression.word(2) : nil
+          let total =
+            (name == "UUID" && closes == 2)
+            || (name == "URL" && ["fileURLWithPath", "filePath"].contains(label))
+          return total ? name : nil
+        }
+        if let type = index.typeID(of: [name], in: context), case let info = index[type], info.kind != nil {
+          return initializerType(name, info, expression, open: 1, isForced: isForced)
+        }
+        // `Self(…)` in a member of the type (`static let zero = Self()`).
+        if name == "Self", case let info = index[declaringType], info.kind == .struct || info.kind == .enum {
+          return initializerType(
+            index.qualifiedName(declaringType), info, expression, open: 1, isForced: isForced)
+        }
+        // An alias of a module type (`typealias Options = Emitter.Options`): that type, named
+        // by its qualified name, so that it names the same type anywhere.
+        if let (target, owner) = index.aliasTarget(of: [name], in: context),
+          case let names = ModuleIndex.dotted(target.removing(" ")),
+          names.allSatisfy({ !$0.isEmpty && !$0.contains("<") && !$0.contains("[") }),
+          let type = index.typeID(of: names, in: owner.map(enclosingTypes) ?? []),
+          case let info = index[type],
+          info.kind != nil, info.kind != .protocol
+        {
+          return initializerType(index.qualifiedName(type), info, expression, open: 1, isForced: isForced)
+        }
+      }
+      return nil
+    }
+    // A.b.c: an enum case or a static member with a known type; A.b(…): a static function whose
+    // every overload returns the same written type.
+    var names: [String] = []
+    var position = 0
+    var isCall = false
+    var callOpen = 0
+    // `A.B(…)!`: forced, which only an initializer call is read with.
+    let isForced = expression.isOperator(tokens.count - 1, "!")
+    while let word = expression.word(position) {
+      names.append(word)
+      if position + 1 == tokens.count { break }
+      if expression.punct(position + 1, UInt8(ascii: "(")),
+        expression.matchingClose(position + 1) == tokens.count - (isForced ? 2 : 1)
+      {
+        isCall = true
+        callOpen = position + 1
+        position = tokens.count - 1
+        break
+      }
+      guard expression.punct(position + 1, UInt8(ascii: ".")) else { return nil }
+      position += 2
+    }
+    guard position + 1 == tokens.count, names.count >= 2 else { return nil }
+    // `A.init(…)`: an initializer written out, as `A(…)`.
+    if isCall, names.last == "init", let type = index.typeID(of: names.dropLast(), in: context),
+      case let info = index[type], info.kind != nil, info.kind != .protocol
+    {
+      return initializerType(index.qualifiedName(type), info, expression, open: callOpen, isForced: isForced)
+    }
+    // A.B(…): an initializer of a nested type of the module, as T(…) above.
+    if isCall, let type = index.typeID(of: names, in: context), case let info = index[type],
+      info.kind != nil, info.kind != .protocol
+    {
+      return initializerType(
+        names.joined(separator: "."), info, expression, open: callOpen, isForced: isForced)
+    }
+    if isForced { return nil }
+    let typeNames = Array(names.dropLast())
+    let owner = typeNames == ["Self"] ? declaringType : index.typeID(of: typeNames, in: context)
+    guard let owner else { return nil }
+    // T.allCases, which the compiler synthesizes for a CaseIterable enum.
+    if !isCall, names.last == "allCases", index[owner].kind == .enum, index[owner].members["allCases"] == nil,
+      index[owner].conformances.contains(where: { ModuleIndex.lastComponent($0) == "CaseIterable" })
+    {
+      return "[" + (typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: "."))
+        + "]"
+    }
+    guard let overloads = index[owner].members[names.last!], let member = overloads.first else {
+      return nil
+    }
+    if isCall {
+      // `T.custom(0.5)`: a case with associated values (cases may share a base name).
+      if overloads.allSatisfy({ $0.syntax.kind == .enumCase && $0.syntax.hasPayload }) {
+        return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
+      }
+      let type = member.syntax.type
+      return overloads.allSatisfy {
+        $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.type == type
+      }
+        ? type : nil
+    }
+    switch member.syntax.kind {
+    case .enumCase where !member.syntax.hasPayload:
+      return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
+    case .property where member.syntax.isStatic:
+      return propertyType(
+        member, context: enclosingTypes(owner), declaringType: owner, budget: budget)
+    default:
+      return nil
+    }
+  }
+
+  /// The generic parameter (of `parameters`) that the type written `typeText` at `context`
+  /// names, directly or through the module's member type aliases (`typealias KeyMap = [Key:
+  /// [Int]]`, `typealias Element = Base.Element`), with the first alias on the way.
+  func genericParameter(
+    named typeText: String, among parameters: Set<String>, context: [ModuleIndex.TypeID], depth: Int = 0
+  ) -> (parameter: String, alias: String?)? {
+    guard depth < 8 else { return nil }
+    let type = ExpressionSyntax(text: typeText)
+    for position in type.tokens.indices {
+      guard let word = type.word(position), !type.punct(position - 1, UInt8(ascii: ".")) else { continue }
+      if parameters.contains(word) { return (word, nil) }
+      // A member alias only: one at file scope cannot name a type's parameter.
+      if let alias = alias(named: word, context: context), alias.isMember,
+        let (parameter, _) = genericParameter(
+          named: alias.target, among: parameters, context: alias.context, depth: depth + 1)
+      {
+        return (parameter, word)
+      }
+    }
+    return nil
+  }
+
+  /// The module type alias `name` denotes written bare at `context`: what it stands for, where
+  /// the names in that resolve, and whether it is a type's member (else declared at file scope).
+  func alias(named name: String, context: [ModuleIndex.TypeID]) -> (
+    target: String, context: [ModuleIndex.TypeID], isMember: Bool
+  )? {
+    guard let (target, owner) = index.aliasTarget(of: [name], in: context) else { return nil }
+    return (target, owner.map(enclosingTypes) ?? [], owner != nil)
+  }
+
+  /// `type` and the types it is nested in, innermost first: where names in its members resolve.
+  func enclosingTypes(_ type: ModuleIndex.TypeID) -> [ModuleIndex.TypeID] {
+    var context: [ModuleIndex.TypeID] = []
+    var current: ModuleIndex.TypeID? = type
+    while let step = current, context.count < 64 {
+      context.append(step)
+      current = index[step].parent
+    }
+    return context
+  }
+
+  /// The type of a static or file-scope property `member`: written, or inferred from its initial
+  /// value (`static let standard = Layout()`, `static let fallback = Theme.dark`) where that
+  /// names the module's types as defaults do. A module type is named by its qualified name, so
+  /// that it names the same type where the default is (`Grid`, written inside `Outer`, is
+  /// `Outer.Grid`); a type of another form that names the module's types is left unknown.
+  func propertyType(
+    _ member: ModuleIndex.Member, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
+    budget: InferenceBudget
+  ) -> String? {
+    let type: String?
+    if let written = member.syntax.type {
+      // `static var standard: Self`: the type that declares it.
+      type = Self.replacingSelf(in: written, with: index.qualifiedName(declaringType))
+    } else if let value = member.syntax.initialValue {
+      type = inferType(
+        ExpressionSyntax(text: value), context: context, declaringType: declaringType, budget: budget)
+    } else {
+      type = nil
+    }
+    return type.flatMap { qualified($0.removing(" "), in: context) }
+  }
+
+  /// `type` with each `Self` in it (a whole name) replaced by `owner`: `Self?` → `Layout?`.
+  static func replacingSelf(in type: String, with owner: String) -> String {
+    guard type.contains("Self") else { return type }
+    var result = ""
+    var word = ""
+    func flush() {
+      result += word == "Self" ? owner : word
+      word = ""
+    }
+    for character in type {
+      if character.isLetter || character.isNumber || character == "_" {
+        word.append(character)
+      } else {
+        flush()
+        result.append(character)
+      }
+    }
+    flush()
+    return result
+  }
+
+  /// `type`, as written where names resolve from `context`, with each of the module's types in it
+  /// named by its qualified name (`[Grid]` inside `Outer` is `[Outer.Grid]`), so that it names the
+  /// same types anywhere; `nil` for a form that names the module's types in other ways.
+  func qualified(_ type: String, in context: [ModuleIndex.TypeID]) -> String? {
+    var base = Substring(type)
+    var optionals = ""
+    while base.hasSuffix("?") || base.hasSuffix("!") { optionals = String(base.removeLast()) + optionals }
+    if base.hasPrefix("["), base.hasSuffix("]") {
+      let inner = base.dropFirst().dropLast()
+      if let colon = Self.separator(":", in: inner) {
+        guard let key = qualified(String(inner[..<colon]), in: context),
+          let value = qualified(String(inner[inner.index(after: colon)...]), in: context)
+        else { return nil }
+        return "[\(key): \(value)]" + optionals
+      }
+      return qualified(String(inner), in: context).map { "[\($0)]" + optionals }
+    }
+    let names = base.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    let isPath = names.allSatisfy { name in
+      !name.isEmpty && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+    }
+    if isPath, let id = index.typeID(of: names, in: context), index[id].kind != nil {
+      return index.qualifiedName(id) + optionals
+    }
+    // Another module's type (`Date`, `Set<String>`), written the same from anywhere.
+    return Self.namesAny(of: index.typeNames, in: String(base)) ? nil : String(base) + optionals
+  }
+
+  /// The first `separator` in a type's text outside brackets: the `:` of `[K: V]`, the `,` of
+  /// `Dictionary<K, V>`.
+  static func separator(_ separator: Character, in text: Substring) -> Substring.Index? {
+    var nesting = 0
+    for position in text.indices {
+      switch text[position] {
+      case "[", "<", "(": nesting += 1
+      case "]", ">", ")": nesting -= 1
+      case separator where nesting == 0: return position
+      default: break
+      }
+    }
+    return nil
+  }
+
+  /// The type Swift gives arithmetic on number literals alone (`60 * 60`, `1.0 / 3`,
+  /// `-(2 + 3)`): `Double` where a literal is a floating-point one, else `Int`; `nil` for
+  /// anything else, and for `%` with a floating-point literal (which `Double` does not have).
+  static func arithmeticType(_ expression: ExpressionSyntax) -> String? {
+    var expectsOperand = true
+    var depth = 0
+    var isDouble = false
+    var hasRemainder = false
+    for index in expression.tokens.indices {
+      if expression.punct(index, UInt8(ascii: "(")) {
+        guard expectsOperand else { return nil }
+        depth += 1
+      } else if expression.punct(index, UInt8(ascii: ")")) {
+        guard !expectsOperand, depth > 0 else { return nil }
+        depth -= 1
+      } else if expression.tokens[index].kind == .number {
+        guard expectsOperand else { return nil }
+        let text = expression.text(index)
+        if LiteralType.integer(text) == nil {
+          guard LiteralType.double(text) != nil else { return nil }
+          isDouble = true
+        }
+        expectsOperand = false
+      } else if expectsOperand, expression.isOperator(index, "-") {
+        continue  // A sign.
+      } else if !expectsOperand,
+        let symbol = ["+", "-", "*", "/", "%"].first(where: {
+          expression.isOperator(index, $0)
+        })
+      {
+        hasRemainder = hasRemainder || symbol == "%"
+        expectsOperand = true
+      } else {
+        return nil
+      }
+    }
+    guard !expectsOperand, depth == 0 else { return nil }
+    return isDouble ? (hasRemainder ? nil : "Double") : "Int"
+  }
+
+  /// The type written after the last `as` (not `as?` or `as!`) outside brackets, if any.
+  static func writtenType(_ expression: ExpressionSyntax) -> String? {
+    guard
+      let cast = topLevel(
+        expression,
+        where: {
+          expression.word($0) == "as" && $0 + 1 < expression.tokens.count
+            && !expression.isOperator($0 + 1, "?") && !expression.isOperator($0 + 1, "!")
+        }, last: true)
+    else { return nil }
+    return expression.text((cast + 1)...(expression.tokens.count - 1))
+  }
+
+  /// The first (or last) token outside brackets that `matches`.
+  static func topLevel(_ expression: ExpressionSyntax, where matches: (Int) -> Bool, last: Bool = false)
+    -> Int?
+  {
+    var depth = 0
+    var found: Int?
+    for position in expression.tokens.indices {
+      if expression.opens(position) {
+        depth += 1
+      } else if expression.closes(position) {
+        depth -= 1
+      } else if depth == 0, matches(position) {
+        found = position
+        if !last { break }
+      }
+    }
+    return found
+  }
+
+  /// What a call of these standard names returns: a generic type's arguments are inferred from
+  /// the call (`Set([1, 2])`), and the functions return something else (`max(1, 2)`).
+  static let callTypes: [String: String?] = [
+    "Array": nil, "Dictionary": nil, "Set": nil, "Optional": nil, "Range": nil, "ClosedRange": nil,
+    "min": nil, "max": nil, "abs": nil, "NSHomeDirectory": "String", "NSTemporaryDirectory": "String",
+  ]
+
+  /// The type of an array or dictionary literal (`[Theme.dark, .light]`, `["main": Layout()]`)
+  /// whose elements' types are inferred and the same: `[T]`, or `[String: T]` for string keys.
+  /// An element `.member` takes the others' type; an element whose type is unknown makes the
+  /// whole unknown.
+  func collectionType(
+    _ expression: ExpressionSyntax, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
+    budget: InferenceBudget
+  ) -> String? {
+    let close = expression.tokens.count - 1
+    var elements: [ClosedRange<Int>] = []
+    var start = 1
+    var position = 1
+    while position < close {
+      if expression.opens(position) {
+        position = expression.matchingClose(position) + 1
+        continue
+      }
+      if expression.punct(position, UInt8(ascii: ",")) {
+        if position > start { elements.append(start...(position - 1)) }
+        start = position + 1
+      }
+      position += 1
+    }
+    if close > start { elements.append(start...(close - 1)) }
+    guard !elements.isEmpty, elements.count <= 64 else { return nil }
+    var valueType: String?
+    var isDictionary: Bool?
+    for element in elements {
+      var value = element
+      let colon = element.first { expression.punct($0, UInt8(ascii: ":")) }
+      if isDictionary == nil { isDictionary = colon != nil }
+      guard isDictionary == (colon != nil) else { return nil }
+      if let colon {
+        guard colon > element.lowerBound, colon < element.upperBound,
+          LiteralType.of(ExpressionSyntax(text: expression.text(element.lowerBound...(colon - 1))))
+            == "String"
+        else { return nil }
+        value = (colon + 1)...element.upperBound
+      }
+      if expression.punct(value.lowerBound, UInt8(ascii: ".")) { continue }
+      // Compared as the module names them: `Inner()` and `Inner.standard` are one type.
+      guard
+        let inferred = inferType(
+          ExpressionSyntax(text: expression.text(value)), context: context, declaringType: declaringType,
+          budget: budget),
+        let type = qualified(inferred.removing(" "), in: context),
+        valueType == nil || valueType == type
+      else { return nil }
+      valueType = type
+    }
+    guard let valueType else { return nil }
+    return isDictionary == true ? "[String: \(valueType)]" : "[\(valueType)]"
+  }
+
+  /// The type of a call of an initializer of the module's type `name`, whose `(` is at `open`:
+  /// the type; an optional for a raw-value enum's `init(rawValue:)`, which the compiler
+  /// synthesizes failable (`Tint(rawValue: "red")` is a `Tint?`); unknown where the type declares
+  /// a failable initializer, since which one the call picks is the compiler's to say.
+  func initializerType(
+    _ name: String, _ info: ModuleIndex.TypeInfo, _ expression: ExpressionSyntax, open: Int, isForced: Bool
+  ) -> String? {
+    if isForced { return name }
+    if info.kind == .enum, expression.word(open + 1) == "rawValue",
+      expression.punct(open + 2, UInt8(ascii: ":"))
+    {
+      return name + "?"
+    }
+    return info.members["init"]?.contains(where: { $0.syntax.isFailable }) == true ? nil : name
+  }
+
+  /// Standard types a dictionary may be keyed by that the library does not conform to
+  /// `PreferenceDictionaryKey`: a stored dictionary (keyed by text) cannot be keyed by them.
+  static let untextualKeys: Set<String> = [
+    "CGFloat", "Date", "URL", "Data", "Decimal", "AnyHashable", "Substring", "Float16",
+  ]
+
+  /// The keys of the dictionaries in `type` (`[K: V]` or `Dictionary<K, V>`, at any depth):
+  /// the first that surely cannot be stored as text (a standard type the library does not make
+  /// a key, such as `Date`, or a generic parameter), and the module's types among them that do
+  /// not declare `PreferenceDictionaryKey` (whose conformance the registry writes where it can).
+  /// `String`, the numbers, `Bool`, `Character` and `UUID` are keys. A name from another module
+  /// is left to the compiler, and so is a type longer than any real one (256 tokens: bounded
+  /// work).
+  func dictionaryKeys(_ type: String, context: [ModuleIndex.TypeID]) -> (
+    problem: String?, moduleKeys: [(name: String, type: ModuleIndex.TypeID)]
+  ) {
+    var moduleKeys: [(name: String, type: ModuleIndex.TypeID)] = []
+    guard type.containsText(":") || type.containsText("Dictionary") else { return (nil, moduleKeys) }
+    let syntax = ExpressionSyntax(text: type)
+    guard syntax.tokens.count <= 256 else { return (nil, moduleKeys) }
+    for index in syntax.tokens.indices {
+      let keyRange: ClosedRange<Int>
+      if syntax.punct(index, UInt8(ascii: "[")) {
+        // The `:` at this bracket's depth, if any, ends the key.
+        let close = syntax.matchingClose(index)
+        var position = index + 1
+        var colon: Int?
+        while position < close {
+          if syntax.opens(position) {
+            position = syntax.matchingClose(position) + 1
+            continue
+          }
+          if syntax.punct(position, UInt8(ascii: ":")) {
+            colon = position
+            break
+          }
+          position += 1
+        }
+        guard let colon, colon > index + 1 else { continue }
+        keyRange = (index + 1)...(colon - 1)
+      } else if syntax.word(index) == "Dictionary", syntax.isOperator(index + 1, "<"),
+        let comma = syntax.tokens.indices.dropFirst(index + 2).first(where: {
+          syntax.punct($0, UInt8(ascii: ","))
+        }), comma > index + 2
+      {
+        keyRange = (index + 2)...(comma - 1)
+      } else {
+        continue
+      }
+      let key = syntax.text(keyRange)
+      var names = key.split(separator: ".").map { $0.trimmingBlanks() }
+      // A type alias of the module (`typealias ID = Int`): the type it stands for.
+      var keyContext = context
+      for _ in 0..<8 {
+        guard let (target, owner) = self.index.aliasTarget(of: names, in: keyContext) else { break }
+        names = target.split(separator: ".").map { $0.trimmingBlanks() }
+        keyContext = owner.map(enclosingTypes) ?? []
+      }
+      if names == ["Swift", "String"] || names == ["String"] { continue }
+      if names.count == 1, Self.untextualKeys.contains(names[0]) { return (key, moduleKeys) }
+      // A generic parameter (`[T: Int]` in `struct S<T: Hashable>`): the registry cannot conform it.
+      if keyRange.count == 1, case .genericParameter = self.index.resolve(key, in: context).0 {
+        return (key, moduleKeys)
+      }
+      if names.allSatisfy({
+        !$0.isEmpty && !$0.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") })
+      }),
+        let id = self.index.typeID(of: names, in: keyContext), let kind = self.index[id].kind,
+        kind != .protocol,
+        kind != .extension, !self.index.inherits(id, anyOf: ["PreferenceDictionaryKey"]),
+        !moduleKeys.contains(where: { $0.type == id })
+      {
+        moduleKeys.append((names.joined(separator: "."), id))
+      }
+    }
+    return (nil, moduleKeys)
+  }
+}
+
+/// How many steps inferring one default's type may take: statics and collections that name
+/// other statics fan out, and a static may name itself. Each step is one expression inferred, so
+/// the budget bounds both the work and the depth of the recursion (`nil` beyond).
+final class InferenceBudget {
+  private var remaining: Int
+
+  init(steps: Int = 256) { remaining = steps }
+
+  /// Takes one step; `false` once none is left.
+  func spend() -> Bool {
+    remaining -= 1
+    return remaining >= 0
+  }
+}
