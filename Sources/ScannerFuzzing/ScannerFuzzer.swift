@@ -103,7 +103,7 @@ public struct ScannerFuzzer: Sendable {
   /// the shape is one no store can hold (the error then shows that the type was read whole).
   package static let tricky: [(source: String, key: String, error: String?)] = [
     (
-      "struct S { @Preference var shown = true }\nstruct R { @Preference(\\S.shown) var alias\n @Preference var found = 1 }",
+      "struct R { @Preference(\\R.found) var alias\n @Preference var found = 1 }",
       "R.found", nil
     ),
     (
