@@ -461,9 +461,10 @@ import Testing
   }
 
   /// A default whose type only the compiler knows (a function's result, a dictionary literal
-  /// keyed by a case): the module types it names conform where they can, as values and keys, so
-  /// that whichever it stores compiles; one that cannot conform is no error, since it may not
-  /// be what is stored.
+  /// keyed by a case): the raw-value enums it names conform, as values and keys, so that
+  /// whichever it stores compiles. A type merely named never draws an error or a conformance that
+  /// could fail: not one that conforms already, nor one stored as JSON (whose conformance the
+  /// target's isolation may make isolated), nor a class.
   @Test func theTypesADefaultTheCompilerTypesNamesConformWhereTheyCan() {
     let result = scan(
       """
@@ -471,7 +472,10 @@ import Testing
         @Preference var shown = [Pane.sidebar: true]
         @Preference var count = Pane.allCases.count + Layout.Inner.columns
         @Preference var made = makeFrame(Frame.standard)
+        @Preference var themes = Theme.allCases.count + Keyed.all.count
       }
+      enum Theme: String, CaseIterable, PreferenceValue { case light, dark }
+      enum Keyed: String, PreferenceDictionaryKey { case a; static let all = [Keyed.a] }
       enum Pane: String, CaseIterable { case sidebar, inspector }
       enum Layout { struct Inner: Codable { var x = 0; static let columns = 2 } }
       final class Frame { static let standard = Frame() }
@@ -480,7 +484,12 @@ import Testing
     #expect(errors(result) == [])
     let pane = result.conformances.first { $0.typeName == "Pane" }
     #expect(pane?.storage == .rawValue && pane?.keyStorage == .rawValue)
-    #expect(result.conformances.first { $0.typeName == "Layout.Inner" }?.storage == .json)
-    #expect(!result.conformances.contains { $0.typeName == "Frame" || $0.typeName == "Layout" })
+    #expect(
+      !result.conformances.contains { ["Frame", "Layout", "Layout.Inner"].contains($0.typeName) },
+      "\(result.conformances.map(\.typeName))")
+    let value = result.conformances.first { $0.typeName == "Theme" }
+    #expect(value?.storage == nil && value?.keyStorage == .rawValue, "already a value: a key only")
+    let theme = result.conformances.first { $0.typeName == "Keyed" }
+    #expect(theme?.storage == .rawValue && theme?.keyStorage == nil, "already a key: a value only")
   }
 }

@@ -105,6 +105,22 @@ import Testing
     }
   }
 
+  @Test func aSharingDeclarationNeedsALineOfItsOwn() {
+    let found = errors(
+      scanWithView(
+        "struct V {\n  @Preference(\\Settings.scale) var a; @Preference(\\Settings.showFooter) var b\n  @Preference var c = 1; @Preference(\\Settings.scale) var d\n}\n"
+      ))
+    #expect(found.count == 2, "\(found)")
+    #expect(found.allSatisfy { $0.contains("each needs a line of its own") }, "\(found)")
+  }
+
+  @Test func aPublicSharingDeclarationMakesTheWrapperPublic() {
+    let result = scanWithView(
+      "public struct V {\n  @Preference(\\Settings.scale) public var scale: Double\n}\n")
+    #expect(errors(result) == [])
+    #expect(PreferenceScanner.renderAll(result, module: "App").contains("public typealias Preference<"))
+  }
+
   @Test func aDefaultOnlyAnInstanceCanGiveCannotBeShared() {
     let result = scan([
       (
@@ -119,6 +135,15 @@ import Testing
       found.first?.contains(
         "View.swift:2:14: error: @Preference 'count' shares 'Settings.count', whose default the generated registry cannot evaluate"
       ) == true, "\(found)")
+    // Where one `#if` branch's declaration can give it and another's cannot, likewise.
+    let branches = scan([
+      (
+        "Sources/App/Settings.swift",
+        "struct Settings {\n  private static let start = 3\n#if os(iOS)\n  @Preference var count = 1\n#else\n  @Preference var count = start\n#endif\n}\n"
+      ),
+      ("Sources/App/View.swift", "struct V {\n  @Preference(\\Settings.count) var count\n}\n"),
+    ])
+    #expect(errors(branches).count == 1, "\(errors(branches))")
   }
 
   @Test func theSyntaxCacheKeepsTheReference() throws {

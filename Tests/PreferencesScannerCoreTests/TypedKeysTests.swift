@@ -210,18 +210,22 @@ import Testing
     let result = scan(
       """
       enum AppKeys: String, PreferenceKeys {
-        case tint, fallback, flags
+        case tint, fallback, flags, keyed
         var defaultValue: any PreferenceValue {
           switch self {
           case .tint: KitTint(rawValue: "red")
           case .fallback: KitTint(rawValue: "x") ?? .blue
           case .flags: pick([Mode.on: true])
+          case .keyed: pick(["a": 1, hiddenKey: 2])
           }
         }
       }
       enum Mode: String { case on, off }
+      private let hiddenKey = "b"
       """)
-    #expect(warnings(result) == [])
+    // A dictionary's key is a read, not a label: `hiddenKey` is private to its file.
+    #expect(warnings(result).count == 1)
+    #expect(warnings(result).first?.contains("the type of 'AppKeys.keyed'") == true)
     #expect(errors(result) == [])
     #expect(result.typedKeys.first?.witnesses.map(\.caseName) == ["fallback", "flags", "tint"])
     let mode = result.conformances.first { $0.typeName == "Mode" }

@@ -12,7 +12,7 @@ struct ExportSettings {
   @Preference var launches = 0
   @Preference var lastOpened: Date?
   @Preference(store: ExportSettings.memory) var tags: [String] = []
-  @Preference(renamedFrom: "ExportSettings.oldTheme") var theme = "light"
+  @Preference(renamedFrom: "ExportSettings.oldTheme", "ExportSettings.oldestTheme") var theme = "light"
   @Preference(exported: false) var deviceToken = ""
 }
 
@@ -63,6 +63,19 @@ struct ExportSettings {
       #expect(report.imported == ["ExportSettings.theme"])
       #expect(ExportSettings().theme == "dark")
       #expect(!ExportSettings().$theme.store.hasStoredValue(forKey: "ExportSettings.oldTheme"))
+    }
+  }
+
+  @Test func theNewestOldKeyWinsAndTheOthersAreNotUnknown() {
+    PreferenceStandIns().run {
+      let report = PreferenceRegistry.importValues(
+        PreferenceValuesDocument(values: [
+          "ExportSettings.oldestTheme": .string("oldest"), "ExportSettings.oldTheme": .string("old"),
+        ]))
+      #expect(report.renamed == ["ExportSettings.oldTheme": "ExportSettings.theme"])
+      #expect(report.imported == ["ExportSettings.theme"])
+      #expect(report.unknown == [])
+      #expect(ExportSettings().theme == "old")
     }
   }
 

@@ -113,35 +113,24 @@ extension GeneratedPreferenceRegistry {
   /// or a rename `Preferences.lock` remembers) is stored under its key now. Unknown and retired
   /// keys, preferences declared `exported: false` and values of the wrong kind are reported
   /// and change nothing. Observers hear each stored value as they hear any write.
+  ///
+  /// Like every registration, it may wait for the main thread to evaluate a store or default
+  /// that only the main actor may create: call it (and ``exportValues()``, ``resetAllValues()``)
+  /// on the main actor, or where the main thread is not waiting for it.
   @discardableResult
   public static func importValues(_ document: PreferenceValuesDocument) -> PreferenceImportReport {
     let catalog = RegistryCatalog.of(Self.self)
     var report = PreferenceImportReport()
-    var byKey: [String: (RegistryCatalog.Entry, PreferenceStore)] = [:]
-    var byOldKey: [String: (RegistryCatalog.Entry, PreferenceStore)] = [:]
-    for (entry, store) in catalog.entriesWithStores() {
-      byKey[entry.descriptor.key] = (entry, store)
-      for old in entry.descriptor.renamedFrom where byOldKey[old] == nil { byOldKey[old] = (entry, store) }
-    }
-    let retired = Set(retiredKeys)
-    // A value under the current key wins over one under an old key of the same preference.
-    for (key, value) in document.values.sorted(by: { $0.key < $1.key }) {
-      let found: (RegistryCatalog.Entry, PreferenceStore)
-      if let current = byKey[key] {
-        found = current
-      } else if let moved = byOldKey[key] {
-        if document.values[moved.0.descriptor.key] != nil { continue }
-        found = moved
-        report.renamed[key] = moved.0.descriptor.key
-      } else {
-        if retired.contains(key) { report.retired.append(key) } else { report.unknown.append(key) }
-        continue
-      }
-      let (entry, store) = found
+    var consumed: Set<String> = []
+    var seen: Set<String> = []
+    for (entry, store) in catalog.entriesWithStores() where seen.insert(entry.descriptor.key).inserted {
+      // The value under the preference's key, else under the newest of its old keys.
       let target = entry.descriptor.key
+      let present = ([target] + entry.descriptor.renamedFrom).filter { document.values[$0] != nil }
+      guard let source = present.first, let value = document.values[source] else { continue }
+      consumed.formUnion(present)
       guard entry.descriptor.isExported else {
-        report.notImported.append(key)
-        report.renamed[key] = nil
+        report.notImported.append(source)
         continue
       }
       // The kind the preference stores: its default's, else what the store holds now, else
@@ -151,14 +140,19 @@ extension GeneratedPreferenceRegistry {
         ?? (entry.descriptor.format == .json
           ? .string("") : entry.descriptor.valueType.flatMap(PropertyListValue.sample(ofType:)))
       if let expected, let problem = value.kindMismatch(expecting: expected) {
-        report.wrongType[key] = problem
-        report.renamed[key] = nil
+        report.wrongType[source] = problem
         continue
       }
       store.setStoredValue(value, forKey: target)
       report.imported.append(target)
+      if source != target { report.renamed[source] = target }
+    }
+    let retired = Set(retiredKeys)
+    for key in document.values.keys.sorted() where !consumed.contains(key) {
+      if retired.contains(key) { report.retired.append(key) } else { report.unknown.append(key) }
     }
     report.imported.sort()
+    report.notImported.sort()
     return report
   }
 

@@ -106,14 +106,20 @@ struct ConformanceSynthesis {
     return result
   }
 
-  /// Conformances to `PreferenceValue` and `PreferenceDictionaryKey` for the module types a
-  /// default names whose type only the compiler knows: each is written where it can be (and
-  /// skipped where it cannot, since the default may not store it), so that whichever the
-  /// default stores, or keys a dictionary by, conforms.
-  mutating func conformIfPossible(_ types: [ModuleIndex.TypeID]) {
-    for type in types {
-      _ = conformance(for: type)
-      _ = keyConformance(for: type)
+  /// Conformances to `PreferenceValue` (for `values`) and `PreferenceDictionaryKey` (for
+  /// `keys`) of the module types a default names whose type only the compiler knows, so that
+  /// whichever the default stores, or keys a dictionary by, conforms. Only raw-value enums,
+  /// whose conformance holds in any isolation: a type merely named must never draw an error, and
+  /// one stored as JSON or through its own `rawValue` may not conform where the target's
+  /// isolation makes that conformance isolated. The callers leave out types that conform already.
+  mutating func conformIfPossible(values: [ModuleIndex.TypeID], keys: [ModuleIndex.TypeID]) {
+    for type in values where decided[type] == nil {
+      let result = decide(type, asKey: false)
+      if case .success(let value) = result, value.storage == .rawValue { decided[type] = result }
+    }
+    for type in keys where decidedKeys[type] == nil {
+      let result = decide(type, asKey: true)
+      if case .success(let value) = result, value.keyStorage == .rawValue { decidedKeys[type] = result }
     }
   }
 

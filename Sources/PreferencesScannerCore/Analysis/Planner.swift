@@ -52,7 +52,7 @@ package struct Planner: Sendable {
         // keys a dictionary by) conforms.
         if let plan, plan.valueType == nil, let expression = syntax.defaultValue {
           let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
-          synthesis.conformIfPossible(mentionedTypes(in: expression, context: context))
+          conformMentionedTypes(in: expression, context: context, synthesis: &synthesis)
         }
         // A type Swift 6 will not let hold a property wrapper. A warning: in the Swift 5 language
         // mode, which the scanner cannot see, the compiler only warns too.
@@ -94,6 +94,20 @@ package struct Planner: Sendable {
     }
     diagnostics += resolve(references, in: files, plans: &plans)
     return (plans, diagnostics, synthesis)
+  }
+
+  /// Makes the module types `expression` names storable where they can be and are not already
+  /// (see ``ConformanceSynthesis/conformIfPossible(values:keys:)``).
+  func conformMentionedTypes(
+    in expression: ExpressionSyntax, context: [ModuleIndex.TypeID], synthesis: inout ConformanceSynthesis
+  ) {
+    let types = mentionedTypes(in: expression, context: context)
+    guard !types.isEmpty else { return }
+    synthesis.conformIfPossible(
+      values: types.filter { type in
+        !conformsToPreferenceValue(type) && index[type].preferenceValueConditions.isEmpty
+      },
+      keys: types.filter { !index.inherits($0, anyOf: ["PreferenceDictionaryKey"]) })
   }
 
   /// The module types `expression` names (`Theme` in `[Theme.dark: 1]`, `Layout.Pane` in
@@ -142,6 +156,13 @@ package struct Planner: Sendable {
     }
     var sites: [Int: [PreferencePlan.Reference]] = [:]
     var diagnostics: [Diagnostic] = []
+    // Where the wrapper finds each declaration: a sharing declaration needs a line of its own.
+    var taken: [PreferencePlan.Reference: String] = [:]
+    for plan in plans {
+      taken[
+        PreferencePlan.Reference(fileID: plan.reportedLocation.fileID, line: plan.reportedLocation.line)] =
+        plan.property
+    }
     for (fileIndex, syntax) in references {
       let file = files[fileIndex]
       func error(_ message: String) {
@@ -175,13 +196,24 @@ package struct Planner: Sendable {
         error("\(subject), which is not a @Preference\(other ? " of that kind" : ""); \(fix)")
         continue
       }
-      if case .firstRead(let reason) = plans[targets[0]].registration {
+      let site = PreferencePlan.Reference(fileID: syntax.reportedFileID, line: syntax.reportedLine)
+      if let other = taken[site] {
+        error(
+          "@Preference '\(syntax.property)' is reported on the line of '\(other)' (\(site.fileID):\(site.line)); a preference is found by its file and line, so each needs a line of its own: move it to the next line"
+        )
+        continue
+      }
+      taken[site] = syntax.property
+      var kept: String?
+      for position in targets {
+        if case .firstRead(let reason) = plans[position].registration { kept = kept ?? reason }
+      }
+      if let reason = kept {
         error(
           "\(subject), whose default the generated registry cannot evaluate (\(reason)), so only an instance of '\(path.joined(separator: "."))' can give it; give '\(name)' a default the registry can evaluate, or read it through an instance"
         )
         continue
       }
-      let site = PreferencePlan.Reference(fileID: syntax.reportedFileID, line: syntax.reportedLine)
       for target in targets { sites[target, default: []].append(site) }
     }
     for (position, added) in sites {

@@ -69,7 +69,7 @@ struct TypedKeys {
               let witness = TypedKeyGroup.Witness(
                 caseName: caseName, expression: expression.text, file: file.path, line: clause.line)
               witnesses.append(witness)
-              synthesis.conformIfPossible(planner.mentionedTypes(in: expression, context: context))
+              planner.conformMentionedTypes(in: expression, context: context, synthesis: &synthesis)
               typed[caseName] = (
                 SwiftIdentifier.escapedPath(name) + "." + witness.typeName + "._PreferenceKeyValue", clause
               )
@@ -159,7 +159,9 @@ struct TypedKeys {
       // label (`KitTint(rawValue: "red")`) is not looked up at all.
       if expression.punct(position - 1, UInt8(ascii: ".")) { continue }
       if expression.punct(position + 1, UInt8(ascii: ":")),
-        expression.punct(position - 1, UInt8(ascii: "(")) || expression.punct(position - 1, UInt8(ascii: ","))
+        expression.punct(position - 1, UInt8(ascii: "("))
+          || expression.punct(position - 1, UInt8(ascii: ",")),
+        Self.innermostOpener(before: position, in: expression) == UInt8(ascii: "(")
       {
         continue
       }
@@ -181,6 +183,26 @@ struct TypedKeys {
       }
     }
     return true
+  }
+
+  /// The bracket (`(`, `[` or `{`) that the token at `position` sits in, or `nil` at the top
+  /// level: a word before `:` is an argument's label only inside `(…)` (in `[a: 1]` it is a key).
+  static func innermostOpener(before position: Int, in expression: ExpressionSyntax) -> UInt8? {
+    var depth = 0
+    var index = position - 1
+    while index >= 0 {
+      if expression.tokens[index].kind == .punctuation {
+        let byte = expression.firstByte(index)
+        if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+          depth += 1
+        } else if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+          if depth == 0 { return byte }
+          depth -= 1
+        }
+      }
+      index -= 1
+    }
+    return nil
   }
 
   /// The type of a key's default, as written or as a literal, initializer or case shows it.

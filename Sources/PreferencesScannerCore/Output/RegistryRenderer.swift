@@ -50,7 +50,7 @@ package enum RegistryRenderer {
     emit: (_ name: String, _ text: String) throws -> Void
   ) rethrows -> (index: String, unplanned: String) {
     let preferencesImport = PreferencesImport(result.files.flatMap(\.imports))
-    let access = IndexAccess(result.plans, preferencesImport: preferencesImport)
+    let access = IndexAccess(result.plans, sharing: result.files, preferencesImport: preferencesImport)
     let byFile = Dictionary(grouping: result.plans, by: \.fileIndex)
     let withPreferences = result.files.indices.filter { byFile[$0] != nil }
     let index =
@@ -105,7 +105,7 @@ package enum RegistryRenderer {
   /// without the plugin).
   package static func singleFile(_ result: PreferenceScanner.Result, module: String) -> String {
     let preferencesImport = PreferencesImport(result.files.flatMap(\.imports))
-    let access = IndexAccess(result.plans, preferencesImport: preferencesImport)
+    let access = IndexAccess(result.plans, sharing: result.files, preferencesImport: preferencesImport)
     let byFile = Dictionary(grouping: result.plans, by: \.fileIndex)
     let withPreferences = result.files.indices.filter { byFile[$0] != nil }
     return header
@@ -233,12 +233,20 @@ package enum RegistryRenderer {
   package enum IndexAccess: Sendable, Equatable {
     case `internal`, usableFromInline, package, `public`
 
-    package init(_ plans: [PreferencePlan], preferencesImport: PreferencesImport) {
+    /// The access of `plans` and of the declarations in `files` that share one of them.
+    package init(
+      _ plans: [PreferencePlan], sharing files: [FileSyntax] = [], preferencesImport: PreferencesImport
+    ) {
       guard preferencesImport.usableFromInline else {
         self = .internal
         return
       }
-      let levels = Set(plans.compactMap(\.syntax.access))
+      var levels = Set(plans.compactMap(\.syntax.access))
+      for file in files {
+        for declaration in file.preferences where declaration.arguments.reference != nil {
+          if let access = declaration.access { levels.insert(access) }
+        }
+      }
       if levels.contains(.public) || levels.contains(.open) {
         self = .public
       } else if levels.contains(.package) {
