@@ -243,7 +243,8 @@ extension FileParser {
         // `@Preference(\Settings.showFooter)`: a reference to another declaration.
         // An unreadable key path still makes the declaration a reference (with no names, which
         // the planner skips), so that it draws this one error.
-        result.reference = keyPathNames(index, end) ?? []
+        // The key path's names, a root type and at least one member: `\\Settings.showFooter`.
+        result.reference = namePath(index, end, names: 2...32) ?? []
         if result.reference == [] {
           error(
             "@Preference(\\…) names the declaration it shares as a key path with its type: @Preference(\\Settings.showFooter), or @Preference(\\Settings.Type.showFooter) for a static preference",
@@ -340,10 +341,11 @@ extension FileParser {
     return end
   }
 
-  /// The names of a dotted path of at most four names in `first..<end` (`ThemeKey.tint.rawValue`),
+  /// The names of a dotted path of `names` names in `first..<end` (`ThemeKey.tint.rawValue`),
   /// or `nil`.
-  mutating func namePath(_ first: Int, _ end: Int) -> [String]? {
-    guard end > first, (end - first) % 2 == 1, end - first <= 7 else { return nil }
+  mutating func namePath(_ first: Int, _ end: Int, names range: ClosedRange<Int> = 1...4) -> [String]? {
+    let count = end - first
+    guard count > 0, count % 2 == 1, range.contains((count + 1) / 2) else { return nil }
     var names: [String] = []
     for index in stride(from: first, to: end, by: 2) {
       guard source.isIdentifier(index), index == first || source.isPunct(index - 1, UInt8(ascii: "."))
@@ -357,19 +359,6 @@ extension FileParser {
   func followsBackslash(_ index: Int) -> Bool {
     let start = Int(source[index].start)
     return start > 0 && source.bytes[start - 1] == UInt8(ascii: "\\")
-  }
-
-  /// The names of a key path `\Type.property` in `first..<end` (`Settings`, `showFooter`), with
-  /// a root type and at least one member, or `nil`.
-  mutating func keyPathNames(_ first: Int, _ end: Int) -> [String]? {
-    guard end - first >= 3, (end - first) % 2 == 1, end - first <= 63 else { return nil }
-    var names: [String] = []
-    for index in stride(from: first, to: end, by: 2) {
-      guard source.isIdentifier(index), index == first || source.isPunct(index - 1, UInt8(ascii: "."))
-      else { return nil }
-      names.append(source.text(index))
-    }
-    return names
   }
 
   /// The value of a single plain string literal token in `first..<end`, or `nil`.
