@@ -243,7 +243,7 @@ extension FileParser {
         // `@Preference(\Settings.showFooter)`: a reference to another declaration.
         // An unreadable key path still makes the declaration a reference (with no names, which
         // the planner skips), so that it draws this one error.
-        // The key path's names, a root type and at least one member: `\\Settings.showFooter`.
+        // The key path's names, a root type and at least one member: `\Settings.showFooter`.
         result.reference = namePath(index, end, names: 2...32) ?? []
         if result.reference == [] {
           error(
