@@ -21,6 +21,13 @@
   }
 #endif
 
+  extension FileManager {
+    /// `func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL?`
+    /// (iOS 7, Mac Catalyst 13.1, macOS 10.8, tvOS 9, visionOS 1, watchOS 2).
+    /// https://developer.apple.com/documentation/foundation/filemanager/containerurl(forsecurityapplicationgroupidentifier:)
+    public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? { fatalError() }
+  }
+
   /// `class NSUbiquitousKeyValueStore : NSObject`: not `Sendable` in any SDK (iOS 5, macOS 10.7,
   /// tvOS 9, watchOS 9, visionOS 1). https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestore
   open class NSUbiquitousKeyValueStore: NSObject {

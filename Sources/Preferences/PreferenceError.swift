@@ -51,6 +51,19 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
   /// `PreferenceStore.suite(_:)` was given the app's own domain, which is not a suite: the
   /// store of `.standard` is used.
   case suiteIsTheAppsDomain(name: String)
+  /// A `UserDefaults` store (`store`) holds `bytes`, past half of `limit`, the most its platform
+  /// lets one domain hold (past it, writes are lost or the app ends); `largestKeys` are its
+  /// largest values, each with its size. Keep large data in files, or give the preferences that
+  /// hold it a property-list file store.
+  case domainNearSizeLimit(store: String, bytes: Int, limit: Int, largestKeys: [String])
+  /// The value written under `key` (`bytes`, with its key) was large enough to bring `store`
+  /// near its platform's `limit`, so it was kept in a file beside the store, and the domain holds
+  /// a small marker in its place. Reads return the value; code that reads `UserDefaults` directly
+  /// sees the marker.
+  case valueKeptInFile(key: String, store: String, bytes: Int, limit: Int)
+  /// The file that held `key`'s value outside `store` is gone (on tvOS, the system may purge it);
+  /// reads return the default until a value is written again.
+  case keptValueMissing(key: String, store: String, path: String)
   /// A document given to ``PreferenceValuesDocument/init(jsonData:)`` is not one this version
   /// reads; nothing was imported.
   case unreadableDocument(reason: String)
@@ -94,6 +107,12 @@ public enum PreferenceError: Error, Equatable, Sendable, CustomStringConvertible
       "'\(name)' is the app's own domain, not a suite (UserDefaults(suiteName:) refuses it); PreferenceStore.suite(\"\(name)\") returns PreferenceStore.standard, which is that domain's store"
     case .changesNotWatched(let path, let reason):
       "changes other processes make to '\(path)' cannot be watched (\(reason)); they are found by checking the file every 250 ms while the store is observed, and at this process's next write"
+    case .domainNearSizeLimit(let store, let bytes, let limit, let largest):
+      "\(store) holds \(bytes) bytes, past half of the \(limit) bytes this platform lets one UserDefaults domain hold (past the limit, writes are lost or the app ends); its largest values: \(largest.joined(separator: ", ")). Keep large data in files, or give those preferences a property-list file store with store: .propertyList(at: …)"
+    case .valueKeptInFile(let key, let store, let bytes, let limit):
+      "preference '\(key)' (\(bytes) bytes) would bring \(store) near the \(limit) bytes this platform lets one UserDefaults domain hold, so its value is kept in a file beside the store; reads return it, but code that reads UserDefaults directly sees a marker. Give this preference a property-list file store with store: .propertyList(at: …)"
+    case .keptValueMissing(let key, let store, let path):
+      "the file '\(path)' that kept preference '\(key)' outside \(store) is gone (the system may have purged it); reads return the default until a value is written again"
     case .unreadableDocument(let reason):
       "the document of preference values cannot be read: \(reason); nothing was imported"
     case .unresolvedDeclaration(let location):

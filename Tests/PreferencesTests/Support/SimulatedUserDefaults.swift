@@ -19,24 +19,57 @@ final class SimulatedPreferencesDaemon: Sendable {
   private let nextDarwinObserver = Locked(0)
   /// Darwin notifications posted, by name.
   let darwinPosts = Locked<[String: Int]>([:])
+  /// The platform's limit on one domain's size, enforced as CFPreferences does: a write that
+  /// would bring a domain to it is refused, and not persisted.
+  let sizeLimit: DomainSizeLimit?
+  /// Writes refused for the limit, by key.
+  let refusedWrites = Locked<[String]>([])
+  private let sizeObservers = Locked<[Int: @Sendable () -> Void]>([:])
+
+  init(sizeLimit: DomainSizeLimit? = nil) { self.sizeLimit = sizeLimit }
 
   func persistentDomain(_ name: String) -> [String: PropertyListValue] {
     domains.withLock { $0[name] ?? [:] }
   }
   func value(_ key: String, in name: String) -> PropertyListValue? { domains.withLock { $0[name]?[key] } }
   func set(_ value: PropertyListValue?, forKey key: String, in name: String) {
-    domains.withLock { $0[name, default: [:]][key] = value }
+    _ = replace(key, in: name, ifEqualTo: nil, with: value, comparing: false)
   }
   /// Stores `value` if `expected` is stored, in one step.
   func replace(
-    _ key: String, in name: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
+    _ key: String, in name: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?,
+    comparing: Bool = true
   ) -> Bool {
-    domains.withLock { domains in
-      guard domains[name]?[key] == expected else { return false }
-      domains[name, default: [:]][key] = value
-      return true
+    let (replaced, refused) = domains.withLock { domains -> (Bool, Bool) in
+      guard !comparing || domains[name]?[key] == expected else { return (false, false) }
+      var domain = domains[name] ?? [:]
+      domain[key] = value
+      if let sizeLimit, value != nil,
+        domain.reduce(0, { $0 + DomainSizes.size($1.value, $1.key) }) >= sizeLimit.bytes
+      {
+        return (false, true)
+      }
+      domains[name] = domain
+      return (true, false)
     }
+    if refused {
+      refusedWrites.withLock { $0.append(key) }
+      for handler in sizeObservers.withLock({ Array($0.values) }) { handler() }
+    }
+    return replaced
   }
+
+  /// `sizeLimitExceededNotification`'s observers.
+  func observeSizeLimit(_ handler: @escaping @Sendable () -> Void) -> Int {
+    let id = nextDarwinObserver.withLock { next in
+      defer { next += 1 }
+      return next
+    }
+    sizeObservers.withLock { $0[id] = handler }
+    return id
+  }
+
+  func removeSizeObserver(_ id: Int) { sizeObservers.withLock { _ = $0.removeValue(forKey: id) } }
 
   /// Another process (an app extension, a widget) writes the suite `name`: nothing is posted to
   /// this process's notification center. `announced`: the writer uses this library, which posts
@@ -147,21 +180,36 @@ final class SimulatedUserDefaults: DefaultsDomain {
   /// How many times the library polled, and stored values it read.
   let polls = Locked(0)
   let reads = Locked(0)
+  /// Where the library keeps values outside the domain (the platform adapter's folder).
+  let keptValuesDirectory: URL?
+  private let sizeSubscriptions = Locked<[Int]>([])
 
   init(
     daemon: SimulatedPreferencesDaemon = SimulatedPreferencesDaemon(), name: String = "com.example.app",
-    arguments: [String: PropertyListValue] = [:]
+    arguments: [String: PropertyListValue] = [:], keptValuesDirectory: URL? = nil
   ) {
     self.process = SimulatedProcess(daemon: daemon)
     self.name = name
     self.arguments = arguments
+    self.keptValuesDirectory = keptValuesDirectory
   }
 
   /// Another object of `name` in `process` (other code's `UserDefaults(suiteName:)`).
-  init(process: SimulatedProcess, name: String, arguments: [String: PropertyListValue] = [:]) {
+  init(
+    process: SimulatedProcess, name: String, arguments: [String: PropertyListValue] = [:],
+    keptValuesDirectory: URL? = nil
+  ) {
     self.process = process
     self.name = name
     self.arguments = arguments
+    self.keptValuesDirectory = keptValuesDirectory
+  }
+
+  var sizeLimit: DomainSizeLimit? { daemon.sizeLimit }
+
+  func observeSizeLimitExceeded(_ handler: @escaping @Sendable () -> Void) {
+    let id = daemon.observeSizeLimit(handler)
+    sizeSubscriptions.withLock { $0.append(id) }
   }
 
   private func reenter(_ call: String) { reentry.withLock { $0 }?(call) }
@@ -256,6 +304,10 @@ final class SimulatedUserDefaults: DefaultsDomain {
       return current
     }
     notifications.forEach(process.removeObserver)
+    sizeSubscriptions.withLock { ids in
+      defer { ids = [] }
+      return ids
+    }.forEach(daemon.removeSizeObserver)
     for id in darwin { daemon.removeDarwinObserver(id, SimulatedPreferencesDaemon.announcement(for: name)) }
   }
 

@@ -61,4 +61,18 @@ protocol DefaultsDomain: AnyObject, Sendable {
   func announceChange()
   /// Whether ``announceChange()`` does anything: where it does not, writes schedule nothing.
   var announcesChanges: Bool { get }
+  /// The most the domain may hold on this platform (``DomainSizeLimit/platform``), or `nil`.
+  var sizeLimit: DomainSizeLimit? { get }
+  /// Where values kept outside the domain go (``KeptValues``): a folder the domain's other
+  /// processes share (an app group's container for its suite), or `nil` where there is no limit.
+  var keptValuesDirectory: URL? { get }
+  /// Calls `handler` when the system says the domain passed its size limit
+  /// (`UserDefaults.sizeLimitExceededNotification`, posted on tvOS), until ``stopEvents()``.
+  func observeSizeLimitExceeded(_ handler: @escaping @Sendable () -> Void)
+}
+
+extension DefaultsDomain {
+  var sizeLimit: DomainSizeLimit? { nil }
+  var keptValuesDirectory: URL? { nil }
+  func observeSizeLimitExceeded(_ handler: @escaping @Sendable () -> Void) {}
 }

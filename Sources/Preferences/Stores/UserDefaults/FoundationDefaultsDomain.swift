@@ -35,6 +35,7 @@
     /// The Darwin notification this library posts after writing the domain.
     private let announcement: String
     private let darwinObserver = Locked<DarwinObserver?>(nil)
+    private let sizeObserver = Locked<(any NSObjectProtocol)?>(nil)
 
     init(suiteName: String?) {
       if let suiteName, let suite = UserDefaults(suiteName: suiteName) {
@@ -52,6 +53,43 @@
     var userDefaults: UserDefaults { defaults }
 
     var announcesChanges: Bool { true }
+
+    var sizeLimit: DomainSizeLimit? { .platform }
+
+    /// Beside the store, where every process of the domain finds it: an app group's container
+    /// for a suite that names one (`containerURL(forSecurityApplicationGroupIdentifier:)`, iOS 7,
+    /// macOS 10.8, tvOS 9, watchOS 2, visionOS 1; `nil` on iOS for a name that is not one of the
+    /// app's groups), else the app's Application Support folder; on tvOS, where an app may keep
+    /// files only in its caches, the caches folder (which the system may purge).
+    var keptValuesDirectory: URL? {
+      let folder = "swift-preferences/kept-values/" + KeptValues.hash(domainName)
+      #if os(tvOS)
+        let base = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+      #else
+        let base =
+          suiteName.flatMap {
+            FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: $0)?
+              .appendingPathComponent("Library/Application Support")
+          } ?? FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+      #endif
+      return base?.appendingPathComponent(folder)
+    }
+
+    /// `UserDefaults.sizeLimitExceededNotification`: iOS 9.3, Mac Catalyst 13.1, tvOS 9,
+    /// visionOS 1, watchOS 2, not macOS; posted on the main thread, on tvOS only ("The system
+    /// doesn't post size exceeded notifications for other platforms").
+    func observeSizeLimitExceeded(_ handler: @escaping @Sendable () -> Void) {
+      #if !os(macOS)
+        let token = NotificationCenter.default.addObserver(
+          forName: UserDefaults.sizeLimitExceededNotification, object: nil, queue: nil
+        ) { _ in handler() }
+        let previous = sizeObserver.withLock { observer in
+          defer { observer = token }
+          return observer
+        }
+        if let previous { NotificationCenter.default.removeObserver(previous) }
+      #endif
+    }
 
     /// Posts the Darwin notification that other processes of this library observe for this
     /// domain (an app and its extensions share an app group's suite name).
@@ -137,6 +175,11 @@
         return observer
       }
       if let token { NotificationCenter.default.removeObserver(token) }
+      let sizeToken = sizeObserver.withLock { observer in
+        defer { observer = nil }
+        return observer
+      }
+      if let sizeToken { NotificationCenter.default.removeObserver(sizeToken) }
       let darwin = darwinObserver.withLock { current in
         defer { current = nil }
         return current

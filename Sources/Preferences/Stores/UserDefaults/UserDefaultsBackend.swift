@@ -71,6 +71,13 @@ public final class UserDefaultsBackend: PreferenceBackend {
     AnyObject
   private let makePoller: PollerFactory
 
+  /// The platform's limit on the domain's size, where it has one; values that would bring the
+  /// domain near it are kept in files (``KeptValues``).
+  private let limit: DomainSizeLimit?
+  private let kept: KeptValues?
+  /// What the domain holds, by key (only where it has a limit).
+  private let sizes = Locked(DomainSizes())
+
   /// How often the keys in use are compared with the domain while the app is active (or, with no
   /// app lifecycle, while the store is observed).
   static let pollInterval: DispatchTimeInterval = .seconds(1)
@@ -96,6 +103,8 @@ public final class UserDefaultsBackend: PreferenceBackend {
     self.activity = activity
     self.makePoller = makePoller
     self.scheduleAnnouncement = scheduleAnnouncement
+    kept = domain.sizeLimit == nil ? nil : domain.keptValuesDirectory.map(KeptValues.init(directory:))
+    limit = kept == nil ? nil : domain.sizeLimit
   }
 
   /// The `UserDefaults` object this backend reads, writes and observes: `.standard`, or the suite
@@ -116,10 +125,12 @@ public final class UserDefaultsBackend: PreferenceBackend {
 
   // MARK: Values
 
-  /// The value stored under `key`, if any.
+  /// The value stored under `key`, if any (read from its file where the domain keeps only a
+  /// marker of it).
   public func value(forKey key: String) -> PropertyListValue? {
     let events = state.withLock { $0.events }
     let value = domain.storedValue(forKey: key)
+    if limit != nil { sizes.withLock { $0.note(value, forKey: key) } }
     let (overlapped, firstKey) = state.withLock { state -> (Bool, Bool) in
       let first = state.seen.isEmpty
       if state.seen[key] == nil { state.seen[key] = .some(value) }
@@ -130,15 +141,102 @@ public final class UserDefaultsBackend: PreferenceBackend {
     if overlapped { check([key]) }
     // The first key in use: an active app now looks for other processes' writes.
     if firstKey { updatePolling() }
-    return value
+    return resolved(value, forKey: key)
   }
 
-  /// Stores `value` under `key`; `nil` removes it.
+  /// Stores `value` under `key`; `nil` removes it. A value that would bring the domain near its
+  /// platform's limit is kept in a file, and the domain holds a marker of it.
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
-    beginWrite(value, forKey: key)
-    Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(value, forKey: key) }
+    let stored = domainForm(of: value, forKey: key)
+    let previous = kept == nil ? nil : domain.storedValue(forKey: key)
+    beginWrite(stored, forKey: key)
+    Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(stored, forKey: key) }
     endWrite(forKey: key)
+    finishWrite(stored, replacing: previous, forKey: key)
     announceChange()
+  }
+
+  // MARK: The size limit
+
+  /// `raw`, as the domain holds it under `key`, with a marker replaced by the value of its file.
+  private func resolved(_ raw: PropertyListValue?, forKey key: String) -> PropertyListValue? {
+    guard let kept, let name = KeptValues.fileName(of: raw) else { return raw }
+    if let value = kept.value(inFile: name) { return value }
+    // Another process may have replaced the value (and removed this file) since the marker was
+    // read: read the marker again, once.
+    let again = domain.storedValue(forKey: key)
+    guard let next = KeptValues.fileName(of: again) else { return again }
+    if next != name, let value = kept.value(inFile: next) { return value }
+    PreferenceDiagnostics.report(.keptValueMissing(key: key, store: location, path: kept.path(of: next)))
+    return nil
+  }
+
+  /// What the domain stores for `value`: the value, or the marker of the file it was kept in
+  /// when it is large (``DomainSizeLimit/largeValue``) or would bring the domain to
+  /// ``DomainSizeLimit/ceiling``. A file that cannot be written leaves the value to the domain,
+  /// as a write without the library would.
+  private func domainForm(of value: PropertyListValue?, forKey key: String) -> PropertyListValue? {
+    guard let limit, let kept, let value else { return value }
+    let size = DomainSizes.size(value, key)
+    var others = sizes.withLock { $0.isMeasured ? $0.total(excluding: key) : nil }
+    if others == nil {
+      // Measured once, at the first write: the domain is read without the lock held.
+      let values = domain.storedValues()
+      others = sizes.withLock { sizes in
+        if !sizes.isMeasured { sizes.measure(values) }
+        return sizes.total(excluding: key)
+      }
+    }
+    guard size >= limit.largeValue || (others ?? 0) + size >= limit.ceiling else { return value }
+    do {
+      let marker = try kept.keep(value, forKey: key)
+      PreferenceDiagnostics.report(
+        .valueKeptInFile(key: key, store: location, bytes: size, limit: limit.bytes))
+      return marker
+    } catch {
+      PreferenceDiagnostics.report(
+        error as? PreferenceError ?? .writeFailed(path: kept.directory.path, reason: "\(error)"))
+      return value
+    }
+  }
+
+  /// After `stored` replaced `previous` under `key`: removes the file a replaced marker named,
+  /// counts the domain's size, and names its largest keys when it passes the warning threshold.
+  private func finishWrite(
+    _ stored: PropertyListValue?, replacing previous: PropertyListValue?, forKey key: String
+  ) {
+    guard let limit else { return }
+    if let old = KeptValues.fileName(of: previous), old != KeptValues.fileName(of: stored) {
+      kept?.remove(old)
+    }
+    let warning = sizes.withLock { sizes -> (Int, [String])? in
+      sizes.note(stored, forKey: key)
+      guard sizes.isMeasured, sizes.total >= limit.warning else {
+        sizes.warned = false
+        return nil
+      }
+      guard !sizes.warned else { return nil }
+      sizes.warned = true
+      return (sizes.total, sizes.largest(3))
+    }
+    if let (total, largest) = warning {
+      PreferenceDiagnostics.report(
+        .domainNearSizeLimit(store: location, bytes: total, limit: limit.bytes, largestKeys: largest))
+    }
+  }
+
+  /// The system says the domain passed its limit (tvOS): measures it again (other code's values
+  /// count too) and names its largest keys.
+  private func sizeLimitExceeded() {
+    guard let limit else { return }
+    let values = domain.storedValues()
+    let (total, largest) = sizes.withLock { sizes in
+      sizes.measure(values)
+      sizes.warned = true
+      return (sizes.total, sizes.largest(3))
+    }
+    PreferenceDiagnostics.report(
+      .domainNearSizeLimit(store: location, bytes: total, limit: limit.bytes, largestKeys: largest))
   }
 
   /// Tells other processes of this library that the domain changed: once for any number of
@@ -194,17 +292,32 @@ public final class UserDefaultsBackend: PreferenceBackend {
   public func replaceValue(
     forKey key: String, ifEqualTo expected: PropertyListValue?, with value: PropertyListValue?
   ) -> Bool {
-    beginWrite(value, forKey: key)
+    // Where values may be kept in files, the domain is compared in its own form: the marker.
+    let current: PropertyListValue?? = kept == nil ? nil : .some(domain.storedValue(forKey: key))
+    if let current, resolved(current, forKey: key) != expected { return false }
+    let stored = domainForm(of: value, forKey: key)
+    beginWrite(stored, forKey: key)
     let replaced = Self.$writer.withValue(ObjectIdentifier(self)) {
-      domain.replaceStoredValue(forKey: key, ifEqualTo: expected, with: value)
+      domain.replaceStoredValue(forKey: key, ifEqualTo: current ?? expected, with: stored)
     }
     endWrite(forKey: key, seen: replaced ? .none : .some(domain.storedValue(forKey: key)))
-    if replaced { announceChange() }
+    if replaced {
+      finishWrite(stored, replacing: current ?? nil, forKey: key)
+      announceChange()
+    } else if let unused = KeptValues.fileName(of: stored) {
+      kept?.remove(unused)
+    }
     return replaced
   }
 
-  /// Every stored value, by key.
-  public func allValues() -> [String: PropertyListValue] { domain.storedValues() }
+  /// Every stored value, by key (values kept in files read from them).
+  public func allValues() -> [String: PropertyListValue] {
+    let values = domain.storedValues()
+    guard kept != nil else { return values }
+    var resolvedValues: [String: PropertyListValue] = [:]
+    for (key, value) in values { resolvedValues[key] = resolved(value, forKey: key) }
+    return resolvedValues
+  }
 
   /// Removes every stored value.
   public func removeAll() {
@@ -236,6 +349,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
   public func startWatching(_ onChange: @escaping @Sendable (Set<String>) -> Void) {
     state.withLock { $0.onChange = onChange }
     domain.startEvents { [weak self] keys in self?.domainChanged(keys) }
+    if limit != nil { domain.observeSizeLimitExceeded { [weak self] in self?.sizeLimitExceeded() } }
     let observation = activity?.observe { [weak self] active in
       guard let self else { return }
       // Back in front: whatever other processes wrote meanwhile is read now.
@@ -334,6 +448,11 @@ public final class UserDefaultsBackend: PreferenceBackend {
         changed.insert(key)
       }
       return (changed, finished, state.onChange)
+    }
+    if limit != nil, !changed.isEmpty {
+      sizes.withLock { sizes in
+        for (key, value) in current where changed.contains(key) { sizes.note(value, forKey: key) }
+      }
     }
     if !changed.isEmpty { onChange?(changed) }
     // Keys whose write started and ended while the domain was read: read them again, once.
