@@ -179,6 +179,26 @@ struct SizeLimitGallery {
     #expect(machine.keptFiles.isEmpty)
   }
 
+  /// Files no marker names (a process ended between writing one and storing its marker) are
+  /// removed at a store's first write once a day old; a younger one may be another process's
+  /// write in progress, and stays.
+  @Test func orphanedFilesAreRemovedOnceOld() throws {
+    let machine = Machine(limit: .oneMebibyte)
+    machine.store().set(Self.bytes(200_000), forKey: "thumbnail")
+    let directory = try #require(machine.directory)
+    let named = try #require(machine.keptFiles.first)
+    let old = directory.appendingPathComponent("0-old.plist")
+    let young = directory.appendingPathComponent("0-young.plist")
+    try Data("x".utf8).write(to: old)
+    try Data("x".utf8).write(to: young)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-KeptValues.orphanAge - 60)], ofItemAtPath: old.path)
+    let restarted = machine.store()
+    restarted.set("a title", forKey: "title")
+    #expect(machine.keptFiles == ["0-young.plist", named].sorted())
+    #expect(restarted.value(forKey: "thumbnail", default: Data()) == Self.bytes(200_000))
+  }
+
   /// A compare-and-set against a kept value compares values, not markers, and leaves no stray
   /// file when it fails.
   @Test func aReplaceComparesTheKeptValue() {

@@ -92,6 +92,26 @@ struct KeptValues: Sendable {
     try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
   }
 
+  /// How old a file no marker names must be before ``removeOrphans(keeping:now:)`` removes it:
+  /// a younger one may be another process's, written just before the marker that will name it.
+  static let orphanAge: TimeInterval = 24 * 60 * 60
+
+  /// Removes the files no marker of the domain names (`named`) that are older than
+  /// ``orphanAge``: left by a process that ended between writing a file and storing its marker,
+  /// or by two writers of one key that replaced the same marker at once.
+  func removeOrphans(keeping named: Set<String>, now: Date = Date()) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+    for name in names where name.hasSuffix(".plist") && !named.contains(name) {
+      let url = directory.appendingPathComponent(name)
+      guard
+        let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate]
+          as? Date,
+        now.timeIntervalSince(modified) > Self.orphanAge
+      else { continue }
+      remove(name)
+    }
+  }
+
   /// A short, stable name for `key` (keys may hold any character): FNV-1a, in hexadecimal.
   static func hash(_ key: String) -> String {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325

@@ -182,10 +182,12 @@ public final class UserDefaultsBackend: PreferenceBackend {
     if others == nil {
       // Measured once, at the first write: the domain is read without the lock held.
       let values = domain.storedValues()
-      others = sizes.withLock { sizes in
-        if !sizes.isMeasured { sizes.measure(values) }
-        return sizes.total(excluding: key)
+      let first = sizes.withLock { sizes in
+        defer { if !sizes.isMeasured { sizes.measure(values) } }
+        return !sizes.isMeasured
       }
+      others = sizes.withLock { $0.total(excluding: key) }
+      if first { kept.removeOrphans(keeping: Set(values.values.compactMap(KeptValues.fileName(of:)))) }
     }
     guard size >= limit.largeValue || (others ?? 0) + size >= limit.ceiling else { return value }
     do {
