@@ -38,6 +38,11 @@ import Testing
     // Sharing declarations are not preferences of their own.
     #expect(result.plans.map(\.key) == ["showFooter", "Settings.scale", "Settings.Panel.width"])
     #expect(result.plan("showFooter")?.references == [.init(fileID: "App/View.swift", line: 2)])
+    // `scan --format text` lists them under the declaration they share.
+    #expect(
+      ScanOutput.text(result).split(separator: "\n").prefix(2).map(String.init) == [
+        "Sources/App/Settings.swift:2:4: showFooter: Bool = true", "  shared at App/View.swift:2",
+      ])
     #expect(
       result.plan("Settings.Panel.width")?.references == [
         .init(fileID: "App/View.swift", line: 3), .init(fileID: "App/View.swift", line: 7),

@@ -30,10 +30,14 @@ package enum ScanOutput {
     write("}\n")
   }
 
-  /// One line per preference: `file:line:column: key: Type = default`.
+  /// One line per preference: `file:line:column: key: Type = default`, then one line per
+  /// declaration that shares it (`  shared at Module/File.swift:line`).
   package static func text(_ result: PreferenceScanner.Result) -> String {
     result.plans.map { plan in
-      "\(plan.file):\(plan.line):\(plan.column): \(plan.key): \(plan.valueType ?? "?") = \(plan.defaultText ?? "<none>")"
+      ([
+        "\(plan.file):\(plan.line):\(plan.column): \(plan.key): \(plan.valueType ?? "?") = \(plan.defaultText ?? "<none>")"
+      ]
+        + plan.references.map { "  shared at \($0.fileID):\($0.line)" }).joined(separator: "\n")
     }.joined(separator: "\n") + (result.plans.isEmpty ? "" : "\n")
   }
 }
