@@ -199,6 +199,80 @@ struct SizeLimitGallery {
     #expect(restarted.value(forKey: "thumbnail", default: Data()) == Self.bytes(200_000))
   }
 
+  /// Another process filled the domain since this one counted it: the platform refuses the
+  /// write of a value this process took for small enough. The value is then kept in a file, and
+  /// the file of the value it replaces goes only once the domain holds the new marker.
+  @Test func aRefusedWriteIsKeptInAFileAndLosesNothing() {
+    let machine = Machine(limit: .oneMebibyte)
+    let store = machine.store()
+    store.set(Self.bytes(200_000), forKey: "thumbnail")
+    // Another process's values, which this one never read.
+    let widget = machine.defaults()
+    widget.writeFromAnotherProcess(.data(Self.bytes(950_000, seed: 4)), forKey: "widget.cache")
+    store.set(Self.bytes(120_000, seed: 2), forKey: "thumbnail")
+    #expect(machine.daemon.refusedWrites.withLock { $0 } == ["thumbnail"], "the inline write was refused")
+    #expect(machine.keptFiles.count == 1)
+    #expect(machine.store().value(forKey: "thumbnail", default: Data()) == Self.bytes(120_000, seed: 2))
+  }
+
+  /// A kept file that cannot be read now (data protection while the device is locked) is not
+  /// taken for absent: a compare-and-set against "nothing stored" fails and the file stays.
+  @Test func anUnreadableFileIsNeverReplacedAsAbsent() throws {
+    let machine = Machine(limit: .oneMebibyte)
+    let backend = machine.backend()
+    let value = PropertyListValue.data(Self.bytes(200_000))
+    backend.setValue(value, forKey: "thumbnail")
+    let path = try #require(machine.directory).appendingPathComponent(try #require(machine.keptFiles.first))
+      .path
+    PropertyListFile.unreadableForTests.withLock { _ = $0.insert(path) }
+    defer { PropertyListFile.unreadableForTests.withLock { _ = $0.remove(path) } }
+    #expect(!backend.replaceValue(forKey: "thumbnail", ifEqualTo: nil, with: .data(Data([1]))))
+    #expect(FileManager.default.fileExists(atPath: path))
+    PropertyListFile.unreadableForTests.withLock { _ = $0.remove(path) }
+    #expect(backend.value(forKey: "thumbnail") == value)
+  }
+
+  /// Removing every value removes a marker whose file is gone too.
+  @Test func removingEverythingRemovesMarkersWithoutFiles() throws {
+    let machine = Machine(limit: .oneMebibyte)
+    let defaults = machine.defaults()
+    let store = PreferenceStore(backend: machine.backend(defaults), arguments: [])
+    store.set(Self.bytes(200_000), forKey: "thumbnail")
+    store.set("title", forKey: "title")
+    try FileManager.default.removeItem(at: try #require(machine.directory))
+    store.removeAllValues()
+    #expect(machine.daemon.persistentDomain(machine.name).isEmpty)
+  }
+
+  /// Another process replaces a kept value between this process's read of the marker and its
+  /// read of the file (whose file it removes): the read follows the new marker.
+  @Test func aReadFollowsAMarkerReplacedMeanwhile() {
+    let machine = Machine(limit: .oneMebibyte)
+    let defaults = machine.defaults()
+    let backend = machine.backend(defaults)
+    backend.setValue(.data(Self.bytes(200_000)), forKey: "thumbnail")
+    let widget = machine.backend()
+    // The widget has removed the old file and is about to store its new marker.
+    for name in machine.keptFiles {
+      try? FileManager.default.removeItem(at: machine.directory!.appendingPathComponent(name))
+    }
+    let calls = Locked(0)
+    defaults.reentry.withLock {
+      $0 = { call in
+        guard call == "storedValue",
+          calls.withLock({
+            $0 += 1; return $0
+          }) == 2
+        else { return }
+        widget.setValue(.data(Self.bytes(210_000, seed: 6)), forKey: "thumbnail")
+      }
+    }
+    // The first read of the domain sees the old marker, whose file is gone; the widget's marker
+    // lands before the second read (its re-entry), which finds the new file.
+    #expect(backend.value(forKey: "thumbnail") == .data(Self.bytes(210_000, seed: 6)))
+    defaults.reentry.withLock { $0 = nil }
+  }
+
   /// A compare-and-set against a kept value compares values, not markers, and leaves no stray
   /// file when it fails.
   @Test func aReplaceComparesTheKeptValue() {

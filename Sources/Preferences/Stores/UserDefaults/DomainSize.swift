@@ -76,12 +76,29 @@ struct KeptValues: Sendable {
     return .dictionary([Self.markerKey: .string(name), "bytes": .integer(Int64(value.approximateByteCount))])
   }
 
-  /// The value a marker's file holds, or `nil` when the file is gone (purged, or replaced by
-  /// another process since the marker was read).
-  func value(inFile name: String) -> PropertyListValue? {
+  /// What reading a marker's file found.
+  enum Read {
+    case value(PropertyListValue)
+    /// The file is gone: purged, or replaced by another process since the marker was read.
+    case missing
+    /// The file is there but cannot be read now (data protection while the device is locked,
+    /// permissions, I/O): the value exists, and nothing may be decided from its absence.
+    case unreadable(reason: String)
+  }
+
+  /// Reads the value a marker's file holds.
+  func read(_ name: String) -> Read {
     let file = PropertyListFile(url: directory.appendingPathComponent(name), format: .binary)
-    guard case .values(let values) = try? file.read() else { return nil }
-    return values["value"]
+    do {
+      switch try file.read() {
+      case .missing: return .missing
+      case .values(let values):
+        return values["value"].map(Read.value) ?? .unreadable(reason: "it holds no value")
+      case .corrupt(let reason): return .unreadable(reason: reason)
+      }
+    } catch {
+      return .unreadable(reason: PreferenceError.valueFreeReason(error))
+    }
   }
 
   /// The path of the file `name`, for diagnostics.

@@ -147,35 +147,77 @@ public final class UserDefaultsBackend: PreferenceBackend {
   /// Stores `value` under `key`; `nil` removes it. A value that would bring the domain near its
   /// platform's limit is kept in a file, and the domain holds a marker of it.
   public func setValue(_ value: PropertyListValue?, forKey key: String) {
-    let stored = domainForm(of: value, forKey: key)
+    var stored = domainForm(of: value, forKey: key)
     let previous = kept == nil ? nil : domain.storedValue(forKey: key)
+    write(stored, forKey: key)
+    // Refused: the domain holds more than this backend counted (other code's or other processes'
+    // values). Keep the value in a file, whose marker is small.
+    if !finishWrite(stored, replacing: previous, forKey: key), let value,
+      KeptValues.fileName(of: stored) == nil
+    {
+      stored = domainForm(of: value, forKey: key, inFile: true)
+      if KeptValues.fileName(of: stored) != nil {
+        write(stored, forKey: key)
+        _ = finishWrite(stored, replacing: previous, forKey: key)
+      }
+    }
+    announceChange()
+  }
+
+  private func write(_ stored: PropertyListValue?, forKey key: String) {
     beginWrite(stored, forKey: key)
     Self.$writer.withValue(ObjectIdentifier(self)) { domain.setStoredValue(stored, forKey: key) }
     endWrite(forKey: key)
-    finishWrite(stored, replacing: previous, forKey: key)
-    announceChange()
   }
 
   // MARK: The size limit
 
-  /// `raw`, as the domain holds it under `key`, with a marker replaced by the value of its file.
+  /// `raw`, as the domain holds it under `key`, with a marker replaced by the value of its file
+  /// (`nil`, reported, when the file is gone or cannot be read now).
   private func resolved(_ raw: PropertyListValue?, forKey key: String) -> PropertyListValue? {
-    guard let kept, let name = KeptValues.fileName(of: raw) else { return raw }
-    if let value = kept.value(inFile: name) { return value }
-    // Another process may have replaced the value (and removed this file) since the marker was
-    // read: read the marker again, once.
-    let again = domain.storedValue(forKey: key)
-    guard let next = KeptValues.fileName(of: again) else { return again }
-    if next != name, let value = kept.value(inFile: next) { return value }
-    PreferenceDiagnostics.report(.keptValueMissing(key: key, store: location, path: kept.path(of: next)))
-    return nil
+    switch resolution(raw, forKey: key) {
+    case .value(let value): return value
+    case .missing(let path):
+      PreferenceDiagnostics.report(.keptValueMissing(key: key, store: location, path: path))
+      return nil
+    case .unreadable(let path, let reason):
+      PreferenceDiagnostics.report(.readFailed(path: path, reason: reason))
+      return nil
+    }
+  }
+
+  private enum Resolution {
+    case value(PropertyListValue?)
+    case missing(path: String)
+    case unreadable(path: String, reason: String)
+  }
+
+  /// What `raw` stands for. Another process may replace the value (and remove the file its
+  /// marker named) between the marker's read and the file's: a missing file is looked for again
+  /// under the marker the domain holds now, while that changes (a few times).
+  private func resolution(_ raw: PropertyListValue?, forKey key: String) -> Resolution {
+    guard let kept, var name = KeptValues.fileName(of: raw) else { return .value(raw) }
+    for _ in 0..<4 {
+      switch kept.read(name) {
+      case .value(let value): return .value(value)
+      case .unreadable(let reason): return .unreadable(path: kept.path(of: name), reason: reason)
+      case .missing: break
+      }
+      let again = domain.storedValue(forKey: key)
+      guard let next = KeptValues.fileName(of: again) else { return .value(again) }
+      if next == name { break }
+      name = next
+    }
+    return .missing(path: kept.path(of: name))
   }
 
   /// What the domain stores for `value`: the value, or the marker of the file it was kept in
   /// when it is large (``DomainSizeLimit/largeValue``) or would bring the domain to
   /// ``DomainSizeLimit/ceiling``. A file that cannot be written leaves the value to the domain,
   /// as a write without the library would.
-  private func domainForm(of value: PropertyListValue?, forKey key: String) -> PropertyListValue? {
+  private func domainForm(of value: PropertyListValue?, forKey key: String, inFile: Bool = false)
+    -> PropertyListValue?
+  {
     guard let limit, let kept, let value else { return value }
     let size = DomainSizes.size(value, key)
     var others = sizes.withLock { $0.isMeasured ? $0.total(excluding: key) : nil }
@@ -189,7 +231,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
       others = sizes.withLock { $0.total(excluding: key) }
       if first { kept.removeOrphans(keeping: Set(values.values.compactMap(KeptValues.fileName(of:)))) }
     }
-    guard size >= limit.largeValue || (others ?? 0) + size >= limit.ceiling else { return value }
+    guard inFile || size >= limit.largeValue || (others ?? 0) + size >= limit.ceiling else { return value }
     do {
       let marker = try kept.keep(value, forKey: key)
       PreferenceDiagnostics.report(
@@ -202,17 +244,31 @@ public final class UserDefaultsBackend: PreferenceBackend {
     }
   }
 
-  /// After `stored` replaced `previous` under `key`: removes the file a replaced marker named,
-  /// counts the domain's size, and names its largest keys when it passes the warning threshold.
+  /// After a write of `stored` over `previous` under `key`; whether the domain holds `stored`.
+  /// Where it does, removes the file a replaced marker named; where it does not (the platform
+  /// refused the write, or another writer's value came after it), removes the file `stored`
+  /// named instead, and measures the domain again. Counts the domain's size, and names its
+  /// largest keys when it passes the warning threshold.
+  @discardableResult
   private func finishWrite(
     _ stored: PropertyListValue?, replacing previous: PropertyListValue?, forKey key: String
-  ) {
-    guard let limit else { return }
-    if let old = KeptValues.fileName(of: previous), old != KeptValues.fileName(of: stored) {
+  ) -> Bool {
+    guard let limit else { return true }
+    let current = domain.storedValue(forKey: key)
+    let landed = current == stored
+    if landed, let old = KeptValues.fileName(of: previous), old != KeptValues.fileName(of: stored) {
       kept?.remove(old)
     }
+    if !landed, let unused = KeptValues.fileName(of: stored), unused != KeptValues.fileName(of: current) {
+      kept?.remove(unused)
+    }
+    let values = landed ? nil : domain.storedValues()
     let warning = sizes.withLock { sizes -> (Int, [String])? in
-      sizes.note(stored, forKey: key)
+      if let values {
+        sizes.measure(values)
+        sizes.warned = false
+      }
+      sizes.note(current, forKey: key)
       guard sizes.isMeasured, sizes.total >= limit.warning else {
         sizes.warned = false
         return nil
@@ -225,6 +281,7 @@ public final class UserDefaultsBackend: PreferenceBackend {
       PreferenceDiagnostics.report(
         .domainNearSizeLimit(store: location, bytes: total, limit: limit.bytes, largestKeys: largest))
     }
+    return landed
   }
 
   /// The system says the domain passed its limit (tvOS): measures it again (other code's values
@@ -296,7 +353,15 @@ public final class UserDefaultsBackend: PreferenceBackend {
   ) -> Bool {
     // Where values may be kept in files, the domain is compared in its own form: the marker.
     let current: PropertyListValue?? = kept == nil ? nil : .some(domain.storedValue(forKey: key))
-    if let current, resolved(current, forKey: key) != expected { return false }
+    if let current {
+      // A value that cannot be read now is never taken for absent: nothing is replaced. (A file
+      // that is gone holds nothing.)
+      switch resolution(current, forKey: key) {
+      case .value(let value): guard value == expected else { return false }
+      case .missing: guard expected == nil else { return false }
+      case .unreadable: return false
+      }
+    }
     let stored = domainForm(of: value, forKey: key)
     beginWrite(stored, forKey: key)
     let replaced = Self.$writer.withValue(ObjectIdentifier(self)) {
@@ -321,9 +386,14 @@ public final class UserDefaultsBackend: PreferenceBackend {
     return resolvedValues
   }
 
-  /// Removes every stored value.
-  public func removeAll() {
-    for key in allValues().keys { setValue(nil, forKey: key) }
+  /// Removes every stored value (a value kept in a file with its marker, whether or not the
+  /// file can be read).
+  public func removeAll() { removeAll(except: []) }
+
+  /// Removes every stored value but those of `kept`, listed from the domain itself (so a value
+  /// kept in a file that is gone goes with its marker).
+  public func removeAll(except kept: Set<String>) {
+    for key in domain.storedValues().keys where !kept.contains(key) { setValue(nil, forKey: key) }
   }
 
   /// Writes pending changes to durable storage, returning when they are there.
