@@ -110,19 +110,15 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     return declared
   }
 
-  /// Gives the registry the store this declaration evaluated. Every creation gives it until one
-  /// has finished doing so (the first store given wins), so that no value of the declaration
-  /// resolves its store before the registry knows it.
+  /// Gives the registry the store this declaration evaluated, once per declaration.
   @usableFromInline
   func keep(_ store: PreferenceStore) {
     let location = DeclarationDefaults.Location(address: fileIDAddress, line: location)
-    guard !KeptStores.locations.withLock({ $0.contains(location) }) else { return }
+    guard KeptStores.locations.withLock({ $0.insert(location).inserted }) else { return }
     let catalog = RegistryCatalog.of(Registry.self)
     let fileID = String(cString: UnsafePointer<CChar>(bitPattern: fileIDAddress)!)
-    if let entry = catalog.entry(fileID: fileID, location: self.location) {
-      catalog.keepStore(store, of: entry)
-    }
-    KeptStores.locations.withLock { _ = $0.insert(location) }
+    guard let entry = catalog.entry(fileID: fileID, location: self.location) else { return }
+    catalog.keepStore(store, of: entry)
   }
 
   /// What the initializer generated for `@Preference(\Settings.showFooter) var showFooter`
@@ -333,7 +329,7 @@ enum DeclarationResolver {
   }
 }
 
-/// The declarations whose store the registry has been given (see `DerivedPreference.keep(_:)`).
+/// The declarations that gave the registry the store they evaluated.
 enum KeptStores {
   static let locations = Locked<Set<DeclarationDefaults.Location>>([])
 }
