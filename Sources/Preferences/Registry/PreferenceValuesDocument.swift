@@ -177,13 +177,12 @@ extension GeneratedPreferenceRegistry {
 
 extension RegistryCatalog {
   /// Every declaration with the store it reads (a test's stand-in where one runs), each
-  /// store's defaults registered. A preference whose declaration keeps its store is passed by
-  /// until a value declaring it gives that store.
+  /// store's defaults registered.
   func entriesWithStores() -> [(Entry, PreferenceStore)] {
     let standIns = PreferenceStandIns.current
-    return allEntries().compactMap { entry in
-      guard let known = storeIfKnown(of: entry) else { return nil }
-      let store = known.map { standIns?.store(standingInFor: $0) ?? $0 } ?? PreferenceStore.default
+    return allEntries().map { entry in
+      let store =
+        store(of: entry).map { standIns?.store(standingInFor: $0) ?? $0 } ?? PreferenceStore.default
       ensureRegistered(in: store)
       return (entry, store)
     }

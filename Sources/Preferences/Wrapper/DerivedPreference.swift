@@ -97,30 +97,6 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     Self(fileID: fileID, line: line, default: defaultValue)
   }
 
-  /// What the initializers generated for a module's options that include `store:` create: a
-  /// preference declared at `fileID` and `line` with `defaultValue`, which evaluates `store` when
-  /// its `store:` names a private member that generated code cannot see
-  /// (``GeneratedPreferenceRegistry/_keepsStore(line:)``). Generated code only.
-  @_spi(Generated) @inlinable
-  public static func _declared(
-    fileID: StaticString, line: UInt, default defaultValue: Value, store: @autoclosure () -> PreferenceStore
-  ) -> Self {
-    let declared = Self(fileID: fileID, line: line, default: defaultValue)
-    if Registry._keepsStore(line: line) { declared.keep(store()) }
-    return declared
-  }
-
-  /// Gives the registry the store this declaration evaluated, once per declaration.
-  @usableFromInline
-  func keep(_ store: PreferenceStore) {
-    let location = DeclarationDefaults.Location(address: fileIDAddress, line: location)
-    guard KeptStores.locations.withLock({ $0.insert(location).inserted }) else { return }
-    let catalog = RegistryCatalog.of(Registry.self)
-    let fileID = String(cString: UnsafePointer<CChar>(bitPattern: fileIDAddress)!)
-    guard let entry = catalog.entry(fileID: fileID, location: self.location) else { return }
-    catalog.keepStore(store, of: entry)
-  }
-
   /// What the initializer generated for `@Preference(\Settings.showFooter) var showFooter`
   /// creates: a declaration at `fileID` and `line` that shares another declaration's preference
   /// (whose registry record lists this location), so it keeps no default. Generated code only.
@@ -327,11 +303,6 @@ enum DeclarationResolver {
     DeclarationTable.insert(resolution, fileIDAddress, location)
     return resolution
   }
-}
-
-/// The declarations that gave the registry the store they evaluated.
-enum KeptStores {
-  static let locations = Locked<Set<DeclarationDefaults.Location>>([])
 }
 
 /// Where values of declarations without a registry entry are kept: memory only, so that a
