@@ -77,13 +77,8 @@ extension PreferenceStore {
   /// Where the keys of writes held before the first unlock are listed, per store: the app's
   /// Application Support folder (see ``ProtectedDataBackend``).
   static func heldWritesRecord(for id: String) -> URL? {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in id.utf8 {
-      hash ^= UInt64(byte)
-      hash &*= 0x0000_0100_0000_01B3
-    }
-    return FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first?
-      .appendingPathComponent("swift-preferences/held-writes/\(String(hash, radix: 16))")
+    FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first?
+      .appendingPathComponent("swift-preferences/held-writes/" + StableName.of(id))
   }
 
   /// The store over the property-list file at `url`. The same file always returns the same store.

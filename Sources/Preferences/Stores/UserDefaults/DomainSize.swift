@@ -69,7 +69,7 @@ struct KeptValues: Sendable {
   /// Writes `value`, stored under `key`, to a new file, durably; returns the marker to store in
   /// the domain in its place.
   func keep(_ value: PropertyListValue, forKey key: String) throws -> PropertyListValue {
-    let name = "\(Self.hash(key))-\(UUID().uuidString).plist"
+    let name = "\(StableName.of(key))-\(UUID().uuidString).plist"
     // Each file is written once, under a name no other writer uses: no lock is needed.
     try PropertyListFile(url: directory.appendingPathComponent(name), format: .binary).write(
       ["value": value], durable: true)
@@ -129,15 +129,6 @@ struct KeptValues: Sendable {
     }
   }
 
-  /// A short, stable name for `key` (keys may hold any character): FNV-1a, in hexadecimal.
-  static func hash(_ key: String) -> String {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in key.utf8 {
-      hash ^= UInt64(byte)
-      hash &*= 0x0000_0100_0000_01B3
-    }
-    return String(hash, radix: 16)
-  }
 }
 
 /// What a `UserDefaults` domain holds, by key, as far as its backend has seen it (read, written,

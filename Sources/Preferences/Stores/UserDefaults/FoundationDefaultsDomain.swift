@@ -62,7 +62,7 @@
     /// app's groups), else the app's Application Support folder; on tvOS, where an app may keep
     /// files only in its caches, the caches folder (which the system may purge).
     var keptValuesDirectory: URL? {
-      let folder = "swift-preferences/kept-values/" + KeptValues.hash(domainName)
+      let folder = "swift-preferences/kept-values/" + StableName.of(domainName)
       #if os(tvOS)
         let base = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
       #else

@@ -224,11 +224,12 @@ public final class UserDefaultsBackend: PreferenceBackend {
     if others == nil {
       // Measured once, at the first write: the domain is read without the lock held.
       let values = domain.storedValues()
-      let first = sizes.withLock { sizes in
-        defer { if !sizes.isMeasured { sizes.measure(values) } }
-        return !sizes.isMeasured
+      let (total, first) = sizes.withLock { sizes in
+        let first = !sizes.isMeasured
+        if first { sizes.measure(values) }
+        return (sizes.total(excluding: key), first)
       }
-      others = sizes.withLock { $0.total(excluding: key) }
+      others = total
       if first { kept.removeOrphans(keeping: Set(values.values.compactMap(KeptValues.fileName(of:)))) }
     }
     guard inFile || size >= limit.largeValue || (others ?? 0) + size >= limit.ceiling else { return value }
