@@ -38,10 +38,13 @@ let package = Package(
         intent: .custom(
           verb: "preferences",
           description:
-            "List, lock (Preferences.lock) and export the @Preference declarations of the package's targets."),
+            "List, lock (Preferences.lock) and export the @Preference declarations of the package's targets; export, import and reset a user's values in a preferences file."
+        ),
         permissions: [
           .writeToPackageDirectory(
-            reason: "'lock' writes each target's Preferences.lock; 'export --output' writes the export.")
+            reason:
+              "'lock' writes each target's Preferences.lock; 'export --output' and 'export-values --output' write the export; 'import-values' and 'reset-values' write the preferences file."
+          )
         ]
       ),
       dependencies: ["preferences-scanner"]

@@ -81,6 +81,11 @@ copy_lock() {
   (cd "$work/copy" && swift package --scratch-path "$root/IntegrationTest/.build-broken" \
     --allow-writing-to-package-directory preferences lock --target IntegrationApp "$@") >"$work/lock.log" 2>&1
 }
+copy_command() {
+  (cd "$work/copy" && swift package --scratch-path "$root/IntegrationTest/.build-broken" \
+    --allow-writing-to-package-directory preferences "$@" --target IntegrationApp) >"$work/command.log" 2>&1 \
+    || { echo "error: preferences $1 failed:"; cat "$work/command.log"; exit 1; }
+}
 must_fail() {
   if copy_build "$1"; then echo "error: $1: the build succeeded"; exit 1; fi
   grep -E "$2" "$work/$1.log" | head -n 1 | grep . || { echo "error: $1: expected /$2/:"; cat "$work/$1.log"; exit 1; }
@@ -240,6 +245,9 @@ grep -q "^ContentView.username: String$" "$work/copy/Sources/IntegrationApp/Pref
 must_build v1
 bin=$(swift build --package-path "$work/copy" --scratch-path "$root/IntegrationTest/.build-broken" --show-bin-path)
 "$bin/IntegrationApp" "$work/renamed.plist" write
+# The user's values, exported from the file the app wrote, as a document.
+copy_command export-values --plist "$work/renamed.plist" --output "$work/values.json"
+grep -q '"ContentView.username"' "$work/values.json" || { echo "error: export-values:"; cat "$work/values.json"; exit 1; }
 # Version 2 renames username to displayName without saying so: the build must fail.
 sed -i.bak 's/username/displayName/g' "$work/copy/Sources/IntegrationApp/Settings.swift" "$work/copy/Sources/IntegrationApp/main.swift"
 must_fail v2 "Preferences.lock:[0-9]+:1: error: preference key 'ContentView.username' \\(String\\) was shipped but no declaration uses it"
@@ -248,6 +256,16 @@ sed -i.bak 's/@Preference var displayName/@Preference(renamedFrom: "ContentView.
   "$work/copy/Sources/IntegrationApp/Settings.swift"
 must_build v3
 "$bin/IntegrationApp" "$work/renamed.plist" verify
+
+echo "== the values move: imported into a fresh file after the rename, the app reads them; reset removes them"
+copy_command import-values --plist "$work/moved.plist" --document "$work/values.json"
+grep -q "imported 3 of 3 values (renamed: ContentView.username → ContentView.displayName)" "$work/command.log" || {
+  echo "error: import-values:"; cat "$work/command.log"; exit 1
+}
+"$bin/IntegrationApp" "$work/moved.plist" verify
+copy_command reset-values --plist "$work/moved.plist"
+grep -q "removed 3 values" "$work/command.log" || { echo "error: reset-values:"; cat "$work/command.log"; exit 1; }
+if "$bin/IntegrationApp" "$work/moved.plist" verify 2>/dev/null; then echo "error: reset left the values"; exit 1; fi
 
 echo "== rename matrix: refactors that would lose a stored value fail the build, with the fix"
 make_copy
@@ -332,4 +350,4 @@ rm "$lockfile"
 must_build nolock
 grep -q "warning: this target has no Preferences.lock" "$work/nolock.log" || { cat "$work/nolock.log"; exit 1; }
 
-echo "integration: 7 passed, 0 failed"
+echo "integration: 8 passed, 0 failed"

@@ -322,6 +322,10 @@ enum PluginShared {
 struct PreferencesCommandRequest: Equatable {
   enum Verb: String, CaseIterable {
     case list, lock, export
+    case exportValues = "export-values", importValues = "import-values", resetValues = "reset-values"
+
+    /// The subcommands that read or write a user's values in a preferences file.
+    var movesValues: Bool { self == .exportValues || self == .importValues || self == .resetValues }
   }
 
   var verb: Verb = .list
@@ -332,23 +336,31 @@ struct PreferencesCommandRequest: Equatable {
   var drop: [String] = []
   var acceptRetype: [String] = []
   var acceptMove: [String] = []
+  /// The preferences file `export-values`, `import-values` and `reset-values` read or write.
+  var plist: String?
+  /// The values document `import-values` reads.
+  var document: String?
 
   struct UsageError: Error, Equatable, CustomStringConvertible {
     var message: String
     var description: String {
-      "\(message)\nUSAGE: swift package preferences [list|lock|export] [options]; 'swift package preferences --help' lists them"
+      "\(message)\nUSAGE: swift package preferences [list|lock|export|export-values|import-values|reset-values] [options]; 'swift package preferences --help' lists them"
     }
   }
 
   /// What `--help` prints.
   static let help = """
-    OVERVIEW: Lists, locks and exports the @Preference declarations of the package's targets.
+    OVERVIEW: Lists, locks and exports the @Preference declarations of the package's targets, and
+    moves a user's values between preferences files and values documents.
 
     USAGE: swift package preferences [list] [--target T]... [--format text|json|markdown]
            swift package preferences lock [--target T]... [--retire KEY]... [--drop KEY]...
                [--accept-retype KEY]... [--accept-move KEY]...
            swift package preferences export --format json|markdown|settings-plist [--target T]...
                [--output PATH]
+           swift package preferences export-values --plist FILE [--target T] [--output PATH]
+           swift package preferences import-values --plist FILE --document PATH [--target T]
+           swift package preferences reset-values --plist FILE [--target T]
 
     SwiftPM asks for permission to write to the package directory before any of these runs
     (lock and export --output write there): answer it, or put --allow-writing-to-package-directory
@@ -366,9 +378,24 @@ struct PreferencesCommandRequest: Equatable {
       export  Describes the preferences: JSON, a Markdown table, or a Settings.bundle Root.plist
               (preferences declared with settings: true). --output writes a file (a folder when
               several targets are exported) instead of printing.
+      export-values
+              Writes the values FILE holds for the target's preferences as a values document,
+              the JSON PreferenceRegistry.exportValues() writes. FILE is a UserDefaults domain's
+              property list ('defaults export DOMAIN FILE' on a Mac) or a file store's file.
+              Preferences declared exported: false are left out.
+      import-values
+              Stores the values of the document at PATH in FILE (created if missing), each
+              checked against its preference's kind; a renamed key's value goes to its key now.
+              Unknown, retired, not exported and wrongly typed values are reported, not stored.
+      reset-values
+              Removes every exported preference's value from FILE, so that each reads its
+              default. Import and reset write FILE: quit the app first, or work on a copy and
+              'defaults import DOMAIN FILE'; outside the package, SwiftPM's sandbox needs
+              --allow-writing-to-directory DIR before 'preferences'.
 
     OPTIONS:
-      --target T   Only target T (repeatable); every Swift target by default.
+      --target T   Only target T (repeatable); every Swift target by default. The values
+                   subcommands act on one target: name it unless the package has one.
       -h, --help   Shows this help.
     """
 
@@ -378,11 +405,15 @@ struct PreferencesCommandRequest: Equatable {
     case .list: ["--format"]
     case .lock: ["--retire", "--drop", "--accept-retype", "--accept-move"]
     case .export: ["--format", "--output"]
+    case .exportValues: ["--plist", "--output"]
+    case .importValues: ["--plist", "--document"]
+    case .resetValues: ["--plist"]
     }
   }
 
   private static let allOptions: Set<String> = [
-    "--target", "--format", "--output", "--retire", "--drop", "--accept-retype", "--accept-move",
+    "--target", "--format", "--output", "--retire", "--drop", "--accept-retype", "--accept-move", "--plist",
+    "--document",
   ]
 
   /// The request `arguments` make, or `nil` when they ask for help.
@@ -403,7 +434,9 @@ struct PreferencesCommandRequest: Equatable {
         if argument == "help" { return nil }
         guard let named = Verb(rawValue: argument) else {
           throw UsageError(
-            message: "unknown subcommand '\(argument)'; the subcommands are list, lock and export")
+            message:
+              "unknown subcommand '\(argument)'; the subcommands are \(Verb.allCases.map(\.rawValue).joined(separator: ", "))"
+          )
         }
         verb = named
         continue
@@ -441,12 +474,18 @@ struct PreferencesCommandRequest: Equatable {
       case "--drop": request.drop.append(value)
       case "--accept-retype": request.acceptRetype.append(value)
       case "--accept-move": request.acceptMove.append(value)
-      case "--format", "--output":
-        let previous = option == "--format" ? request.format : request.output
-        if let previous, previous != value {
+      case "--format", "--output", "--plist", "--document":
+        let field: WritableKeyPath<PreferencesCommandRequest, String?> =
+          switch option {
+          case "--format": \.format
+          case "--output": \.output
+          case "--plist": \.plist
+          default: \.document
+          }
+        if let previous = request[keyPath: field], previous != value {
           throw UsageError(message: "\(option) is given twice ('\(previous)' and '\(value)')")
         }
-        if option == "--format" { request.format = value } else { request.output = value }
+        request[keyPath: field] = value
       default: break
       }
     }
@@ -454,7 +493,7 @@ struct PreferencesCommandRequest: Equatable {
       switch request.verb {
       case .list: ["text", "json", "markdown"]
       case .export: ["json", "markdown", "settings-plist"]
-      case .lock: []
+      case .lock, .exportValues, .importValues, .resetValues: []
       }
     if let format = request.format, !formats.contains(format) {
       throw UsageError(
@@ -463,6 +502,12 @@ struct PreferencesCommandRequest: Equatable {
     }
     if request.verb == .export, request.format == nil {
       throw UsageError(message: "export needs --format json, markdown or settings-plist")
+    }
+    if request.verb.movesValues, request.plist == nil {
+      throw UsageError(message: "\(request.verb.rawValue) needs --plist FILE, the preferences file")
+    }
+    if request.verb == .importValues, request.document == nil {
+      throw UsageError(message: "import-values needs --document PATH, the values document to import")
     }
     return request
   }

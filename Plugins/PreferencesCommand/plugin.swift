@@ -9,6 +9,10 @@ import PackagePlugin
 ///   retypes and store moves against.
 /// - `export [--target T] --format json|markdown|settings-plist [--output PATH]` describes the
 ///   preferences for documentation, or as a `Settings.bundle` `Root.plist`.
+/// - `export-values --plist FILE [--output PATH]`, `import-values --plist FILE --document PATH`
+///   and `reset-values --plist FILE` move a user's values between a preferences file and a
+///   values document, as the registry's `exportValues()`, `importValues(_:)` and
+///   `resetAllValues()` do in the app.
 ///
 /// `lock` and `export --output` write into the package: run them as
 /// `swift package --allow-writing-to-package-directory preferences lock`. In an Xcode project,
@@ -96,6 +100,19 @@ struct PreferencesCommand: CommandPlugin {
           try run(scanner, workDirectory: workDirectory, scannerArguments(command, for: target)),
           terminator: "")
       }
+    case .exportValues, .importValues, .resetValues:
+      guard targets.count == 1, let target = targets.first else {
+        throw CommandError(
+          "\(request.verb.rawValue) acts on one target; name it with --target (\(targets.map(\.name).joined(separator: ", ")))"
+        )
+      }
+      func resolved(_ path: String) -> String { URL(fileURLWithPath: path, relativeTo: baseDirectory).path }
+      var command = [request.verb.rawValue, "--plist", resolved(request.plist ?? "")]
+      if let document = request.document { command += ["--document", resolved(document)] }
+      if let output = request.output { command += ["--output", resolved(output)] }
+      print(
+        try run(scanner, workDirectory: workDirectory, scannerArguments(command, for: target)),
+        terminator: "")
     case .export:
       guard let format = request.format else { throw CommandError(PreferencesCommandRequest.help) }
       for target in targets {

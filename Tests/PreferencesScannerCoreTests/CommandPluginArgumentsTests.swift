@@ -43,6 +43,16 @@ import Testing
       ])
         == PreferencesCommandRequest(
           verb: .export, targets: ["App"], format: "settings-plist", output: "Settings.bundle/Root.plist"))
+    #expect(
+      try parse(["export-values", "--plist", "prefs.plist", "--output", "values.json", "--target", "App"])
+        == PreferencesCommandRequest(
+          verb: .exportValues, targets: ["App"], output: "values.json", plist: "prefs.plist"))
+    #expect(
+      try parse(["import-values", "--plist=prefs.plist", "--document", "values.json"])
+        == PreferencesCommandRequest(verb: .importValues, plist: "prefs.plist", document: "values.json"))
+    #expect(
+      try parse(["reset-values", "--plist", "p"]) == PreferencesCommandRequest(verb: .resetValues, plist: "p")
+    )
     // The same option given twice with one value is not a conflict.
     #expect(try parse(["export", "--format", "json", "--format=json"])?.format == "json")
   }
@@ -59,7 +69,10 @@ import Testing
   @Test func whatIsNotUsedIsAnErrorThatNamesIt() {
     let cases: [([String], String)] = [
       (["list", "--formt", "json"], "unknown option '--formt'"),
-      (["lsit"], "unknown subcommand 'lsit'; the subcommands are list, lock and export"),
+      (
+        ["lsit"],
+        "unknown subcommand 'lsit'; the subcommands are list, lock, export, export-values, import-values, reset-values"
+      ),
       (["lock", "list"], "unexpected argument 'list'"),
       (["lock", "Old.key"], "unexpected argument 'Old.key'"),
       (["list", "--retire", "A.b"], "--retire is not an option of 'list'; it takes --format, --target"),
@@ -78,6 +91,23 @@ import Testing
         ["export", "--format", "json", "--format", "markdown"],
         "--format is given twice ('json' and 'markdown')"
       ),
+      (["export-values"], "export-values needs --plist FILE, the preferences file"),
+      (
+        ["import-values", "--plist", "p"],
+        "import-values needs --document PATH, the values document to import"
+      ),
+      (
+        ["reset-values", "--plist", "p", "--output", "o"],
+        "--output is not an option of 'reset-values'; it takes --plist, --target"
+      ),
+      (
+        ["export-values", "--plist", "p", "--document", "d"],
+        "--document is not an option of 'export-values'; it takes --output, --plist, --target"
+      ),
+      (
+        ["import-values", "--plist", "a", "--plist", "b", "--document", "d"],
+        "--plist is given twice ('a' and 'b')"
+      ),
       (["lock", "--retire"], "--retire needs a value"),
       (["lock", "--retire", "--drop", "A.b"], "--retire needs a value"),
     ]
@@ -90,7 +120,7 @@ import Testing
     let error = PreferencesCommandRequest.UsageError(message: "unknown option '--x'")
     #expect(
       error.description
-        == "unknown option '--x'\nUSAGE: swift package preferences [list|lock|export] [options]; 'swift package preferences --help' lists them"
+        == "unknown option '--x'\nUSAGE: swift package preferences [list|lock|export|export-values|import-values|reset-values] [options]; 'swift package preferences --help' lists them"
     )
   }
 }

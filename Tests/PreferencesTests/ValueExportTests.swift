@@ -177,4 +177,31 @@ struct ExportSettings {
       Issue.record("\(error)")
     }
   }
+
+  /// The values document is also read and written by `swift package preferences export-values`
+  /// and `import-values`, which never link this library: the two fixtures hold the same values
+  /// as each side writes them, and each side reads the other's (`ValuesTransferTests`).
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../PreferencesScannerCoreTests/Fixtures/Values").standardized
+
+  static let fixtureValues: [String: PropertyListValue] = [
+    "Settings.name": .string("Paul"), "Settings.count": .integer(42),
+    "Settings.big": .unsignedInteger(UInt64.max), "Settings.ratio": .double(0.25), "Settings.on": .bool(true),
+    "Settings.blob": .data(Data([0, 1, 2, 255])),
+    "Settings.when": .date(Date(timeIntervalSinceReferenceDate: 817_556_400.5)),
+    "Settings.tags": .array([.string("a"), .string("b")]),
+    "Settings.size": .dictionary(["w": .integer(3), "h": .double(1.5)]),
+  ]
+
+  @Test func readsTheDocumentTheCommandLineWrites() throws {
+    let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("scanner-document.json"))
+    #expect(try PreferenceValuesDocument(jsonData: data).values == Self.fixtureValues)
+  }
+
+  @Test func writesTheDocumentTheCommandLineReads() throws {
+    let url = Self.fixtures.appendingPathComponent("runtime-document.json")
+    let data = try PreferenceValuesDocument(values: Self.fixtureValues).jsonData()
+    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] != nil { try data.write(to: url) }
+    #expect(try Data(contentsOf: url) == data)
+  }
 }

@@ -200,72 +200,12 @@ extension PreferenceStore {
   }
 }
 
-extension PropertyListValue {
-  /// A value of the kind a preference of the standard type `type` stores (`Date?`: a date,
-  /// `[String]`: a list of text), or `nil` for any other type, whose kind the stored values
-  /// and the default alone show.
-  static func sample(ofType type: String) -> PropertyListValue? {
-    var name = Substring(type)
-    while name.hasSuffix("?") { name = name.dropLast() }
-    if name.hasPrefix("["), name.hasSuffix("]") {
-      let inner = name.dropFirst().dropLast()
-      // `[Key: Value]`: a colon outside any brackets of the key.
-      var depth = 0
-      for index in inner.indices {
-        switch inner[index] {
-        case "[", "<", "(": depth += 1
-        case "]", ">", ")": depth -= 1
-        case ":" where depth == 0:
-          let value = inner[inner.index(after: index)...].trimmingCharacters(in: .whitespaces)
-          return .dictionary(sample(ofType: value).map { ["": $0] } ?? [:])
-        default: break
-        }
-      }
-      return .array(sample(ofType: String(inner)).map { [$0] } ?? [])
-    }
-    switch name {
-    case "String": return .string("")
-    case "Bool": return .bool(false)
-    case "Date": return .date(Date(timeIntervalSince1970: 0))
-    case "Data": return .data(Data())
-    case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
-      "Float", "CGFloat":
-      return .integer(0)
-    default: return nil
-    }
-  }
+/// The value type of `ValueRules.swift`, which the scanner compiles too, for its own.
+typealias SharedValue = PropertyListValue
 
-  /// Why `self` cannot be the value of a preference whose values look like `expected`: a
-  /// number where text belongs, a list where a number belongs. Integers and reals count as one
-  /// kind (a `Double` preference stores `2` as an integer on some platforms); a list's elements
-  /// are compared with the default's (or, where it has none, with each other: a stored list
-  /// holds one kind), a dictionary's with the default's values.
-  func kindMismatch(expecting expected: PropertyListValue) -> String? {
-    func kind(_ value: PropertyListValue) -> String {
-      switch value {
-      case .integer, .unsignedInteger, .double: "number"
-      case .bool: "Boolean"
-      case .string: "text"
-      case .data: "data"
-      case .date: "date"
-      case .array: "list"
-      case .dictionary: "dictionary"
-      }
-    }
-    switch (self, expected) {
-    case (.array(let values), .array(let samples)):
-      // A stored list holds one kind: with no sample in the default, its first element's.
-      guard let sample = samples.first ?? values.first else { return nil }
-      return values.lazy.compactMap { $0.kindMismatch(expecting: sample) }.first.map { "in the list: " + $0 }
-    case (.dictionary(let values), .dictionary(let samples)):
-      for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-        guard let sample = samples[key] ?? samples.values.first else { continue }
-        if let problem = value.kindMismatch(expecting: sample) { return "under '\(key)': " + problem }
-      }
-      return nil
-    default:
-      let (given, wanted) = (kind(self), kind(expected))
-      return given == wanted ? nil : "the document holds \(given), but the preference stores \(wanted)"
-    }
-  }
+extension PropertyListValue {
+  /// The value of a date preference's kind, for ``sample(ofType:)``.
+  static var sampleDate: Self { .date(Date(timeIntervalSince1970: 0)) }
+  /// The value of a data preference's kind.
+  static var sampleData: Self { .data(Data()) }
 }

@@ -74,93 +74,14 @@ enum PreferenceJSON {
   }
 }
 
-/// ISO 8601 dates in UTC, to the microsecond, without a formatter (which is slow to create and
-/// keeps whole seconds only unless told otherwise).
+/// ISO 8601 dates in UTC, to the microsecond (``ISO8601Text``, which the scanner shares).
 enum ISO8601 {
   static func format(_ date: Date) -> String {
-    let interval = date.timeIntervalSince1970
-    var seconds = interval.rounded(.down)
-    var micros = ((interval - seconds) * 1_000_000).rounded()
-    if micros >= 1_000_000 {
-      seconds += 1
-      micros = 0
-    }
-    var time = time_t(seconds)
-    var parts = tm()
-    gmtime_r(&time, &parts)
-    func pad(_ value: Int32, _ width: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-    var text =
-      "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-      + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
-    if micros > 0 {
-      var fraction = pad(Int32(micros), 6)
-      while fraction.hasSuffix("0") { fraction.removeLast() }
-      text += "." + fraction
-    }
-    return text + "Z"
+    ISO8601Text.format(secondsSince1970: date.timeIntervalSince1970)
   }
 
   static func parse(_ text: String) -> Date? {
-    let bytes = Array(text.utf8)
-    var index = 0
-    func number(_ digits: Int) -> Int? {
-      guard index + digits <= bytes.count else { return nil }
-      var value = 0
-      for byte in bytes[index..<index + digits] {
-        guard byte >= 48 && byte <= 57 else { return nil }
-        value = value * 10 + Int(byte - 48)
-      }
-      index += digits
-      return value
-    }
-    func expect(_ byte: UInt8) -> Bool {
-      guard index < bytes.count, bytes[index] == byte else { return false }
-      index += 1
-      return true
-    }
-    guard let year = number(4), expect(45), let month = number(2), expect(45), let day = number(2),
-      expect(84) || expect(116) || expect(32), let hour = number(2), expect(58), let minute = number(2),
-      expect(58), let second = number(2)
-    else { return nil }
-    var fraction = 0.0
-    if expect(46) || expect(44) {
-      var scale = 0.1
-      let start = index
-      while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-        fraction += Double(bytes[index] - 48) * scale
-        scale /= 10
-        index += 1
-      }
-      if index == start { return nil }
-    }
-    var offset = 0
-    if expect(90) || expect(122) {
-      offset = 0
-    } else if index < bytes.count, bytes[index] == 43 || bytes[index] == 45 {
-      let sign = bytes[index] == 45 ? -1 : 1
-      index += 1
-      guard let hours = number(2) else { return nil }
-      _ = expect(58)
-      guard let minutes = number(2) else { return nil }
-      offset = sign * (hours * 3600 + minutes * 60)
-    } else {
-      return nil
-    }
-    guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
-      second <= 60
-    else { return nil }
-    var parts = tm()
-    parts.tm_year = Int32(year - 1900)
-    parts.tm_mon = Int32(month - 1)
-    parts.tm_mday = Int32(day)
-    parts.tm_hour = Int32(hour)
-    parts.tm_min = Int32(minute)
-    parts.tm_sec = Int32(second)
-    let seconds = timegm(&parts)
-    return Date(timeIntervalSince1970: Double(seconds - offset) + fraction)
+    ISO8601Text.secondsSince1970(text).map(Date.init(timeIntervalSince1970:))
   }
 }
 

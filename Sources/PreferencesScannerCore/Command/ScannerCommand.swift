@@ -11,6 +11,9 @@ package struct ScannerCommand {
            preferences-scanner generate --module NAME (--output-directory DIR [--planned FILE]... | --output FILE) [options] PATH...
            preferences-scanner lock --lock FILE [--retire KEY]... [--drop KEY]... [--accept-retype KEY]... [--accept-move KEY]... [options] PATH...
            preferences-scanner export --format json|markdown|settings-plist [--output FILE] [options] PATH...
+           preferences-scanner export-values --plist FILE [--output FILE] [options] PATH...
+           preferences-scanner import-values --plist FILE --document FILE [options] PATH...
+           preferences-scanner reset-values --plist FILE [options] PATH...
 
     scan      Prints every @Preference declaration and diagnostic (JSON or text).
     generate  Writes the generated registry: with --output-directory, the module index, table
@@ -25,6 +28,19 @@ package struct ScannerCommand {
               (or --accept-move) names it.
     export    Describes every preference as JSON, a Markdown table, or a Settings.bundle
               Root.plist (preferences declared with settings: true).
+    export-values
+              Writes the values a preferences file (a UserDefaults domain's property list, or a
+              file store's file) holds for the declared preferences as a values document, the
+              JSON the app's PreferenceRegistry.exportValues() writes; exported: false
+              preferences are left out.
+    import-values
+              Stores a values document's values in the file, each checked against its
+              preference's kind, as PreferenceRegistry.importValues(_:) does; a value under a
+              renamed key goes to its key now. Unknown, retired, not exported and wrongly typed
+              values are reported and change nothing. A missing file is created.
+    reset-values
+              Removes the value of every exported preference from the file, so that each reads
+              its default, as PreferenceRegistry.resetAllValues() does.
 
     Options: --config FILE (default: \(ScannerConfiguration.fileName) in a directory PATH),
     --lock FILE (the lock the sources are checked against), --expected-lock FILE (where the
@@ -58,6 +74,21 @@ package struct ScannerCommand {
       case generate(module: String, destination: Destination)
       case lock(LockRequest)
       case export(format: Exporter.Format, output: String?)
+      case values(ValuesRequest)
+    }
+
+    /// `export-values`, `import-values`, `reset-values`: the preferences file, and the document
+    /// to read or write.
+    struct ValuesRequest {
+      enum Action: String {
+        case export = "export-values", `import` = "import-values", reset = "reset-values"
+      }
+      var action: Action
+      var plist: String
+      /// `import-values`: the document to read.
+      var document: String?
+      /// `export-values`: where to write the document, else standard output.
+      var output: String?
     }
 
     enum ScanFormat: String, CaseIterable { case json, text }
@@ -94,7 +125,9 @@ package struct ScannerCommand {
 
   struct UsageError: Error { var message: String }
 
-  static let commands = ["scan", "generate", "lock", "export"]
+  static let commands = [
+    "scan", "generate", "lock", "export", "export-values", "import-values", "reset-values",
+  ]
 
   static func parse(_ arguments: [String]) throws(UsageError) -> Options {
     var remaining = arguments[...]
@@ -115,6 +148,8 @@ package struct ScannerCommand {
     var settingsFile: String?
     var targetName: String?
     var request = Options.LockRequest(path: "")
+    var plist: String?
+    var document: String?
     var paths: [String] = []
     while let argument = remaining.popFirst() {
       func value() throws(UsageError) -> String {
@@ -133,6 +168,8 @@ package struct ScannerCommand {
       case "--accept-retype": request.acceptRetype.append(try value())
       case "--accept-move": request.acceptMove.append(try value())
       case "--output": output = try value()
+      case "--plist": plist = try value()
+      case "--document": document = try value()
       case "--output-directory": outputDirectory = try value()
       case "--planned": planned.append(try value())
       case "--config": config = try value()
@@ -181,6 +218,17 @@ package struct ScannerCommand {
       guard let lock else { throw UsageError(message: "lock needs --lock FILE") }
       request.path = lock
       subcommand = .lock(request)
+    case "export-values", "import-values", "reset-values":
+      let action = Options.ValuesRequest.Action(rawValue: command)!
+      guard let plist else { throw UsageError(message: "\(command) needs --plist FILE") }
+      if action == .import, document == nil {
+        throw UsageError(message: "import-values needs --document FILE")
+      }
+      if action != .import, document != nil {
+        throw UsageError(message: "--document is an option of import-values only")
+      }
+      if action != .export, output != nil { throw UsageError(message: "\(command) takes no --output") }
+      subcommand = .values(.init(action: action, plist: plist, document: document, output: output))
     default:
       guard let exportFormat = try checkedFormat(Exporter.Format.self) else {
         throw UsageError(message: "export needs --format json, markdown or settings-plist")
@@ -262,6 +310,9 @@ package struct ScannerCommand {
         if !result.hasErrors {
           try generate(result, module: module, destination: destination, cache: cache(options))
         }
+      case .values(let request):
+        report(result.diagnostics)
+        if !result.hasErrors { try transferValues(request, result) }
       case .lock:
         break  // handled above
       }
@@ -272,6 +323,58 @@ package struct ScannerCommand {
     } catch {
       standardError("error: \(error)\n")
       return 1
+    }
+  }
+
+  /// `export-values`, `import-values`, `reset-values`. A file that cannot be read is never
+  /// written over; the file is replaced whole (written beside it, then renamed).
+  private func transferValues(_ request: Options.ValuesRequest, _ result: PreferenceScanner.Result) throws {
+    let transfer = ValuesTransfer(result)
+    func failure(_ message: String) -> Diagnostic {
+      Diagnostic(.error, message, file: request.plist, line: 1, column: 1)
+    }
+    var stored: [String: StoredValue] = [:]
+    if let data = FileManager.default.contents(atPath: request.plist) {
+      do {
+        stored = try PropertyListCoding.readDictionary([UInt8](data))
+      } catch {
+        throw failure("\(error.message); the file is left as it is")
+      }
+    } else if request.action != .import {
+      throw failure("there is no preferences file here")
+    }
+    func write() throws {
+      try Data(PropertyListCoding.binary(.dictionary(stored))).write(
+        to: URL(fileURLWithPath: request.plist), options: .atomic)
+    }
+    switch request.action {
+    case .export:
+      let text = ValuesTransfer.document(transfer.export(from: stored))
+      if let output = request.output { try writeIfChanged(text, to: output) } else { standardOutput(text) }
+    case .import:
+      guard let path = request.document, let data = FileManager.default.contents(atPath: path) else {
+        throw Diagnostic(.error, "cannot read the document", file: request.document ?? "", line: 1, column: 1)
+      }
+      let document: [String: StoredValue]
+      do {
+        document = try ValuesTransfer.values(ofDocument: [UInt8](data))
+      } catch {
+        throw Diagnostic(
+          .error, "not a document of preference values: \(error.message)", file: path, line: 1, column: 1)
+      }
+      let outcome = transfer.importValues(document, into: &stored)
+      if !outcome.imported.isEmpty { try write() }
+      for problem in outcome.problems { standardError("\(path): warning: \(problem)\n") }
+      let renamed = outcome.renamed.keys.sorted().map { "\($0) → \(outcome.renamed[$0]!)" }
+      standardOutput(
+        "\(request.plist): imported \(outcome.imported.count) of \(document.count) values"
+          + (renamed.isEmpty ? "" : " (renamed: \(renamed.joined(separator: ", ")))") + "\n")
+    case .reset:
+      let removed = transfer.reset(&stored)
+      if !removed.isEmpty { try write() }
+      standardOutput(
+        "\(request.plist): removed \(removed.count) values\(removed.isEmpty ? "" : ": " + removed.joined(separator: ", "))\n"
+      )
     }
   }
 

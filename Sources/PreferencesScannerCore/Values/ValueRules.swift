@@ -1,0 +1,1 @@
+../../Preferences/Values/ValueRules.swift
