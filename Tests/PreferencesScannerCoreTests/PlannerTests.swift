@@ -270,15 +270,14 @@ import Testing
       @MainActor enum Stores { static let main = PreferenceStore.inMemory() }
       """)
     let messages = errors(result)
-    #expect(messages.count == 2, "\(messages)")
+    #expect(messages.count == 1, "\(messages)")
     #expect(
-      messages[0].hasPrefix(
-        "Sources/App/File.swift:5:4: error: the store: argument of @Preference 'a' cannot be evaluated by the generated registry, which creates stores in its own file: 'Self.group' is private to its file"
-      ))
-    #expect(
-      messages[1].contains(
+      messages.first?.contains(
         "10:4: error: the movedFrom: argument of @Preference 'f' reads 'Self.shared', which may be isolated to the main actor"
-      ))
+      ) == true)
+    // A private store is evaluated by the declaration, which sees it.
+    #expect(result.plan("Screen.a")?.storeKeptByDeclaration == true)
+    #expect(result.plan("Screen.b")?.storeKeptByDeclaration == false)
     #expect(result.plan("Screen.b")?.storeIsolation == .defaultIsolation)
     #expect(result.plan("Screen.c")?.storeIsolation == .nonisolated)
     #expect(result.plan("Screen.d")?.storeIsolation == .nonisolated)
@@ -290,6 +289,56 @@ import Testing
       ))
     #expect(
       generated.contains("@MainActor fileprivate static func _preference_store_b() -> _Preferences.Store {"))
+  }
+
+  /// A `store:` that names what only the declaring file sees (a private static, a member of a
+  /// `fileprivate extension`, a file-private global, a private type's static) is evaluated by the
+  /// declaration: no generated store code, the record says so, and the registry names the line.
+  /// A declaration that would share such a preference is refused; `movedFrom:` still must be
+  /// reachable.
+  @Test func aPrivateStoreIsKeptByItsDeclaration() throws {
+    let result = scan([
+      (
+        "Sources/App/Screen.swift",
+        """
+        struct Screen {
+          private static let uiTests = PreferenceStore.inMemory()
+          @Preference(store: Self.uiTests) var a = 1
+          @Preference(store: .local) var b = "x"
+          @Preference(store: fileStore) var c = 2.5
+          @Preference(store: Hidden.store) var d = false
+        }
+        fileprivate extension PreferenceStore { static let local = PreferenceStore.suite("local") }
+        private let fileStore = PreferenceStore.inMemory()
+        private enum Hidden { static let store = PreferenceStore.inMemory() }
+        """
+      ),
+      (
+        "Sources/App/View.swift",
+        """
+        struct View {
+          @Preference(\\Screen.a) var a
+        }
+        """
+      ),
+    ])
+    let messages = errors(result)
+    #expect(messages.count == 1, "\(messages)")
+    #expect(
+      messages.first?.contains(
+        "View.swift:2:14: error: @Preference 'a' shares 'Screen.a', whose store: argument 'Self.uiTests' names what only its own file sees"
+      ) == true, "\(messages)")
+    for key in ["Screen.a", "Screen.b", "Screen.c", "Screen.d"] {
+      #expect(result.plan(key)?.storeKeptByDeclaration == true, "\(key)")
+      #expect(result.plan(key)?.store == nil)
+    }
+    let generated = PreferenceScanner.renderAll(result, module: "App")
+    #expect(
+      generated.contains(
+        "static func _keepsStore(line: UInt) -> Bool {\n    switch line {\n    case 3, 4, 5, 6: return true"))
+    #expect(generated.contains(#""storeKeptByDeclaration":true"#))
+    #expect(generated.contains("default: wrappedValue, store: store())"))
+    #expect(!generated.contains("_preference_store_a"))
   }
 
   @Test func valueTypesAreInferredWhereTheyAreUnambiguous() {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PreferencesScannerCore
@@ -56,6 +57,42 @@ import Testing
 
   /// `exported: false` is in the record (only then: every other record is unchanged), and two
   /// declarations of one key agree on it.
+  /// Two files may each have a private store spelled `Self.drafts`, which are two stores: the
+  /// registry sees neither, so a key declared where one is kept is never shared.
+  @Test func aKeyWhoseStoreIsPrivateToItsFileIsNotShared() {
+    let declaration = """
+      struct %@ {
+        private static let drafts = PreferenceStore.inMemory()
+        @Preference(key: "draft", store: Self.drafts) var draft = ""
+      }
+
+      """
+    let result = scan([
+      ("Sources/App/Compose.swift", declaration.replacingOccurrences(of: "%@", with: "Compose")),
+      ("Sources/App/Reply.swift", declaration.replacingOccurrences(of: "%@", with: "Reply")),
+    ])
+    let messages = errors(result)
+    #expect(messages.count == 1, "\(messages)")
+    #expect(
+      messages.first?.hasPrefix(
+        "Sources/App/Reply.swift:3:4: error: preference key 'draft' is also declared at Sources/App/Compose.swift:3:4, and the store: argument 'Self.drafts' at Sources/App/Reply.swift:3:4 names what only its own file sees"
+      ) == true, "\(messages)")
+    // The same declarations with an internal store share the key.
+    let shared = scan([
+      (
+        "Sources/App/Compose.swift",
+        declaration.replacingOccurrences(of: "%@", with: "Compose").replacingOccurrences(
+          of: "private static", with: "static"
+        ).replacingOccurrences(of: "Self.drafts", with: "Compose.drafts")
+      ),
+      (
+        "Sources/App/Reply.swift",
+        "struct Reply {\n  @Preference(key: \"draft\", store: Compose.drafts) var draft = \"\"\n}\n"
+      ),
+    ])
+    #expect(errors(shared).isEmpty, "\(errors(shared))")
+  }
+
   @Test func exportedFalseIsRecordedAndAgreedOn() throws {
     let result = scan(
       """

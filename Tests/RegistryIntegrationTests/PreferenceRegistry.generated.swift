@@ -49,11 +49,11 @@ extension DerivedPreference where Registry == PreferenceRegistry {
   }
   /// `@Preference(key:store:movedFrom:format:sync:settings:exported:renamedFrom:) var name: Value?`, which defaults to nil.
   @usableFromInline nonisolated init(key: Swift.StaticString, store: @autoclosure () -> _Preferences.Store, movedFrom: @autoclosure () -> _Preferences.Store?, format: _Preferences.Format, sync: Swift.Bool, settings: Swift.Bool, exported: Swift.Bool, renamedFrom: Swift.StaticString..., fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) where Value: Swift.ExpressibleByNilLiteral {
-    self = Self._declared(fileID: fileID, line: line, default: nil)
+    self = Self._declared(fileID: fileID, line: line, default: nil, store: store())
   }
   /// `@Preference(key:store:movedFrom:format:sync:settings:renamedFrom:) var name = default`.
   @usableFromInline nonisolated init(wrappedValue: Value, key: Swift.StaticString, store: @autoclosure () -> _Preferences.Store, movedFrom: @autoclosure () -> _Preferences.Store?, format: _Preferences.Format, sync: Swift.Bool, settings: Swift.Bool, renamedFrom: Swift.StaticString..., fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
-    self = Self._declared(fileID: fileID, line: line, default: wrappedValue)
+    self = Self._declared(fileID: fileID, line: line, default: wrappedValue, store: store())
   }
   /// `@Preference(key:renamedFrom:) var name = default`.
   @usableFromInline nonisolated init(wrappedValue: Value, key: Swift.StaticString, renamedFrom: Swift.StaticString..., fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
@@ -61,11 +61,11 @@ extension DerivedPreference where Registry == PreferenceRegistry {
   }
   /// `@Preference(store:) var name = default`.
   @usableFromInline nonisolated init(wrappedValue: Value, store: @autoclosure () -> _Preferences.Store, fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
-    self = Self._declared(fileID: fileID, line: line, default: wrappedValue)
+    self = Self._declared(fileID: fileID, line: line, default: wrappedValue, store: store())
   }
   /// `@Preference(store:renamedFrom:) var name = default`.
   @usableFromInline nonisolated init(wrappedValue: Value, store: @autoclosure () -> _Preferences.Store, renamedFrom: Swift.StaticString..., fileID: Swift.StaticString = #fileID, line: Swift.UInt = #line) {
-    self = Self._declared(fileID: fileID, line: line, default: wrappedValue)
+    self = Self._declared(fileID: fileID, line: line, default: wrappedValue, store: store())
   }
 }
 

@@ -14,6 +14,11 @@ struct PortedSettings {
   @Preference(key: "ported.recents", format: .json) var recents: [String] = []
   @Preference(key: "ported.location") var location = PortedLocation(latitude: 0, longitude: 0)
   @Preference(store: .app) var uiTestable = 1
+  @Preference(store: Self.uiTestSuite) var draft = "empty"
+
+  /// A store only this file sees: the declaration above evaluates it.
+  private static let uiTestSuite = PreferenceStore.suite("integration-private-store")
+  static var uiTestSuiteForChecks: PreferenceStore { uiTestSuite }
 }
 
 /// `@Default(.showFooter) var showFooter` in a view.
@@ -92,6 +97,13 @@ func checkMigrationForms() {
   check(settings.nickname == nil, "an optional without a default")
   // The store chosen at run time.
   check(settings.$uiTestable.store === PreferenceStore.app, "a store chosen at run time")
+  // A store: that names a private static.
+  check(settings.$draft.store === PortedSettings.uiTestSuiteForChecks, "a private store")
+  settings.draft = "kept"
+  check(
+    PortedSettings.uiTestSuiteForChecks.value(forKey: "PortedSettings.draft", default: "") == "kept",
+    "a private store holds the value")
+  settings.$draft.removeValue()
   settings.$accent.removeValue()
   settings.$recents.removeValue()
   settings.$location.removeValue()

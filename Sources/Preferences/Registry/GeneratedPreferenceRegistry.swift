@@ -36,6 +36,12 @@ public protocol GeneratedPreferenceRegistry: Sendable {
   /// wrapper's inlinable initializer calls it.
   @_documentation(visibility: internal)
   static func _keepsDefault(line: UInt) -> Bool
+  /// Whether a `@Preference` declared on `line` evaluates its `store:` expression when it is
+  /// created: those whose store names a `private` or `fileprivate` member, which generated code
+  /// cannot see (``PreferenceDescriptor/storeIsKeptByDeclaration``). A `switch` over constant
+  /// lines, folded into each declaration's initializer as ``_keepsDefault(line:)`` is.
+  @_documentation(visibility: internal)
+  static func _keepsStore(line: UInt) -> Bool
 }
 
 extension GeneratedPreferenceRegistry {
@@ -45,6 +51,10 @@ extension GeneratedPreferenceRegistry {
   /// For registries that do not say: every declaration keeps its default.
   @_documentation(visibility: internal)
   public static func _keepsDefault(line: UInt) -> Bool { true }
+
+  /// For registries that do not say: no declaration keeps its store.
+  @_documentation(visibility: internal)
+  public static func _keepsStore(line: UInt) -> Bool { false }
 
   /// Every preference declared in the module, in file and source order.
   public static var preferences: [PreferenceDescriptor] {

@@ -68,13 +68,13 @@ struct GeneratedRecordReader {
     case key, isKeyDerived, property, declaringType, valueType, defaultValue, documentation, fileID, line,
       column
     case condition, syncs, inSettings, store, format, renamedFrom, registration, registrationNote
-    case isExported, referencedAt, index, registeredValue
+    case isExported, storeKeptByDeclaration, referencedAt, index, registeredValue
 
     static let names: [StaticString] = [
       "key", "isKeyDerived", "property", "declaringType", "valueType", "defaultValue", "documentation",
       "fileID",
       "line", "column", "condition", "syncs", "inSettings", "store", "format", "renamedFrom", "registration",
-      "registrationNote", "isExported", "referencedAt", "index", "registeredValue",
+      "registrationNote", "isExported", "storeKeptByDeclaration", "referencedAt", "index", "registeredValue",
     ]
   }
 
@@ -102,6 +102,7 @@ struct GeneratedRecordReader {
     var registeredValue: PropertyListValue?
     var referencedAt: [String] = []
     var isExported = true
+    var storeKeptByDeclaration = false
     var expected = 0
     try enter(UInt8(ascii: "{"))
     while let field = try nextField(expected: &expected) {
@@ -126,6 +127,7 @@ struct GeneratedRecordReader {
       case .registration: registration = try readEnum(PreferenceDescriptor.Registration.self)
       case .registrationNote: registrationNote = try readOptionalString()
       case .isExported: isExported = try readBool()
+      case .storeKeptByDeclaration: storeKeptByDeclaration = try readBool()
       case .referencedAt: referencedAt = try readStrings()
       case .index: index = try readInteger(Int.self)
       case .registeredValue:
@@ -145,7 +147,7 @@ struct GeneratedRecordReader {
       inSettings: try required(inSettings, "inSettings"), storeSource: store,
       format: try required(format, "format"), renamedFrom: try required(renamedFrom, "renamedFrom"),
       registration: try required(registration, "registration"), registrationNote: registrationNote,
-      isKeyDerived: isKeyDerived, isExported: isExported)
+      isKeyDerived: isKeyDerived, isExported: isExported, storeIsKeptByDeclaration: storeKeptByDeclaration)
     return GeneratedRecord(
       descriptor: descriptor, index: try required(index, "index"), registeredValue: registeredValue,
       referencedAt: referencedAt)

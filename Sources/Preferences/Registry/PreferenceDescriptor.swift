@@ -57,6 +57,11 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
   /// The source text of the `store:` argument, if any (a preference's projection has the store:
   /// `$name.store`).
   public var storeSource: String?
+  /// Whether the `store:` expression is evaluated where the preference is declared, because it
+  /// names a `private` or `fileprivate` member that generated code cannot see: the store is known
+  /// once a value declaring the preference was created, and until then the registry's
+  /// module-wide operations (registration, export, import, reset) pass the preference by.
+  public var storeIsKeptByDeclaration: Bool
   /// How the value is stored.
   public var format: PreferenceFormat
   /// Keys this preference was stored under before, newest first.
@@ -73,9 +78,10 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     syncs: Bool = false, inSettings: Bool = false, storeSource: String? = nil,
     format: PreferenceFormat = .propertyList,
     renamedFrom: [String] = [], registration: Registration = .registry, registrationNote: String? = nil,
-    isKeyDerived: Bool = true, isExported: Bool = true
+    isKeyDerived: Bool = true, isExported: Bool = true, storeIsKeptByDeclaration: Bool = false
   ) {
     self.key = key
+    self.storeIsKeptByDeclaration = storeIsKeptByDeclaration
     self.isExported = isExported
     self.isKeyDerived = isKeyDerived
     self.property = property
@@ -100,12 +106,15 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
   private enum CodingKeys: String, CodingKey {
     case key, isKeyDerived, property, declaringType, valueType, documentation, fileID, line, column
     case condition, syncs, inSettings, isExported, format, renamedFrom, registration, registrationNote
+    case storeIsKeptByDeclaration = "storeKeptByDeclaration"
     case defaultValueSource = "defaultValue"
     case storeSource = "store"
   }
 
-  /// Decodes a record; one written before `isKeyDerived` existed reads as derived, and one that
-  /// does not say `isExported` (the scanner writes it only when `false`) as exported.
+  /// Decodes a record; one written before `isKeyDerived` existed reads as derived, one that does
+  /// not say `isExported` (the scanner writes it only when `false`) as exported, and one that does
+  /// not say `storeKeptByDeclaration` (written only when `true`) as a store the registry
+  /// evaluates.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     key = try container.decode(String.self, forKey: .key)
@@ -123,6 +132,8 @@ public struct PreferenceDescriptor: Sendable, Hashable, Codable {
     inSettings = try container.decode(Bool.self, forKey: .inSettings)
     isExported = try container.decodeIfPresent(Bool.self, forKey: .isExported) ?? true
     storeSource = try container.decodeIfPresent(String.self, forKey: .storeSource)
+    storeIsKeptByDeclaration =
+      try container.decodeIfPresent(Bool.self, forKey: .storeIsKeptByDeclaration) ?? false
     format = try container.decode(PreferenceFormat.self, forKey: .format)
     renamedFrom = try container.decode([String].self, forKey: .renamedFrom)
     registration = try container.decode(Registration.self, forKey: .registration)

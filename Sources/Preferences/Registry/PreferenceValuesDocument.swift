@@ -83,6 +83,11 @@ public struct PreferenceImportReport: Sendable, Equatable {
   /// Values of another kind than the preference stores (text where a number belongs): key →
   /// what was wrong. None of them was stored.
   public var wrongType: [String: String] = [:]
+  /// Keys of preferences whose `store:` names what only their own file sees, when no value
+  /// declaring them was created yet: the registry does not know their store until then
+  /// (``PreferenceDescriptor/storeIsKeptByDeclaration``). Create one (show the view) and import
+  /// again.
+  public var storeNotKnownYet: [String] = []
 
   /// Creates an empty report.
   public init() {}
@@ -93,6 +98,9 @@ public struct PreferenceImportReport: Sendable, Equatable {
       + retired.map { "'\($0)': this preference was retired" }
       + notImported.map { "'\($0)': this preference is not imported (declared exported: false)" }
       + wrongType.keys.sorted().map { "'\($0)': \(wrongType[$0]!)" }
+      + storeNotKnownYet.map {
+        "'\($0)': its store is private to the file that declares it, and no value declaring it was created yet"
+      }
   }
 }
 
@@ -111,8 +119,9 @@ extension GeneratedPreferenceRegistry {
   /// Stores each value of `document` in its preference's store, after checking that it is of
   /// the kind the preference stores; a value under an old key of a preference (`renamedFrom:`,
   /// or a rename `Preferences.lock` remembers) is stored under its key now. Unknown and retired
-  /// keys, preferences declared `exported: false` and values of the wrong kind are reported
-  /// and change nothing. Observers hear each stored value as they hear any write.
+  /// keys, preferences declared `exported: false`, values of the wrong kind and preferences
+  /// whose private store no value has given yet (``PreferenceImportReport/storeNotKnownYet``)
+  /// are reported and change nothing. Observers hear each stored value as they hear any write.
   ///
   /// Like every registration, it may wait for the main thread to evaluate a store or default
   /// that only the main actor may create: call it (and ``exportValues()``, ``resetAllValues()``)
@@ -148,8 +157,19 @@ extension GeneratedPreferenceRegistry {
       if source != target { report.renamed[source] = target }
     }
     let retired = Set(retiredKeys)
+    // The keys (old ones too) of preferences passed by because their store is not known yet.
+    var waiting: Set<String> = []
+    for entry in catalog.allEntries() where !seen.contains(entry.descriptor.key) {
+      waiting.formUnion([entry.descriptor.key] + entry.descriptor.renamedFrom)
+    }
     for key in document.values.keys.sorted() where !consumed.contains(key) {
-      if retired.contains(key) { report.retired.append(key) } else { report.unknown.append(key) }
+      if retired.contains(key) {
+        report.retired.append(key)
+      } else if waiting.contains(key) {
+        report.storeNotKnownYet.append(key)
+      } else {
+        report.unknown.append(key)
+      }
     }
     report.imported.sort()
     report.notImported.sort()
@@ -177,12 +197,13 @@ extension GeneratedPreferenceRegistry {
 
 extension RegistryCatalog {
   /// Every declaration with the store it reads (a test's stand-in where one runs), each
-  /// store's defaults registered.
+  /// store's defaults registered. A preference whose declaration keeps its store is passed by
+  /// until a value declaring it gives that store.
   func entriesWithStores() -> [(Entry, PreferenceStore)] {
     let standIns = PreferenceStandIns.current
-    return allEntries().map { entry in
-      let store =
-        store(of: entry).map { standIns?.store(standingInFor: $0) ?? $0 } ?? PreferenceStore.default
+    return allEntries().compactMap { entry in
+      guard let known = storeIfKnown(of: entry) else { return nil }
+      let store = known.map { standIns?.store(standingInFor: $0) ?? $0 } ?? PreferenceStore.default
       ensureRegistered(in: store)
       return (entry, store)
     }

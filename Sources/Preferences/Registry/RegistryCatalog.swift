@@ -173,7 +173,9 @@ final class RegistryCatalog: Sendable {
     }
   }
 
-  /// The explicit store of `entry`, evaluated once; `nil` for ``PreferenceStore/default``.
+  /// The explicit store of `entry`, evaluated once; `nil` for ``PreferenceStore/default``, and
+  /// for a store its declaration keeps (``PreferenceDescriptor/storeIsKeptByDeclaration``) that
+  /// no value declaring it has given yet (``storeIfKnown(of:)`` tells the two apart).
   ///
   /// A store expression that needs the main actor is evaluated there: at once on the main
   /// thread; elsewhere, with `waitForMainActor`, by the main thread (a declaration's first read
@@ -181,6 +183,34 @@ final class RegistryCatalog: Sendable {
   /// thread already); without it, not at all (`nil`, not remembered).
   func store(of entry: Entry, waitForMainActor: Bool = true) -> PreferenceStore? {
     evaluatedStore(of: entry, waitForMainActor: waitForMainActor) ?? nil
+  }
+
+  /// The store of `entry` (`.some(nil)`: ``PreferenceStore/default``), or `nil` while its
+  /// declaration keeps it and no value declaring it was created yet.
+  func storeIfKnown(of entry: Entry) -> PreferenceStore?? {
+    evaluatedStore(of: entry, waitForMainActor: true)
+  }
+
+  /// Takes the store that a declaration evaluated where it is declared (its `store:` names a
+  /// private member), at the first creation of a value declaring it; registers the preference's
+  /// default there if the module's defaults were registered there already.
+  ///
+  /// It takes the registration turn, so that a registration running meanwhile either has
+  /// finished (and the default is registered here) or starts after it (and finds the store).
+  /// Inside a test's stand-ins it registers in the stand-in only: the real store, if registered
+  /// before, lacks this one default until the process ends (a read still gets the declared
+  /// default; only code reading that store directly misses it).
+  func keepStore(_ store: PreferenceStore, of entry: Entry) {
+    let claimed = registrations.claim()
+    defer { if claimed { registrations.release() } }
+    let kept = state.withLock { state -> Bool in
+      guard state.stores[entry.descriptor.key] == nil else { return false }
+      state.stores[entry.descriptor.key] = store
+      return true
+    }
+    guard kept else { return }
+    let target = PreferenceStandIns.current?.store(standingInFor: store) ?? store
+    if target.hasRegistered(registry: number) { register([entry], in: target) }
   }
 
   /// `.some(nil)` for the default store; `nil` when the store could not be evaluated here.
@@ -191,6 +221,8 @@ final class RegistryCatalog: Sendable {
     }
     guard entry.descriptor.storeSource != nil else { return .some(nil) }
     if let store = state.withLock({ $0.stores[entry.descriptor.key] }) { return store }
+    // Known once a value declaring the preference gives it (`keepStore(_:of:)`).
+    if entry.descriptor.storeIsKeptByDeclaration { return nil }
     let evaluated: PreferenceStore?
     if let store = entry.table.store(entry.index) {
       evaluated = store

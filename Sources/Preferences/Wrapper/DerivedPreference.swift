@@ -97,6 +97,40 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     Self(fileID: fileID, line: line, default: defaultValue)
   }
 
+  /// What the initializers generated for a module's options that include `store:` create: a
+  /// preference declared at `fileID` and `line` with `defaultValue`, which evaluates `store` when
+  /// its `store:` names a private member that generated code cannot see
+  /// (``GeneratedPreferenceRegistry/_keepsStore(line:)``). Generated code only.
+  @_spi(Generated) @inlinable
+  public static func _declared(
+    fileID: StaticString, line: UInt, default defaultValue: Value, store: @autoclosure () -> PreferenceStore
+  ) -> Self {
+    let declared = Self(fileID: fileID, line: line, default: defaultValue)
+    if Registry._keepsStore(line: line) { declared.keep(store) }
+    return declared
+  }
+
+  /// Gives the registry the store this declaration evaluates, if its record says that the
+  /// declaration keeps its store (`_keepsStore(line:)` names lines, which declarations in other
+  /// files share). Every creation gives it until one has finished doing so (the first store
+  /// given wins), so that no value of the declaration resolves its store before the registry
+  /// knows it; later creations evaluate nothing.
+  @usableFromInline
+  func keep(_ store: () -> PreferenceStore) {
+    let location = DeclarationDefaults.Location(address: fileIDAddress, line: location)
+    guard !KeptStores.locations.withLock({ $0.contains(location) }) else { return }
+    let catalog = RegistryCatalog.of(Registry.self)
+    let fileID = String(cString: UnsafePointer<CChar>(bitPattern: fileIDAddress)!)
+    if let entry = catalog.entry(fileID: fileID, location: self.location),
+      entry.descriptor.storeIsKeptByDeclaration
+    {
+      // Evaluated as the registry evaluates every store: outside a test's stand-ins, whose
+      // factories would otherwise make it a stand-in for the whole process.
+      catalog.keepStore(PreferenceStandIns.outside(store), of: entry)
+    }
+    KeptStores.locations.withLock { _ = $0.insert(location) }
+  }
+
   /// What the initializer generated for `@Preference(\Settings.showFooter) var showFooter`
   /// creates: a declaration at `fileID` and `line` that shares another declaration's preference
   /// (whose registry record lists this location), so it keeps no default. Generated code only.
@@ -303,6 +337,11 @@ enum DeclarationResolver {
     DeclarationTable.insert(resolution, fileIDAddress, location)
     return resolution
   }
+}
+
+/// The declarations whose store the registry has been given (see `DerivedPreference.keep(_:)`).
+enum KeptStores {
+  static let locations = Locked<Set<DeclarationDefaults.Location>>([])
 }
 
 /// Where values of declarations without a registry entry are kept: memory only, so that a

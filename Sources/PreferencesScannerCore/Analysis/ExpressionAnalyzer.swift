@@ -15,6 +15,9 @@ struct ExpressionAnalyzer {
     var code: String
     /// Why generated code cannot evaluate it at all, if it cannot.
     var unreachable: String?
+    /// Whether every reason it is unreachable is a `private` or `fileprivate` name, which the
+    /// declaration itself can see.
+    var unreachableOnlyByAccess = true
     /// Whether it can be evaluated off the main actor whatever the module's default isolation.
     var isNonisolated = true
     /// Whether some name needs the main actor in every module (declared `@MainActor`, or of
@@ -67,7 +70,15 @@ struct ExpressionAnalyzer {
     var replacements: [Int: String] = [:]
     var brackets: [UInt8] = []
     var closureDepth = 0
-    func unreachable(_ reason: String) { if analysis.unreachable == nil { analysis.unreachable = reason } }
+    func unreachable(_ reason: String, byAccess: Bool = false) {
+      if analysis.unreachable == nil { analysis.unreachable = reason }
+      if !byAccess { analysis.unreachableOnlyByAccess = false }
+    }
+    /// A type generated code cannot name: private to its file (which the declaration sees), or
+    /// declared inside a function.
+    func unreachableType(_ reason: String) {
+      unreachable(reason, byAccess: reason.hasSuffix("is private to its file"))
+    }
     func needs(_ isolation: Isolation, _ reference: String) {
       switch isolation {
       case .nonisolated: break
@@ -93,12 +104,14 @@ struct ExpressionAnalyzer {
       }
       switch resolution {
       case .member(let owner, let found):
-        if found.syntax.access?.isFilePrivate == true { unreachable("'\(reference)' is private to its file") }
+        if found.syntax.access?.isFilePrivate == true {
+          unreachable("'\(reference)' is private to its file", byAccess: true)
+        }
         needs(isolation(of: found, in: owner), reference)
       case .nestedType(let owner, _, let nested):
-        if let reason = index[nested ?? owner].unreachable { unreachable(reason) }
+        if let reason = index[nested ?? owner].unreachable { unreachableType(reason) }
         if nested == nil, isFilePrivateAlias(member, in: owner) {
-          unreachable("'\(reference)' is private to its file")
+          unreachable("'\(reference)' is private to its file", byAccess: true)
         }
       default:
         break
@@ -135,6 +148,13 @@ struct ExpressionAnalyzer {
           // `.member` with no base: a member of the contextual type.
           if isLeadingDot(expression, position), let member = expression.word(position + 1) {
             needs(leadingDotIsolation(member, storeContext: storeContext), "." + member)
+            // A store of this module's own `PreferenceStore` extension that only its file sees.
+            if storeContext, let store = index.child("PreferenceStore", of: nil),
+              case .member(_, let found)? = index.lookup(member, inType: store),
+              found.syntax.access?.isFilePrivate == true
+            {
+              unreachable("'.\(member)' is private to its file", byAccess: true)
+            }
           }
         default: break
         }
@@ -164,7 +184,9 @@ struct ExpressionAnalyzer {
       case .genericParameter:
         unreachable("'\(name)' is a generic parameter")
       case .member(let owner, let found):
-        if found.syntax.access?.isFilePrivate == true { unreachable("'\(name)' is private to its file") }
+        if found.syntax.access?.isFilePrivate == true {
+          unreachable("'\(name)' is private to its file", byAccess: true)
+        }
         if level > 0 {
           if closureDepth > 0 {
             unreachable("'\(name)' names a member of an enclosing type inside a closure")
@@ -173,9 +195,9 @@ struct ExpressionAnalyzer {
         }
         needs(isolation(of: found, in: owner), name)
       case .nestedType(let owner, let nested, let type):
-        if let reason = index[type ?? owner].unreachable { unreachable(reason) }
+        if let reason = index[type ?? owner].unreachable { unreachableType(reason) }
         if type == nil, isFilePrivateAlias(nested, in: owner) {
-          unreachable("'\(name)' is private to its file")
+          unreachable("'\(name)' is private to its file", byAccess: true)
         }
         if level > 0 {
           if closureDepth > 0 {
@@ -185,11 +207,11 @@ struct ExpressionAnalyzer {
         }
         useType(type, name: name, member: member, isCall: isCall, isType: isType)
       case .moduleType(let type):
-        if let reason = index[type].unreachable { unreachable(reason) }
+        if let reason = index[type].unreachable { unreachableType(reason) }
         useType(type, name: name, member: member, isCall: isCall, isType: isType)
       case .global(let global):
         if global.syntax.access?.isFilePrivate == true && global.file == file {
-          unreachable("'\(name)' is private to its file")
+          unreachable("'\(name)' is private to its file", byAccess: true)
         }
         needs(isolation(of: global, in: nil), name)
       case .external:

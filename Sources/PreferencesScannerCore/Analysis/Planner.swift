@@ -214,6 +214,12 @@ package struct Planner: Sendable {
         )
         continue
       }
+      if let keeper = targets.first(where: { plans[$0].storeKeptByDeclaration }) {
+        error(
+          "\(subject), whose store: argument '\(plans[keeper].storeText ?? "")' names what only its own file sees, so only a value of '\(path.joined(separator: "."))' created there can give the store; make that store internal, or read the preference through an instance"
+        )
+        continue
+      }
       for target in targets { sites[target, default: []].append(site) }
     }
     for (position, added) in sites {
@@ -395,6 +401,9 @@ package struct Planner: Sendable {
       code: String, isolation: StoreIsolation
     )? {
       guard let expression else { return nil }
+      // A store the registry cannot reach (the declaring type, or a name in the expression, is
+      // private to its file) is evaluated by the declaration itself, where Swift sees it.
+      if label == "store", let blocked, blocked.hasSuffix("is private to its file") { return nil }
       if let blocked {
         error(
           "the \(label): argument of @Preference '\(syntax.property)' cannot be evaluated by the generated registry: \(blocked); declare the preference in a type the registry can extend, or give it no \(label): argument"
@@ -402,6 +411,7 @@ package struct Planner: Sendable {
         return nil
       }
       let analysis = analyzer.analyze(expression, isType: false, storeContext: true)
+      if label == "store", analysis.unreachable != nil, analysis.unreachableOnlyByAccess { return nil }
       if let reason = analysis.unreachable {
         error(
           "the \(label): argument of @Preference '\(syntax.property)' cannot be evaluated by the generated registry, which creates stores in its own file: \(reason); use a store factory (.standard, .suite(\"…\"), .propertyList(at: …)) or a 'static let' that the registry can read"

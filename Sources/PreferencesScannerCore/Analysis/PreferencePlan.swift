@@ -144,6 +144,10 @@ package final class PreferencePlan: Sendable {
   package var isExported: Bool { syntax.arguments.isExported }
   package var format: String { syntax.arguments.format ?? "propertyList" }
   package var storeText: String? { syntax.arguments.store?.text }
+  /// Whether the declaration evaluates its own `store:` expression, which names what only its
+  /// file sees (a `private` or `fileprivate` member or type): the planner gives it no generated
+  /// code, and the wrapper hands the store to the registry when it is first created.
+  package var storeKeptByDeclaration: Bool { store == nil && syntax.arguments.store != nil }
 
   package var registrationKind: String {
     switch registration {

@@ -73,6 +73,15 @@ package enum Validation {
     for (key, declarations) in byKey.filter({ $0.value.count > 1 }).sorted(by: { $0.key < $1.key }) {
       for (later, earlier) in duplicates(declarations.map { plans[$0] }, files: files) {
         let named = later.syntax.arguments.key != nil || earlier.syntax.arguments.key != nil
+        if let keeper = [later, earlier].first(where: \.storeKeptByDeclaration) {
+          // Two files' private names may be spelled alike and be two stores: the registry, which
+          // sees neither, could not tell which one holds the key.
+          report(
+            .error,
+            "preference key '\(key)' is also declared at \(earlier.file):\(earlier.line):\(earlier.column), and the store: argument '\(keeper.storeText ?? "")' at \(keeper.file):\(keeper.line):\(keeper.column) names what only its own file sees, so the registry cannot know that both declarations name one store; make that store internal (a 'static let' the registry can read), or give one declaration another key",
+            at: later)
+          continue
+        }
         if named && agree(later, earlier) { continue }
         report(
           .error,

@@ -36,6 +36,8 @@ package enum PreferenceRecord {
     ]
     // Only where the declaration leaves its value out of exports (`exported: false`).
     if !plan.isExported { members.append(("isExported", .bool(false))) }
+    // Only where the declaration evaluates its own store (its `store:` names a private member).
+    if plan.storeKeptByDeclaration { members.append(("storeKeptByDeclaration", .bool(true))) }
     // The declarations that share this one, as `fileID:line` (only where there are some).
     if !plan.references.isEmpty {
       members.append(("referencedAt", .strings(plan.references.map { "\($0.fileID):\($0.line)" })))

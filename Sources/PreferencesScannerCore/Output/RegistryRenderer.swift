@@ -57,6 +57,7 @@ package enum RegistryRenderer {
       self.index(
         module: module, tables: withPreferences.map { tableName(forFileID: result.files[$0].fileID) },
         retiredKeys: result.retiredKeys, keptLines: keptLines(result.plans),
+        keptStoreLines: keptStoreLines(result.plans),
         callsDeprecatedTables: byFile.values.contains(where: namesDeprecatedTypes),
         imports: keyFileImports(result, preferences: preferencesImport.index), access: access)
       + initializers(result.files, access: access)
@@ -118,6 +119,7 @@ package enum RegistryRenderer {
       + indexDeclarations(
         tables: withPreferences.map { tableName(forFileID: result.files[$0].fileID) },
         retiredKeys: result.retiredKeys, keptLines: keptLines(result.plans),
+        keptStoreLines: keptStoreLines(result.plans),
         callsDeprecatedTables: byFile.values.contains(where: namesDeprecatedTypes), access: access)
       + initializers(result.files, access: access)
       + conformances(result.conformances) + typedKeys(result.typedKeys)
@@ -164,7 +166,7 @@ package enum RegistryRenderer {
   /// `imports` is its import block (`Preferences`, and the imports of files whose typed keys name
   /// another module's types), one line each.
   package static func index(
-    module: String, tables: [String], retiredKeys: [String], keptLines: [Int],
+    module: String, tables: [String], retiredKeys: [String], keptLines: [Int], keptStoreLines: [Int] = [],
     callsDeprecatedTables: Bool = false, imports: String, access: IndexAccess
   ) -> String {
     header + """
@@ -174,7 +176,7 @@ package enum RegistryRenderer {
 
       """ + imports
       + indexDeclarations(
-        tables: tables, retiredKeys: retiredKeys, keptLines: keptLines,
+        tables: tables, retiredKeys: retiredKeys, keptLines: keptLines, keptStoreLines: keptStoreLines,
         callsDeprecatedTables: callsDeprecatedTables, access: access)
   }
 
@@ -200,6 +202,12 @@ package enum RegistryRenderer {
         return plan.reportedLocation.line
       }
     ).sorted()
+  }
+
+  /// The lines of the declarations that evaluate their own `store:` (it names a private member):
+  /// each hands its store to the registry when it is first created.
+  static func keptStoreLines(_ plans: [PreferencePlan]) -> [Int] {
+    Set(plans.filter(\.storeKeptByDeclaration).map(\.reportedLocation.line)).sorted()
   }
 
   /// The files declaring `PreferenceKeys` enums whose typed keys name another module's types
@@ -279,9 +287,23 @@ package enum RegistryRenderer {
 
   /// `Preference` and `PreferenceRegistry`, listing `tables`.
   package static func indexDeclarations(
-    tables: [String], retiredKeys: [String], keptLines: [Int], callsDeprecatedTables: Bool = false,
-    access: IndexAccess
+    tables: [String], retiredKeys: [String], keptLines: [Int], keptStoreLines: [Int] = [],
+    callsDeprecatedTables: Bool = false, access: IndexAccess
   ) -> String {
+    let keepsStore =
+      keptStoreLines.isEmpty
+      ? ""
+      : """
+
+
+        /// Whether the declaration on `line` evaluates its own store: one that names a private member.
+        \(access.member)nonisolated static func _keepsStore(line: UInt) -> Bool {
+          switch line {
+          case \(keptStoreLines.map(String.init).joined(separator: ", ")): return true
+          default: return false
+          }
+        }
+      """
     let keeps =
       keptLines.isEmpty
       ? "false"
@@ -317,7 +339,7 @@ package enum RegistryRenderer {
         /// Whether the declaration on `line` keeps its default: one the registry cannot evaluate.
         \(access.member)nonisolated static func _keepsDefault(line: UInt) -> Bool {
           \(keeps)
-        }
+        }\(keepsStore)
       }
 
       /// Declared with no isolation, so that it has the module's default isolation.
@@ -389,7 +411,7 @@ package enum RegistryRenderer {
       out += """
           /// \(form.hasDefault ? "`\(attribute) var name = default`" : "`\(attribute) var name: Value?`, which defaults to nil").
           \(access.member)nonisolated init(\(parameters.joined(separator: ", ")))\(form.hasDefault ? "" : " where Value: Swift.ExpressibleByNilLiteral") {
-            self = Self._declared(fileID: fileID, line: line, default: \(form.hasDefault ? "wrappedValue" : "nil"))
+            self = Self._declared(fileID: fileID, line: line, default: \(form.hasDefault ? "wrappedValue" : "nil")\(form.labels.contains("store") ? ", store: store()" : ""))
           }
 
         """
