@@ -340,6 +340,9 @@ struct PreferencesCommandRequest: Equatable {
   var plist: String?
   /// The values document `import-values` reads.
   var document: String?
+  /// The store the preferences file holds, as declarations write `store:`; the default store's
+  /// file when `nil`.
+  var store: String?
 
   struct UsageError: Error, Equatable, CustomStringConvertible {
     var message: String
@@ -358,9 +361,11 @@ struct PreferencesCommandRequest: Equatable {
                [--accept-retype KEY]... [--accept-move KEY]...
            swift package preferences export --format json|markdown|settings-plist [--target T]...
                [--output PATH]
-           swift package preferences export-values --plist FILE [--target T] [--output PATH]
-           swift package preferences import-values --plist FILE --document PATH [--target T]
-           swift package preferences reset-values --plist FILE [--target T]
+           swift package preferences export-values --plist FILE [--store EXPR] [--target T]
+               [--output PATH]
+           swift package preferences import-values --plist FILE [--store EXPR] --document PATH
+               [--target T]
+           swift package preferences reset-values --plist FILE [--store EXPR] [--target T]
 
     SwiftPM asks for permission to write to the package directory before any of these runs
     (lock and export --output write there): answer it, or put --allow-writing-to-package-directory
@@ -392,10 +397,13 @@ struct PreferencesCommandRequest: Equatable {
               default. Import and reset write FILE: quit the app first, or work on a copy and
               'defaults import DOMAIN FILE'; outside the package, SwiftPM's sandbox needs
               --allow-writing-to-directory DIR before 'preferences'.
+              FILE is one store's: the default store's, or with --store EXPR the store that
+              declarations name as 'store: EXPR' ('--store=.suite("group.example")').
 
     OPTIONS:
       --target T   Only target T (repeatable); every Swift target by default. The values
-                   subcommands act on one target: name it unless the package has one.
+                   subcommands act on one target: by default, the one target whose sources
+                   declare preferences.
       -h, --help   Shows this help.
     """
 
@@ -405,15 +413,15 @@ struct PreferencesCommandRequest: Equatable {
     case .list: ["--format"]
     case .lock: ["--retire", "--drop", "--accept-retype", "--accept-move"]
     case .export: ["--format", "--output"]
-    case .exportValues: ["--plist", "--output"]
-    case .importValues: ["--plist", "--document"]
-    case .resetValues: ["--plist"]
+    case .exportValues: ["--plist", "--store", "--output"]
+    case .importValues: ["--plist", "--store", "--document"]
+    case .resetValues: ["--plist", "--store"]
     }
   }
 
   private static let allOptions: Set<String> = [
     "--target", "--format", "--output", "--retire", "--drop", "--accept-retype", "--accept-move", "--plist",
-    "--document",
+    "--document", "--store",
   ]
 
   /// The request `arguments` make, or `nil` when they ask for help.
@@ -474,12 +482,13 @@ struct PreferencesCommandRequest: Equatable {
       case "--drop": request.drop.append(value)
       case "--accept-retype": request.acceptRetype.append(value)
       case "--accept-move": request.acceptMove.append(value)
-      case "--format", "--output", "--plist", "--document":
+      case "--format", "--output", "--plist", "--document", "--store":
         let field: WritableKeyPath<PreferencesCommandRequest, String?> =
           switch option {
           case "--format": \.format
           case "--output": \.output
           case "--plist": \.plist
+          case "--store": \.store
           default: \.document
           }
         if let previous = request[keyPath: field], previous != value {

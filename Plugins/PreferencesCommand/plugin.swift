@@ -10,7 +10,7 @@ import PackagePlugin
 /// - `export [--target T] --format json|markdown|settings-plist [--output PATH]` describes the
 ///   preferences for documentation, or as a `Settings.bundle` `Root.plist`.
 /// - `export-values --plist FILE [--output PATH]`, `import-values --plist FILE --document PATH`
-///   and `reset-values --plist FILE` move a user's values between a preferences file and a
+///   and `reset-values --plist FILE` (each with `--store EXPR` for another store's file) move a user's values between a preferences file and a
 ///   values document, as the registry's `exportValues()`, `importValues(_:)` and
 ///   `resetAllValues()` do in the app.
 ///
@@ -101,13 +101,28 @@ struct PreferencesCommand: CommandPlugin {
           terminator: "")
       }
     case .exportValues, .importValues, .resetValues:
-      guard targets.count == 1, let target = targets.first else {
+      // One target: the one named, else the one whose sources declare preferences.
+      let candidates =
+        targets.count <= 1 || !targetNames.isEmpty
+        ? targets
+        : targets.filter { target in
+          target.sources.contains { (try? Data(contentsOf: $0)).map(PluginShared.mentionsPreference) == true }
+        }
+      guard candidates.count == 1, let target = candidates.first else {
         throw CommandError(
-          "\(request.verb.rawValue) acts on one target; name it with --target (\(targets.map(\.name).joined(separator: ", ")))"
+          "\(request.verb.rawValue) acts on one target; name it with --target (\((candidates.isEmpty ? targets : candidates).map(\.name).joined(separator: ", ")))"
         )
       }
-      func resolved(_ path: String) -> String { URL(fileURLWithPath: path, relativeTo: baseDirectory).path }
+      /// A path as the shell would have read it: `~/` is the home folder (an `--option=~/x`
+      /// reaches here unexpanded), and a relative path is the package's.
+      func resolved(_ path: String) -> String {
+        let expanded =
+          path == "~" || path.hasPrefix("~/")
+          ? FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst() : path
+        return URL(fileURLWithPath: expanded, relativeTo: baseDirectory).path
+      }
       var command = [request.verb.rawValue, "--plist", resolved(request.plist ?? "")]
+      if let store = request.store { command += ["--store", store] }
       if let document = request.document { command += ["--document", resolved(document)] }
       if let output = request.output { command += ["--output", resolved(output)] }
       print(

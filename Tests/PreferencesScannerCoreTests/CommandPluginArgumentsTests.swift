@@ -48,8 +48,11 @@ import Testing
         == PreferencesCommandRequest(
           verb: .exportValues, targets: ["App"], output: "values.json", plist: "prefs.plist"))
     #expect(
-      try parse(["import-values", "--plist=prefs.plist", "--document", "values.json"])
-        == PreferencesCommandRequest(verb: .importValues, plist: "prefs.plist", document: "values.json"))
+      try parse([
+        "import-values", "--plist=prefs.plist", "--document", "values.json", #"--store=.suite("group.a")"#,
+      ])
+        == PreferencesCommandRequest(
+          verb: .importValues, plist: "prefs.plist", document: "values.json", store: #".suite("group.a")"#))
     #expect(
       try parse(["reset-values", "--plist", "p"]) == PreferencesCommandRequest(verb: .resetValues, plist: "p")
     )
@@ -98,11 +101,11 @@ import Testing
       ),
       (
         ["reset-values", "--plist", "p", "--output", "o"],
-        "--output is not an option of 'reset-values'; it takes --plist, --target"
+        "--output is not an option of 'reset-values'; it takes --plist, --store, --target"
       ),
       (
         ["export-values", "--plist", "p", "--document", "d"],
-        "--document is not an option of 'export-values'; it takes --output, --plist, --target"
+        "--document is not an option of 'export-values'; it takes --output, --plist, --store, --target"
       ),
       (
         ["import-values", "--plist", "a", "--plist", "b", "--document", "d"],

@@ -111,6 +111,57 @@ import Testing
     #expect(throws: PropertyListCoding.Failure.self) { try PropertyListCoding.readDictionary([UInt8](list)) }
   }
 
+  /// A binary file of one object (`object`), with the trailer that names it.
+  static func binaryFile(_ objects: [[UInt8]]) -> [UInt8] {
+    var out = Array("bplist00".utf8)
+    var offsets: [UInt8] = []
+    for object in objects {
+      offsets.append(UInt8(out.count))
+      out += object
+    }
+    let table = out.count
+    return out + offsets + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
+      + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+  }
+
+  /// Lengths near `Int.max`, each multiplied or added to an offset, are errors, never an
+  /// overflow trap; a date that is not a number or beyond year 9999 is refused.
+  @Test func hugeLengthsAndDatesAreErrors() {
+    let huge: [UInt8] = [0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    let quarter: [UInt8] = [0x13, 0x40, 0, 0, 0, 0, 0, 0, 0]
+    for object in [
+      [0x4F] + huge, [0x5F] + huge, [0x6F] + quarter, [0x6F] + huge, [0xAF] + quarter, [0xDF] + quarter,
+    ]
+      + [
+        [0x33] + Array(Double.nan.bitPattern.bigEndianBytes), [0x33] + Array(1e300.bitPattern.bigEndianBytes),
+      ]
+    {
+      #expect(throws: PropertyListCoding.Failure.self, "\(object)") {
+        try PropertyListCoding.read(Self.binaryFile([object]))
+      }
+    }
+    #expect(ISO8601Text.format(secondsSince1970: .nan) == "1970-01-01T00:00:00Z")
+    #expect(ISO8601Text.format(secondsSince1970: 1e300) == "9999-12-31T23:59:59Z")
+    #expect(ISO8601Text.format(secondsSince1970: -.infinity) == "0001-01-01T00:00:00Z")
+  }
+
+  /// Forty arrays, each holding the next one twice, are 2^40 paths but 41 objects: each object
+  /// is read once.
+  @Test func anObjectReferredToManyTimesIsReadOnce() throws {
+    var objects: [[UInt8]] = []
+    for index in 0..<40 { objects.append([0xA2, UInt8(index + 1), UInt8(index + 1)]) }
+    objects.append([0x09])
+    var value = try PropertyListCoding.read(Self.binaryFile(objects))
+    for _ in 0..<40 {
+      guard case .array(let items) = value, items.count == 2 else {
+        Issue.record("expected an array of two, got \(value)")
+        return
+      }
+      value = items[1]
+    }
+    #expect(value == .bool(true))
+  }
+
   /// `ValueRules.swift`'s dates, which the runtime's values and documents use too, against
   /// Foundation's formatter, over five centuries of instants.
   @Test func datesAreWrittenAndReadAsFoundationDoes() {
@@ -221,7 +272,9 @@ import Testing
       "NSWindow Frame main": .string("0 0 100 100"), "Settings.oldTheme": .string("dark"),
     ]
     #expect(
-      transfer.export(from: stored) == ["Settings.name": .string("Paul"), "Settings.theme": .string("dark")])
+      transfer.export(from: stored).values == [
+        "Settings.name": .string("Paul"), "Settings.theme": .string("dark"),
+      ])
   }
 
   @Test func importChecksEachValueAndReportsTheRest() {
@@ -251,13 +304,61 @@ import Testing
     #expect(report.problems.count == 5)
   }
 
+  /// A value still under an old key goes too: the app would move it back at its next launch.
   @Test func resetRemovesTheUsersValuesOnly() {
     var stored: [String: StoredValue] = [
       "Settings.name": .string("Paul"), "Settings.tags": .array([]), "Settings.deviceToken": .string("t"),
-      "Other.key": .integer(1),
+      "Other.key": .integer(1), "Settings.oldTheme": .string("dark"),
     ]
-    #expect(transfer.reset(&stored) == ["Settings.name", "Settings.tags"])
+    #expect(transfer.reset(&stored) == ["Settings.name", "Settings.tags", "Settings.theme"])
     #expect(stored == ["Settings.deviceToken": .string("t"), "Other.key": .integer(1)])
+  }
+
+  /// A file is one store's: the default store's, or the one `--store` names as declarations
+  /// write it. A value of another store's preference is reported with the store to name.
+  @Test func aFileHoldsOneStoresPreferences() {
+    let source = """
+      struct Shared {
+        @Preference var local = 1
+        @Preference(store: .suite("group.example")) var shared = 2
+        @Preference(store: .suite( "group.example" )) var alsoShared = 3
+      }
+
+      """
+    let result = scan(source)
+    #expect(ValuesTransfer(result).preferences.map(\.key) == ["Shared.local"])
+    let group = ValuesTransfer(result, store: #".suite("group.example")"#)
+    #expect(group.preferences.map(\.key) == ["Shared.shared", "Shared.alsoShared"])
+    var stored: [String: StoredValue] = [:]
+    let report = ValuesTransfer(result).importValues(
+      ["Shared.local": .integer(5), "Shared.shared": .integer(6)], into: &stored)
+    #expect(report.imported == ["Shared.local"])
+    #expect(report.otherStore == ["Shared.shared": #".suite("group.example")"#])
+    #expect(
+      report.problems == [
+        #"'Shared.shared': this preference is declared in store .suite("group.example"); import it into that store's file with --store '.suite("group.example")'"#
+      ])
+    var groupStored: [String: StoredValue] = [:]
+    let groupReport = group.importValues(
+      ["Shared.local": .integer(5), "Shared.shared": .integer(6)], into: &groupStored)
+    #expect(groupReport.imported == ["Shared.shared"])
+    #expect(groupReport.problems.first?.contains("in the default store") == true)
+  }
+
+  /// What the app keeps in a file beside its UserDefaults store is left out of an export, and a
+  /// value that large is not imported into a file directly.
+  @Test func valuesTooLargeForADomainStayWithTheApp() {
+    let marker = StoredValue.dictionary([
+      ValuesTransfer.keptInFileMarker: .string("a1b2c3"), "bytes": .integer(5_000_000),
+    ])
+    let exported = transfer.export(from: ["Settings.name": marker, "Settings.volume": .double(1)])
+    #expect(exported.values == ["Settings.volume": .double(1)])
+    #expect(exported.keptInFile == ["Settings.name"])
+    var stored: [String: StoredValue] = [:]
+    let large = String(repeating: "x", count: ValuesTransfer.largeValueBytes + 1)
+    let report = transfer.importValues(["Settings.name": .string(large)], into: &stored)
+    #expect(report.tooLarge == ["Settings.name"])
+    #expect(stored.isEmpty)
   }
 
   // MARK: The commands, on files
@@ -344,6 +445,7 @@ import Testing
     ])
     #expect(status == 0)
     #expect(output.hasSuffix("prefs.plist: removed 1 values: Settings.name\n"))
+    #expect(try PropertyListCoding.readDictionary([UInt8](Data(contentsOf: file)))["Settings.name"] == nil)
     #expect(
       try PropertyListCoding.readDictionary([UInt8](Data(contentsOf: file)))
         == ["Apple.key": .bool(true), "Settings.deviceToken": .string("t")])
@@ -371,6 +473,17 @@ import Testing
       #expect(errors.contains("the file is left as it is"))
       #expect(directory.read("prefs.plist") == "<plist><dict><key>Settings.name</key><string>Paul</dict>")
     }
+    // A path that exists but cannot be read as a file is not a missing file: nothing is written.
+    let folder = directory.url.appendingPathComponent("folder.plist")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (unreadable, _, unreadableErrors) = run([
+      "import-values", "--plist", folder.path, "--document",
+      directory.url.appendingPathComponent("values.json").path,
+      sources,
+    ])
+    #expect(unreadable == 1)
+    #expect(unreadableErrors.contains("folder.plist:1:1: error: cannot read the file"), "\(unreadableErrors)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     directory.write("newer.json", #"{"format": "swift-preferences.values", "version": 9, "values": {}}"#)
     let (status, _, errors) = run([
       "import-values", "--plist", directory.url.appendingPathComponent("fresh.plist").path, "--document",
@@ -395,5 +508,11 @@ import Testing
       #expect(status == 2)
       #expect(errors.contains(message), "\(errors)")
     }
+  }
+}
+
+extension UInt64 {
+  fileprivate var bigEndianBytes: [UInt8] {
+    (0..<8).reversed().map { UInt8(truncatingIfNeeded: self >> (8 * UInt64($0))) }
   }
 }

@@ -11,9 +11,9 @@ package struct ScannerCommand {
            preferences-scanner generate --module NAME (--output-directory DIR [--planned FILE]... | --output FILE) [options] PATH...
            preferences-scanner lock --lock FILE [--retire KEY]... [--drop KEY]... [--accept-retype KEY]... [--accept-move KEY]... [options] PATH...
            preferences-scanner export --format json|markdown|settings-plist [--output FILE] [options] PATH...
-           preferences-scanner export-values --plist FILE [--output FILE] [options] PATH...
-           preferences-scanner import-values --plist FILE --document FILE [options] PATH...
-           preferences-scanner reset-values --plist FILE [options] PATH...
+           preferences-scanner export-values --plist FILE [--store EXPR] [--output FILE] [options] PATH...
+           preferences-scanner import-values --plist FILE [--store EXPR] --document FILE [options] PATH...
+           preferences-scanner reset-values --plist FILE [--store EXPR] [options] PATH...
 
     scan      Prints every @Preference declaration and diagnostic (JSON or text).
     generate  Writes the generated registry: with --output-directory, the module index, table
@@ -41,6 +41,8 @@ package struct ScannerCommand {
     reset-values
               Removes the value of every exported preference from the file, so that each reads
               its default, as PreferenceRegistry.resetAllValues() does.
+              The file is one store's: the default store's, or with --store EXPR the store the
+              declarations name store: EXPR (as written, e.g. '.suite("group.example")').
 
     Options: --config FILE (default: \(ScannerConfiguration.fileName) in a directory PATH),
     --lock FILE (the lock the sources are checked against), --expected-lock FILE (where the
@@ -89,6 +91,9 @@ package struct ScannerCommand {
       var document: String?
       /// `export-values`: where to write the document, else standard output.
       var output: String?
+      /// The store the file holds, as declarations write their `store:` argument; `nil`: the
+      /// default store.
+      var store: String?
     }
 
     enum ScanFormat: String, CaseIterable { case json, text }
@@ -150,6 +155,7 @@ package struct ScannerCommand {
     var request = Options.LockRequest(path: "")
     var plist: String?
     var document: String?
+    var store: String?
     var paths: [String] = []
     while let argument = remaining.popFirst() {
       func value() throws(UsageError) -> String {
@@ -170,6 +176,7 @@ package struct ScannerCommand {
       case "--output": output = try value()
       case "--plist": plist = try value()
       case "--document": document = try value()
+      case "--store": store = try value()
       case "--output-directory": outputDirectory = try value()
       case "--planned": planned.append(try value())
       case "--config": config = try value()
@@ -228,7 +235,8 @@ package struct ScannerCommand {
         throw UsageError(message: "--document is an option of import-values only")
       }
       if action != .export, output != nil { throw UsageError(message: "\(command) takes no --output") }
-      subcommand = .values(.init(action: action, plist: plist, document: document, output: output))
+      subcommand = .values(
+        .init(action: action, plist: plist, document: document, output: output, store: store))
     default:
       guard let exportFormat = try checkedFormat(Exporter.Format.self) else {
         throw UsageError(message: "export needs --format json, markdown or settings-plist")
@@ -329,12 +337,19 @@ package struct ScannerCommand {
   /// `export-values`, `import-values`, `reset-values`. A file that cannot be read is never
   /// written over; the file is replaced whole (written beside it, then renamed).
   private func transferValues(_ request: Options.ValuesRequest, _ result: PreferenceScanner.Result) throws {
-    let transfer = ValuesTransfer(result)
+    let transfer = ValuesTransfer(result, store: request.store)
     func failure(_ message: String) -> Diagnostic {
       Diagnostic(.error, message, file: request.plist, line: 1, column: 1)
     }
     var stored: [String: StoredValue] = [:]
-    if let data = FileManager.default.contents(atPath: request.plist) {
+    if FileManager.default.fileExists(atPath: request.plist) {
+      // A file that exists but cannot be read is never taken for a missing one.
+      let data: Data
+      do {
+        data = try Data(contentsOf: URL(fileURLWithPath: request.plist))
+      } catch {
+        throw failure("cannot read the file (\(error)); it is left as it is")
+      }
       do {
         stored = try PropertyListCoding.readDictionary([UInt8](data))
       } catch {
@@ -349,7 +364,13 @@ package struct ScannerCommand {
     }
     switch request.action {
     case .export:
-      let text = ValuesTransfer.document(transfer.export(from: stored))
+      let (values, keptInFile) = transfer.export(from: stored)
+      for key in keptInFile {
+        standardError(
+          "\(request.plist): warning: '\(key)': the app keeps this value in a file beside its store (too large for the domain); export it from the app (PreferenceRegistry.exportValues)\n"
+        )
+      }
+      let text = ValuesTransfer.document(values)
       if let output = request.output { try writeIfChanged(text, to: output) } else { standardOutput(text) }
     case .import:
       guard let path = request.document, let data = FileManager.default.contents(atPath: path) else {

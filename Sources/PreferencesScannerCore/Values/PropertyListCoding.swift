@@ -42,11 +42,16 @@ package enum PropertyListCoding {
     var referenceSize = 0
     /// Objects being read, against cycles.
     var open: Set<Int> = []
+    /// Objects read, by reference: a file that refers to one object many times (each of 40
+    /// arrays holding the next one twice) is read in time linear in its objects, not their paths.
+    var decoded: [Int: StoredValue] = [:]
+    /// Objects decoded: never more than the file holds.
+    var reads = 0
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     func integer(at offset: Int, size: Int) throws(Failure) -> Int {
-      guard size > 0, size <= 8, offset >= 0, offset + size <= bytes.count else {
+      guard size > 0, size <= 8, offset >= 0, offset <= bytes.count - size else {
         throw Failure(message: "a binary property list that ends too early")
       }
       var value: UInt64 = 0
@@ -87,19 +92,33 @@ package enum PropertyListCoding {
     }
 
     mutating func object(_ reference: Int, depth: Int) throws(Failure) -> StoredValue {
+      if let value = decoded[reference] { return value }
       guard reference >= 0, reference < offsets.count, depth < 512, open.insert(reference).inserted else {
         throw Failure(message: "a binary property list with a bad or circular object reference")
       }
       defer { open.remove(reference) }
+      let value = try read(reference, depth: depth)
+      decoded[reference] = value
+      return value
+    }
+
+    mutating func read(_ reference: Int, depth: Int) throws(Failure) -> StoredValue {
+      reads += 1
+      guard reads <= offsets.count else {
+        throw Failure(message: "a binary property list that is read past its object count")
+      }
       let offset = offsets[reference]
       guard offset < bytes.count else { throw Failure(message: "a binary property list that ends too early") }
       let marker = bytes[offset]
       let info = marker & 0x0F
-      func span(_ count: Int, from start: Int) throws(Failure) -> ArraySlice<UInt8> {
-        guard count >= 0, start + count <= bytes.count else {
+      /// `count` items of `unit` bytes from `start`, checked without overflowing: every length
+      /// comes from the file.
+      func span(_ count: Int, of unit: Int = 1, from start: Int) throws(Failure) -> ArraySlice<UInt8> {
+        let (length, overflow) = count.multipliedReportingOverflow(by: unit)
+        guard count >= 0, !overflow, start >= 0, start <= bytes.count, length <= bytes.count - start else {
           throw Failure(message: "a binary property list that ends too early")
         }
-        return bytes[start..<start + count]
+        return bytes[start..<start + length]
       }
       func bits(_ slice: ArraySlice<UInt8>) -> UInt64 { slice.reduce(0) { $0 << 8 | UInt64($1) } }
       switch marker >> 4 {
@@ -120,7 +139,13 @@ package enum PropertyListCoding {
       case 0x2 where info == 2:
         return .double(Double(Float(bitPattern: UInt32(bits(try span(4, from: offset + 1))))))
       case 0x2 where info == 3: return .double(Double(bitPattern: bits(try span(8, from: offset + 1))))
-      case 0x3 where marker == 0x33: return .date(Double(bitPattern: bits(try span(8, from: offset + 1))))
+      case 0x3 where marker == 0x33:
+        let seconds = Double(bitPattern: bits(try span(8, from: offset + 1)))
+        // Years 1 to 9999, as ISO 8601 writes them.
+        guard seconds.isFinite, abs(seconds) < 2.5e11 else {
+          throw Failure(message: "a binary property list holding a date out of range")
+        }
+        return .date(seconds)
       case 0x4:
         let (count, start) = try length(info, after: offset)
         return .data(Array(try span(count, from: start)))
@@ -129,7 +154,7 @@ package enum PropertyListCoding {
         return .string(String(decoding: try span(count, from: start), as: UTF8.self))
       case 0x6:
         let (count, start) = try length(info, after: offset)
-        let raw = try span(count * 2, from: start)
+        let raw = try span(count, of: 2, from: start)
         var units: [UInt16] = []
         units.reserveCapacity(count)
         var index = raw.startIndex
@@ -140,7 +165,7 @@ package enum PropertyListCoding {
         return .string(String(decoding: units, as: UTF16.self))
       case 0xA:
         let (count, start) = try length(info, after: offset)
-        _ = try span(count * referenceSize, from: start)
+        _ = try span(count, of: referenceSize, from: start)
         var values: [StoredValue] = []
         for index in 0..<count {
           values.append(
@@ -149,7 +174,7 @@ package enum PropertyListCoding {
         return .array(values)
       case 0xD:
         let (count, start) = try length(info, after: offset)
-        _ = try span(2 * count * referenceSize, from: start)
+        _ = try span(count, of: 2 * referenceSize, from: start)
         var values: [String: StoredValue] = [:]
         for index in 0..<count {
           let key = try object(

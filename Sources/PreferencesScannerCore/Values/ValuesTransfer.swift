@@ -1,7 +1,9 @@
 /// What `export-values`, `import-values` and `reset-values` do with a preferences file, decided
 /// from the scanned declarations as the runtime's `exportValues()`, `importValues(_:)` and
 /// `resetAllValues()` decide from the registry: the same document, the same checks, the same
-/// report, for a file instead of a running app's stores.
+/// report, for a file instead of a running app's stores. A file is one store's: the transfer
+/// covers the preferences declared in that store (the default store, or the one `--store` names
+/// as the declarations write it).
 package struct ValuesTransfer {
   /// One preference, as the transfer needs it.
   package struct Preference: Equatable {
@@ -23,19 +25,40 @@ package struct ValuesTransfer {
     }
   }
 
+  /// The preferences of the file's store.
   package var preferences: [Preference]
   package var retiredKeys: Set<String>
+  /// The keys (old ones too) of the module's preferences in other stores, with that store as
+  /// the declarations write it.
+  package var elsewhere: [String: String]
 
-  package init(preferences: [Preference], retiredKeys: some Sequence<String>) {
+  package init(
+    preferences: [Preference], retiredKeys: some Sequence<String>, elsewhere: [String: String] = [:]
+  ) {
     self.preferences = preferences
     self.retiredKeys = Set(retiredKeys)
+    self.elsewhere = elsewhere
   }
 
-  /// The module's preferences, one per key (declarations that share a key agree on it).
-  package init(_ result: PreferenceScanner.Result) {
+  /// The module's preferences in `store` (as a `store:` argument writes it; `nil`: the default
+  /// store), one per key (declarations that share a key agree on it).
+  package init(_ result: PreferenceScanner.Result, store: String? = nil) {
+    let wanted = store.map(Self.normalized)
     var seen: Set<String> = []
     var preferences: [Preference] = []
+    var elsewhere: [String: String] = [:]
     for plan in result.plans where seen.insert(plan.key).inserted {
+      if let text = plan.syntax.arguments.store?.text,
+        !Self.defaultStoreSpellings.contains(Self.normalized(text))
+      {
+        guard Self.normalized(text) == wanted else {
+          for key in [plan.key] + plan.renamedFrom { elsewhere[key] = text }
+          continue
+        }
+      } else if wanted != nil {
+        for key in [plan.key] + plan.renamedFrom { elsewhere[key] = Self.defaultStoreName }
+        continue
+      }
       let sample: StoredValue? =
         if case .literal(let literal) = plan.registration {
           StoredValue(literal)
@@ -49,8 +72,25 @@ package struct ValuesTransfer {
           key: plan.key, renamedFrom: plan.renamedFrom, isExported: plan.syntax.arguments.isExported,
           sample: sample))
     }
-    self.init(preferences: preferences, retiredKeys: result.retiredKeys)
+    self.init(preferences: preferences, retiredKeys: result.retiredKeys, elsewhere: elsewhere)
   }
+
+  /// A store expression without white space: `.suite( "a" )` names the store `.suite("a")` does.
+  static func normalized(_ text: String) -> String { text.filter { !$0.isWhitespace } }
+
+  /// What ``elsewhere`` says of a preference in the default store.
+  static let defaultStoreName = ".default"
+
+  /// How a `store:` argument names the default store, which is the file's when no `--store` is given.
+  static let defaultStoreSpellings: Set<String> = [".default", "PreferenceStore.default"]
+
+  /// What the runtime leaves in a UserDefaults domain for a value too large for it, which it
+  /// keeps in a file beside the store (`KeptValues` in `DomainSize.swift`).
+  package static let keptInFileMarker = "swift-preferences.keptInFile"
+
+  /// The size past which a value is not imported into a file directly: the runtime keeps such a
+  /// value outside a UserDefaults domain (an eighth of the 4 MiB limit), which only the app can do.
+  package static let largeValueBytes = 512 * 1024
 
   // MARK: The document
 
@@ -108,14 +148,23 @@ package struct ValuesTransfer {
 
   /// The stored values of the exported preferences, each under its key now: a value the file
   /// holds only under an old key (the app has not run since the rename) is exported as the app
-  /// would have moved it.
-  package func export(from stored: [String: StoredValue]) -> [String: StoredValue] {
+  /// would have moved it. `keptInFile` lists the keys whose value the app keeps in a file beside
+  /// its store (too large for the domain): only the app's `exportValues()` reads those.
+  package func export(from stored: [String: StoredValue]) -> (
+    values: [String: StoredValue], keptInFile: [String]
+  ) {
     var values: [String: StoredValue] = [:]
+    var keptInFile: [String] = []
     for preference in preferences where preference.isExported {
       let value = ([preference.key] + preference.renamedFrom).lazy.compactMap { stored[$0] }.first
-      if let value { values[preference.key] = value }
+      guard let value else { continue }
+      if case .dictionary(let members) = value, members[Self.keptInFileMarker] != nil {
+        keptInFile.append(preference.key)
+        continue
+      }
+      values[preference.key] = value
     }
-    return values
+    return (values, keptInFile.sorted())
   }
 
   /// What an import did with each value of a document, as the runtime's
@@ -129,6 +178,10 @@ package struct ValuesTransfer {
     package var notImported: [String] = []
     /// Key → what was wrong.
     package var wrongType: [String: String] = [:]
+    /// Key → the store its preference is declared in, which is not the file's.
+    package var otherStore: [String: String] = [:]
+    /// Values too large to store in a file directly (``largeValueBytes``).
+    package var tooLarge: [String] = []
 
     package init() {}
 
@@ -138,6 +191,15 @@ package struct ValuesTransfer {
         + retired.map { "'\($0)': this preference was retired" }
         + notImported.map { "'\($0)': this preference is not imported (declared exported: false)" }
         + wrongType.keys.sorted().map { "'\($0)': \(wrongType[$0]!)" }
+        + otherStore.keys.sorted().map { key in
+          let store = otherStore[key]!
+          return store == ValuesTransfer.defaultStoreName
+            ? "'\(key)': this preference is in the default store; import it into that store's file, without --store"
+            : "'\(key)': this preference is declared in store \(store); import it into that store's file with --store '\(store)'"
+        }
+        + tooLarge.map {
+          "'\($0)': the value is larger than \(ValuesTransfer.largeValueBytes / 1024) KiB; import it in the app (PreferenceRegistry.importValues), which keeps a value that large in a file beside its store"
+        }
     }
   }
 
@@ -163,23 +225,35 @@ package struct ValuesTransfer {
         report.wrongType[source] = problem
         continue
       }
+      if PropertyListCoding.binary(value).count > Self.largeValueBytes {
+        report.tooLarge.append(source)
+        continue
+      }
       stored[target] = value
       report.imported.append(target)
       if source != target { report.renamed[source] = target }
     }
     for key in document.keys.sorted() where !consumed.contains(key) {
-      if retiredKeys.contains(key) { report.retired.append(key) } else { report.unknown.append(key) }
+      if retiredKeys.contains(key) {
+        report.retired.append(key)
+      } else if let store = elsewhere[key] {
+        report.otherStore[key] = store
+      } else {
+        report.unknown.append(key)
+      }
     }
     report.imported.sort()
     report.notImported.sort()
     return report
   }
 
-  /// Removes the value of every exported preference; returns the keys that had one.
+  /// Removes the value of every exported preference, under its key and its old keys (which
+  /// the app would otherwise move back at its next launch); returns the keys that had one.
   package func reset(_ stored: inout [String: StoredValue]) -> [String] {
     var removed: [String] = []
     for preference in preferences where preference.isExported {
-      if stored.removeValue(forKey: preference.key) != nil { removed.append(preference.key) }
+      let had = ([preference.key] + preference.renamedFrom).map { stored.removeValue(forKey: $0) != nil }
+      if had.contains(true) { removed.append(preference.key) }
     }
     return removed.sorted()
   }
