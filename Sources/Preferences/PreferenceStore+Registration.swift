@@ -65,6 +65,18 @@ extension PreferenceStore {
     }
   }
 
+  /// Whether registry number `registry` registered the default of `key`, a declaration that
+  /// evaluates its own store, here.
+  func hasRegisteredKept(_ key: String, registry: Int) -> Bool {
+    state.withLock { $0.registeredKeptKeys.contains("\(registry):\(key)") }
+  }
+
+  func markRegisteredKept(_ keys: [String], registry: Int) {
+    state.withLock { state in
+      for key in keys { state.registeredKeptKeys.insert("\(registry):\(key)") }
+    }
+  }
+
   /// A declaration that registered a key here, as far as telling modules apart needs.
   struct KeyOwner: Sendable {
     /// The generated registry's number (one per module).

@@ -55,8 +55,6 @@ import Testing
     #expect(settings.components(separatedBy: "PSTextFieldSpecifier").count == 2, "one setting: \(settings)")
   }
 
-  /// `exported: false` is in the record (only then: every other record is unchanged), and two
-  /// declarations of one key agree on it.
   /// Two files may each have a private store spelled `Self.drafts`, which are two stores: the
   /// registry sees neither, so a key declared where one is kept is never shared.
   @Test func aKeyWhoseStoreIsPrivateToItsFileIsNotShared() {
@@ -93,6 +91,8 @@ import Testing
     #expect(errors(shared).isEmpty, "\(errors(shared))")
   }
 
+  /// `exported: false` is in the record (only then: every other record is unchanged), and two
+  /// declarations of one key agree on it.
   @Test func exportedFalseIsRecordedAndAgreedOn() throws {
     let result = scan(
       """

@@ -37,12 +37,25 @@ struct NotKeptStoreScreen {
   @Preference(store: .inMemory()) var count = 0
 }
 
-/// A fake table of two declarations in one store: a default whose evaluation waits for the
-/// test (so a registration holds its turn), and a preference whose declaration keeps its store.
+/// Stores that other declarations name, which a private alias names too.
+enum SharedForPrivate {
+  static let memory = PreferenceStore.inMemory()
+}
+
+/// A declaration in a store the module registers, and one that names the same store through a
+/// private alias: the module's registration in that store runs before the alias is known.
+struct PrivateAliasScreen {
+  @Preference(store: SharedForPrivate.memory) var visible = 1
+  @Preference(store: Self.alias) var hidden = "alias default"
+  private static var alias: PreferenceStore { SharedForPrivate.memory }
+}
+
+/// A fake table of a gate (a default whose evaluation runs `KeptRace.duringRegistration`, so a
+/// registration holds its turn there) and a declaration that keeps its store, renamed from
+/// `Race.old`.
 enum KeptRace {
   static let store = Locked<PreferenceStore?>(nil)
-  static let entered = DispatchSemaphore(value: 0)
-  static let release = DispatchSemaphore(value: 0)
+  static let duringRegistration = Locked<(@Sendable () -> Void)?>(nil)
 
   static let table = PreferenceFileTable(
     fileID: "Tests/KeptRace.swift",
@@ -51,14 +64,13 @@ enum KeptRace {
         key: "Race.gate", index: 0, line: 1, fileID: "Tests/KeptRace.swift", store: "Race.shared")
       let kept = FakeTables.record(
         key: "Race.kept", index: 1, line: 2, fileID: "Tests/KeptRace.swift", store: "Self.hidden",
-        registeredValue: #"{"string":"kept"}"#)
+        renamedFrom: ["Race.old"], registeredValue: #"{"string":"kept"}"#)
       return ["[" + gate + "," + kept.dropLast() + #","storeKeptByDeclaration":true}]"#]
     },
     registration: { index in
       guard index == 0 else { return .none }
       return .registry {
-        entered.signal()
-        release.wait()
+        duringRegistration.withLock { $0 }?()
         return .integer(1)
       }
     },
@@ -83,10 +95,14 @@ enum KeptRace {
     #expect(!PreferenceStore.default.hasStoredValue(forKey: "PrivateStoreScreen.draft"))
     // A second value of the type shares the one store.
     #expect(PrivateStoreScreen().draft == "Dear Paul")
-    // The registry knows the store once a value was created: export includes the value.
+    // The registry knows the store once a value was created (export: the test below).
     let descriptor = try #require(PreferenceRegistry.preference(forKey: "PrivateStoreScreen.draft"))
     #expect(descriptor.storeIsKeptByDeclaration)
-    #expect(PreferenceRegistry.exportValues().values["PrivateStoreScreen.draft"] == .string("Dear Paul"))
+    #expect(
+      RegistryCatalog.of(PreferenceRegistry.self).allEntries().first {
+        $0.descriptor.key == "PrivateStoreScreen.draft"
+      }
+      .flatMap { RegistryCatalog.of(PreferenceRegistry.self).store(of: $0) } === store)
   }
 
   /// The declaration's store expression is evaluated outside a test's stand-ins, as the
@@ -144,24 +160,95 @@ enum KeptRace {
     #expect(evaluations == 0)
   }
 
-  /// A value created while another thread registers the module's defaults: its kept store
-  /// waits for that registration's turn, so its default is registered either way.
-  @Test(.deadlockWatchdog) func aStoreKeptDuringARegistrationGetsItsDefault() async throws {
+  /// The module registered the store before a private alias of it was known: the
+  /// declaration's first read registers its default there.
+  @Test func aKeptStoreTheModuleRegisteredBeforeGetsTheDefaultAtTheFirstRead() {
+    // Only this test creates the screen, so the alias is unknown to this registration.
+    PreferenceRegistry.registerDefaults(in: SharedForPrivate.memory)
+    #expect(SharedForPrivate.memory.registeredDefault(forKey: "PrivateAliasScreen.visible") == .integer(1))
+    #expect(SharedForPrivate.memory.registeredDefault(forKey: "PrivateAliasScreen.hidden") == nil)
+    let screen = PrivateAliasScreen()
+    #expect(screen.hidden == "alias default")
+    #expect(screen.$hidden.store === SharedForPrivate.memory)
+    #expect(
+      SharedForPrivate.memory.registeredDefault(forKey: "PrivateAliasScreen.hidden")
+        == .string("alias default"))
+  }
+}
+
+/// The fake table's tests: one at a time, as they share `KeptRace`'s store and hook.
+@Suite(.serialized) struct KeptStoreRegistrationTests {
+  /// A value of a kept declaration created and read inside the module's registration (a default
+  /// that builds such a value) is registered there, with its migration, although the running
+  /// registration had grouped its stores before; and keeping the store never waits.
+  @Test func aKeptStoreMetInsideARegistrationIsRegisteredThere() throws {
+    let store = PreferenceStore.inMemory()
+    store.set("mine", forKey: "Race.old")
+    KeptRace.store.withLock { $0 = store }
+    let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
+    let entry = try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2))
+    KeptRace.duringRegistration.withLock {
+      $0 = {
+        catalog.keepStore(store, of: entry)
+        catalog.registerKept("Race.kept", in: store)
+      }
+    }
+    defer { KeptRace.duringRegistration.withLock { $0 = nil } }
+    catalog.ensureRegistered(in: store)
+    #expect(store.hasRegistered(registry: catalog.number))
+    #expect(store.registeredDefault(forKey: "Race.kept") == .string("kept"))
+    #expect(store.value(forKey: "Race.kept", default: "") == "mine", "moved from its old key")
+    #expect(!store.hasStoredValue(forKey: "Race.old"))
+    #expect(catalog.store(of: entry) === store)
+  }
+
+  /// One declaration's registration registers it alone: the store is not marked as registered
+  /// for the module, whose registration there still registers every other declaration.
+  @Test func aKeptDeclarationsRegistrationLeavesTheModulesToCome() throws {
     let store = PreferenceStore.inMemory()
     KeptRace.store.withLock { $0 = store }
     let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
-    let registering = Task.detached { catalog.ensureRegistered(in: store) }
-    // The registration holds its turn, in the default's evaluation, before the store is kept.
-    KeptRace.entered.wait()
-    catalog.onRegistrationAwaited { KeptRace.release.signal() }
     let entry = try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2))
-    #expect(entry.descriptor.storeIsKeptByDeclaration)
     catalog.keepStore(store, of: entry)
-    // Had keeping not waited for the turn, the registration is still waiting: let it end.
-    KeptRace.release.signal()
-    await registering.value
-    #expect(store.hasRegistered(registry: catalog.number))
+    catalog.registerKept("Race.kept", in: store)
     #expect(store.registeredDefault(forKey: "Race.kept") == .string("kept"))
+    #expect(store.hasRegisteredKept("Race.kept", registry: catalog.number), "once per store")
+    #expect(!store.hasRegistered(registry: catalog.number))
+    catalog.ensureRegistered(in: store)
+    #expect(store.registeredDefault(forKey: "Race.gate") == .integer(1))
+  }
+
+  /// Keeping a store while another thread holds the registration's turn returns at once (a
+  /// value may be created in a `static let`'s initializer that that registration waits for);
+  /// the declaration's first read then waits for the turn and registers its default.
+  @Test(.deadlockWatchdog) func keepingAStoreNeverWaitsForARegistration() throws {
+    let store = PreferenceStore.inMemory()
+    KeptRace.store.withLock { $0 = store }
+    let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
+    let entry = try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2))
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    KeptRace.duringRegistration.withLock {
+      $0 = {
+        entered.signal()
+        release.wait()
+      }
+    }
+    defer { KeptRace.duringRegistration.withLock { $0 = nil } }
+    let registered = DispatchSemaphore(value: 0)
+    // On a thread of its own: a task could wait for a cooperative thread other tests hold.
+    Thread {
+      catalog.ensureRegistered(in: store)
+      registered.signal()
+    }.start()
+    entered.wait()
+    catalog.keepStore(store, of: entry)
     #expect(catalog.store(of: entry) === store)
+    #expect(registered.wait(timeout: .now()) == .timedOut, "the registration still holds its turn")
+    catalog.onRegistrationAwaited { release.signal() }
+    catalog.registerKept("Race.kept", in: store)
+    release.signal()  // Had it not waited for the turn, the registration still would.
+    registered.wait()
+    #expect(store.registeredDefault(forKey: "Race.kept") == .string("kept"))
   }
 }

@@ -192,25 +192,28 @@ final class RegistryCatalog: Sendable {
   }
 
   /// Takes the store that a declaration evaluated where it is declared (its `store:` names a
-  /// private member), at the first creation of a value declaring it; registers the preference's
-  /// default there if the module's defaults were registered there already.
-  ///
-  /// It takes the registration turn, so that a registration running meanwhile either has
-  /// finished (and the default is registered here) or starts after it (and finds the store).
-  /// Inside a test's stand-ins it registers in the stand-in only: the real store, if registered
-  /// before, lacks this one default until the process ends (a read still gets the declared
-  /// default; only code reading that store directly misses it).
+  /// private member), at the first creation of a value declaring it; the first store given
+  /// wins. It only records the store, and never waits: creating a value may happen anywhere (in
+  /// a `static let`'s initializer, inside a registration). Registrations that start later find
+  /// the store with the others; in a store registered before, the declaration's own resolution
+  /// registers its default (``registerKept(_:in:)``).
   func keepStore(_ store: PreferenceStore, of entry: Entry) {
+    state.withLock { state in
+      if state.stores[entry.descriptor.key] == nil { state.stores[entry.descriptor.key] = store }
+    }
+  }
+
+  /// Registers the default (and migrations, format and sync marks) of `key`, a declaration
+  /// that evaluates its own store, in `store` (its store, or a test's stand-in of it), where the
+  /// module's registration ran before the store was known, or is running on this thread now
+  /// (a default that creates and reads such a value). In the registration's turn, like a first
+  /// read; once per store.
+  func registerKept(_ key: String, in store: PreferenceStore) {
+    guard let entry = allEntries().first(where: { $0.descriptor.key == key }) else { return }
     let claimed = registrations.claim()
     defer { if claimed { registrations.release() } }
-    let kept = state.withLock { state -> Bool in
-      guard state.stores[entry.descriptor.key] == nil else { return false }
-      state.stores[entry.descriptor.key] = store
-      return true
-    }
-    guard kept else { return }
-    let target = PreferenceStandIns.current?.store(standingInFor: store) ?? store
-    if target.hasRegistered(registry: number) { register([entry], in: target) }
+    guard !store.hasRegisteredKept(key, registry: number) else { return }
+    register([entry], in: store, marksStore: false)
   }
 
   /// `.some(nil)` for the default store; `nil` when the store could not be evaluated here.
@@ -345,7 +348,9 @@ final class RegistryCatalog: Sendable {
     return groups
   }
 
-  private func register(_ entries: [Entry], in store: PreferenceStore) {
+  /// `marksStore`: whether this is the module's registration in `store` (else one kept
+  /// declaration's, ``registerKept(_:in:)``).
+  private func register(_ entries: [Entry], in store: PreferenceStore, marksStore: Bool = true) {
     let onMainActor = MainActorContext.isCurrent
     var defaults: [String: PropertyListValue] = [:]
     defaults.reserveCapacity(entries.count)
@@ -412,7 +417,9 @@ final class RegistryCatalog: Sendable {
     if !synced.isEmpty { store.trackModifications(of: synced) }
     if !json.isEmpty { store.useFormat(.json, forKeys: json) }
     store.register(encoded: defaults)
-    store.markRegistered(registry: number)
+    let kept = entries.filter(\.descriptor.storeIsKeptByDeclaration).map(\.descriptor.key)
+    if !kept.isEmpty { store.markRegisteredKept(kept, registry: number) }
+    if marksStore { store.markRegistered(registry: number) }
     // Off the main actor, defaults that need it are registered by the main actor's next turn, or
     // by their declaration's first read if that comes sooner.
     if !later.isEmpty {

@@ -26,7 +26,9 @@ import Foundation
 @propertyWrapper
 public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPreferenceRegistry>: Sendable {
   // Only the declaration's location: creating a wrapper (which happens every time its enclosing
-  // value is created) stores two words, and does nothing else. Not even the default: it comes
+  // value is created) stores two words, and does nothing else (but for the few declarations
+  // that keep their default or their store, which the registry cannot evaluate: those hand it
+  // over at their first creation and check one lock after). Not even the default: it comes
   // from the registry (see `DeclarationDefaults`), so the wrapper is a trivial value, which the
   // optimizer creates and destroys as it does plain integers.
   // The address of the `#fileID` literal: immortal, immutable text, so sharing it is safe.
@@ -257,6 +259,9 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     if !store.hasRegistered(registry: resolution.registry) {
       RegistryCatalog.of(Registry.self).ensureRegistered(in: store)
     }
+    if resolution.storeIsKept, !store.hasRegisteredKept(resolution.key, registry: resolution.registry) {
+      RegistryCatalog.of(Registry.self).registerKept(resolution.key, in: store)
+    }
     return (resolution, store)
   }
 }
@@ -325,7 +330,8 @@ enum DeclarationResolver {
     if let entry = catalog.entry(fileID: fileID, location: location) {
       resolution = DeclarationTable.Resolution(
         number: KeyNumbers.number(of: entry.descriptor.key), registry: catalog.number,
-        store: catalog.store(of: entry), key: entry.descriptor.key, format: entry.descriptor.format)
+        store: catalog.store(of: entry), key: entry.descriptor.key, format: entry.descriptor.format,
+        storeIsKept: entry.descriptor.storeIsKeptByDeclaration)
     } else {
       let place = "\(fileID):\(location)"
       PreferenceDiagnostics.report(.unresolvedDeclaration(location: place))

@@ -397,13 +397,18 @@ package struct Planner: Sendable {
     // The store, and the store a value moved from: created by generated code where the
     // expression allows (a store the main actor must create is created there, and registers its
     // defaults at its first use).
+    /// Whether the `store:` names what only its file sees (set by `storeCode`).
+    var storeIsKept = false
     func storeCode(_ expression: ExpressionSyntax?, label: String) -> (
       code: String, isolation: StoreIsolation
     )? {
       guard let expression else { return nil }
       // A store the registry cannot reach (the declaring type, or a name in the expression, is
       // private to its file) is evaluated by the declaration itself, where Swift sees it.
-      if label == "store", let blocked, blocked.hasSuffix("is private to its file") { return nil }
+      if label == "store", let blocked, blocked.hasSuffix("is private to its file") {
+        storeIsKept = true
+        return nil
+      }
       if let blocked {
         error(
           "the \(label): argument of @Preference '\(syntax.property)' cannot be evaluated by the generated registry: \(blocked); declare the preference in a type the registry can extend, or give it no \(label): argument"
@@ -411,7 +416,10 @@ package struct Planner: Sendable {
         return nil
       }
       let analysis = analyzer.analyze(expression, isType: false, storeContext: true)
-      if label == "store", analysis.unreachable != nil, analysis.unreachableOnlyByAccess { return nil }
+      if label == "store", analysis.unreachable != nil, analysis.unreachableOnlyByAccess {
+        storeIsKept = true
+        return nil
+      }
       if let reason = analysis.unreachable {
         error(
           "the \(label): argument of @Preference '\(syntax.property)' cannot be evaluated by the generated registry, which creates stores in its own file: \(reason); use a store factory (.standard, .suite(\"…\"), .propertyList(at: …)) or a 'static let' that the registry can read"
@@ -486,7 +494,8 @@ package struct Planner: Sendable {
       fileIndex: fileIndex, number: number, file: file.path, fileID: file.fileID, syntax: syntax,
       typePath: typePath,
       key: key, valueType: valueType, registration: registration, store: store?.code,
-      storeIsolation: store?.isolation ?? .nonisolated, movedFrom: movedFrom,
+      storeIsolation: store?.isolation ?? .nonisolated, storeKeptByDeclaration: storeIsKept,
+      movedFrom: movedFrom,
       renamedFrom: syntax.arguments.renamedFrom,
       condition: syntax.branch.map { BranchSyntax.condition(of: $0, in: file.branches) },
       lockCheck: canFormKeyPath(syntax, type: declaringType, blocked: blocked) ? typePath : nil,

@@ -48,6 +48,10 @@ package final class PreferencePlan: Sendable {
   package let store: String?
   /// Where generated code may create ``store``.
   package let storeIsolation: StoreIsolation
+  /// Whether the declaration evaluates its own `store:` expression, which names what only its
+  /// file sees (a `private` or `fileprivate` member or type): the planner gives it no generated
+  /// code, and the wrapper hands the store to the registry when it is first created.
+  package let storeKeptByDeclaration: Bool
   /// Generated code for the store the value moved from (`movedFrom:`), if any.
   package let movedFrom: String?
   /// Keys the value was stored under before, newest first: `renamedFrom:`, configured
@@ -80,7 +84,7 @@ package final class PreferencePlan: Sendable {
   package init(
     fileIndex: Int, number: Int, file: String, fileID: String, syntax: PreferenceSyntax, typePath: [String],
     key: String, valueType: String?, registration: Registration, store: String?,
-    storeIsolation: StoreIsolation = .nonisolated, movedFrom: String?,
+    storeIsolation: StoreIsolation = .nonisolated, storeKeptByDeclaration: Bool = false, movedFrom: String?,
     renamedFrom: [String], condition: String?, lockCheck: [String]?,
     availability: Availability = Availability([]), references: [Reference] = []
   ) {
@@ -97,6 +101,7 @@ package final class PreferencePlan: Sendable {
     self.registration = registration
     self.store = store
     self.storeIsolation = storeIsolation
+    self.storeKeptByDeclaration = storeKeptByDeclaration
     self.movedFrom = movedFrom
     self.renamedFrom = renamedFrom
     self.condition = condition
@@ -110,7 +115,7 @@ package final class PreferencePlan: Sendable {
       fileIndex: fileIndex, number: number, file: file, fileID: fileID, syntax: syntax, typePath: typePath,
       key: key,
       valueType: valueType, registration: registration, store: store, storeIsolation: storeIsolation,
-      movedFrom: movedFrom,
+      storeKeptByDeclaration: storeKeptByDeclaration, movedFrom: movedFrom,
       renamedFrom: renamedFrom ?? self.renamedFrom, condition: condition, lockCheck: lockCheck,
       availability: availability, references: references ?? self.references)
   }
@@ -144,10 +149,6 @@ package final class PreferencePlan: Sendable {
   package var isExported: Bool { syntax.arguments.isExported }
   package var format: String { syntax.arguments.format ?? "propertyList" }
   package var storeText: String? { syntax.arguments.store?.text }
-  /// Whether the declaration evaluates its own `store:` expression, which names what only its
-  /// file sees (a `private` or `fileprivate` member or type): the planner gives it no generated
-  /// code, and the wrapper hands the store to the registry when it is first created.
-  package var storeKeptByDeclaration: Bool { store == nil && syntax.arguments.store != nil }
 
   package var registrationKind: String {
     switch registration {
