@@ -114,7 +114,8 @@ extension PreferencePlan {
   static let archivedProperties = [
     "fileIndex", "number", "file", "fileID", "syntax", "typePath", "key", "valueType", "registration",
     "store",
-    "storeIsolation", "movedFrom", "renamedFrom", "condition", "lockCheck", "availability",
+    "storeIsolation", "storeKeptByDeclaration", "movedFrom", "renamedFrom", "condition", "lockCheck",
+    "availability",
     "references",
   ]
 
@@ -146,6 +147,7 @@ extension PreferencePlan {
     case .defaultIsolation: inputs.add(1)
     case .mainActor: inputs.add(2)
     }
+    inputs.add(storeKeptByDeclaration ? 1 : 0)
     inputs.add(movedFrom)
     inputs.add(renamedFrom)
     inputs.add(condition)
