@@ -65,15 +65,24 @@ extension PreferenceStore {
     }
   }
 
-  /// Whether registry number `registry` registered the default of `key`, a declaration that
-  /// evaluates its own store, here.
-  func hasRegisteredKept(_ key: String, registry: Int) -> Bool {
-    state.withLock { $0.registeredKeptKeys.contains("\(registry):\(key)") }
+  /// A declaration that evaluates its own store, registered by registry number `registry`:
+  /// its key's number (`KeyNumbers`), so that the check allocates nothing.
+  struct KeptRegistration: Hashable, Sendable {
+    var registry: Int
+    var number: Int
   }
 
-  func markRegisteredKept(_ keys: [String], registry: Int) {
+  /// Whether registry number `registry` registered the default of the key numbered `number`
+  /// (a declaration that evaluates its own store) here.
+  func hasRegisteredKept(number: Int, registry: Int) -> Bool {
+    state.withLock { $0.registeredKept.contains(KeptRegistration(registry: registry, number: number)) }
+  }
+
+  func markRegisteredKept(numbers: [Int], registry: Int) {
     state.withLock { state in
-      for key in keys { state.registeredKeptKeys.insert("\(registry):\(key)") }
+      for number in numbers {
+        state.registeredKept.insert(KeptRegistration(registry: registry, number: number))
+      }
     }
   }
 

@@ -38,9 +38,9 @@ public final class PreferenceStore: Sendable {
     /// The declaration each generated registry's key was first registered for, to tell when a
     /// second module declares it.
     var keyOwners: [String: KeyOwner] = [:]
-    /// Keys of declarations that evaluate their own store, registered here, as
-    /// `"<registry number>:<key>"` (``hasRegisteredKept(_:registry:)``).
-    var registeredKeptKeys: Set<String> = []
+    /// Declarations that evaluate their own store, registered here
+    /// (``hasRegisteredKept(number:registry:)``).
+    var registeredKept: Set<KeptRegistration> = []
     /// Observers by key.
     var listeners: [String: [Int: @Sendable (String) -> Void]] = [:]
     var nextListener = 0

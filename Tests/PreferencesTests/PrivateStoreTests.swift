@@ -190,7 +190,7 @@ enum KeptRace {
     KeptRace.duringRegistration.withLock {
       $0 = {
         catalog.keepStore(store, of: entry)
-        catalog.registerKept("Race.kept", in: store)
+        catalog.registerKept(entry, in: store)
       }
     }
     defer { KeptRace.duringRegistration.withLock { $0 = nil } }
@@ -210,18 +210,21 @@ enum KeptRace {
     let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
     let entry = try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2))
     catalog.keepStore(store, of: entry)
-    catalog.registerKept("Race.kept", in: store)
+    catalog.registerKept(entry, in: store)
     #expect(store.registeredDefault(forKey: "Race.kept") == .string("kept"))
-    #expect(store.hasRegisteredKept("Race.kept", registry: catalog.number), "once per store")
+    #expect(
+      store.hasRegisteredKept(number: KeyNumbers.number(of: "Race.kept"), registry: catalog.number),
+      "once per store")
     #expect(!store.hasRegistered(registry: catalog.number))
     catalog.ensureRegistered(in: store)
     #expect(store.registeredDefault(forKey: "Race.gate") == .integer(1))
   }
 
-  /// Keeping a store while another thread holds the registration's turn returns at once (a
-  /// value may be created in a `static let`'s initializer that that registration waits for);
-  /// the declaration's first read then waits for the turn and registers its default.
-  @Test(.deadlockWatchdog) func keepingAStoreNeverWaitsForARegistration() throws {
+  /// Keeping a store, and registering its declaration, while another thread holds the
+  /// registration's turn return at once (a value may be created and read in a `static let`'s
+  /// initializer that that registration waits for); the registration that ends after them
+  /// changes nothing of it.
+  @Test(.deadlockWatchdog) func aKeptStoreNeverWaitsForARegistration() throws {
     let store = PreferenceStore.inMemory()
     KeptRace.store.withLock { $0 = store }
     let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
@@ -243,12 +246,30 @@ enum KeptRace {
     }.start()
     entered.wait()
     catalog.keepStore(store, of: entry)
-    #expect(catalog.store(of: entry) === store)
+    catalog.registerKept(entry, in: store)
     #expect(registered.wait(timeout: .now()) == .timedOut, "the registration still holds its turn")
-    catalog.onRegistrationAwaited { release.signal() }
-    catalog.registerKept("Race.kept", in: store)
-    release.signal()  // Had it not waited for the turn, the registration still would.
+    #expect(catalog.store(of: entry) === store)
+    #expect(store.registeredDefault(forKey: "Race.kept") == .string("kept"))
+    release.signal()
     registered.wait()
     #expect(store.registeredDefault(forKey: "Race.kept") == .string("kept"))
+    #expect(store.registeredDefault(forKey: "Race.gate") == .integer(1))
+  }
+
+  /// Export, import and reset register a known kept declaration first where the module
+  /// registered its store before: its value still under an old key is moved, not left behind.
+  @Test func moduleWideOperationsRegisterAKnownKeptDeclarationFirst() throws {
+    let store = PreferenceStore.inMemory()
+    store.set("mine", forKey: "Race.old")
+    KeptRace.store.withLock { $0 = store }
+    let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
+    let entry = try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2))
+    catalog.ensureRegistered(in: store)
+    catalog.keepStore(store, of: entry)
+    #expect(store.hasStoredValue(forKey: "Race.old"), "the store was registered before it was known")
+    let found = catalog.entriesWithStores().first { $0.0.descriptor.key == "Race.kept" }
+    #expect(found?.1 === store)
+    #expect(store.value(forKey: "Race.kept", default: "") == "mine")
+    #expect(!store.hasStoredValue(forKey: "Race.old"))
   }
 }

@@ -25,22 +25,14 @@ enum DeclarationTable {
     @usableFromInline let storeReference: Unmanaged<PreferenceStore>?
     let key: String
     let format: PreferenceFormat
-    /// Whether the declaration evaluates its own store (it names a private member): its
-    /// default is registered in each store by its own resolution, where the module's
-    /// registration ran before the store was known (``RegistryCatalog/registerKept(_:in:)``).
-    let storeIsKept: Bool
 
-    init(
-      number: Int, registry: Int, store: PreferenceStore?, key: String, format: PreferenceFormat,
-      storeIsKept: Bool = false
-    ) {
+    init(number: Int, registry: Int, store: PreferenceStore?, key: String, format: PreferenceFormat) {
       self.number = number
       self.registry = registry
       self.store = store
       self.storeReference = store.map { Unmanaged.passUnretained($0) }
       self.key = key
       self.format = format
-      self.storeIsKept = storeIsKept
     }
   }
 

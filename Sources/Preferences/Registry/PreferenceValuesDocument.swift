@@ -205,6 +205,8 @@ extension RegistryCatalog {
       guard let known = storeIfKnown(of: entry) else { return nil }
       let store = known.map { standIns?.store(standingInFor: $0) ?? $0 } ?? PreferenceStore.default
       ensureRegistered(in: store)
+      // Its migrations first, where the module registered the store before it was known.
+      if entry.descriptor.storeIsKeptByDeclaration { registerKept(entry, in: store) }
       return (entry, store)
     }
   }

@@ -203,16 +203,17 @@ final class RegistryCatalog: Sendable {
     }
   }
 
-  /// Registers the default (and migrations, format and sync marks) of `key`, a declaration
+  /// Registers the default (and migrations, format and sync marks) of `entry`, a declaration
   /// that evaluates its own store, in `store` (its store, or a test's stand-in of it), where the
-  /// module's registration ran before the store was known, or is running on this thread now
-  /// (a default that creates and reads such a value). In the registration's turn, like a first
-  /// read; once per store.
-  func registerKept(_ key: String, in store: PreferenceStore) {
-    guard let entry = allEntries().first(where: { $0.descriptor.key == key }) else { return }
-    let claimed = registrations.claim()
-    defer { if claimed { registrations.release() } }
-    guard !store.hasRegisteredKept(key, registry: number) else { return }
+  /// module's registration ran before the store was known, or is running now (on this thread,
+  /// a default that creates and reads such a value, or on another). Once per store, and
+  /// without waiting for a registration another thread runs (a value may be read in a
+  /// `static let`'s initializer that that registration waits for): should both register the
+  /// declaration, the second changes nothing (migrations move a value once; the same default
+  /// is registered again).
+  func registerKept(_ entry: Entry, in store: PreferenceStore) {
+    guard !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.descriptor.key), registry: number)
+    else { return }
     register([entry], in: store, marksStore: false)
   }
 
@@ -351,6 +352,11 @@ final class RegistryCatalog: Sendable {
   /// `marksStore`: whether this is the module's registration in `store` (else one kept
   /// declaration's, ``registerKept(_:in:)``).
   private func register(_ entries: [Entry], in store: PreferenceStore, marksStore: Bool = true) {
+    // A declaration that keeps its store, registered here by its own resolution already.
+    let entries = entries.filter { entry in
+      !entry.descriptor.storeIsKeptByDeclaration
+        || !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.descriptor.key), registry: number)
+    }
     let onMainActor = MainActorContext.isCurrent
     var defaults: [String: PropertyListValue] = [:]
     defaults.reserveCapacity(entries.count)
@@ -417,8 +423,10 @@ final class RegistryCatalog: Sendable {
     if !synced.isEmpty { store.trackModifications(of: synced) }
     if !json.isEmpty { store.useFormat(.json, forKeys: json) }
     store.register(encoded: defaults)
-    let kept = entries.filter(\.descriptor.storeIsKeptByDeclaration).map(\.descriptor.key)
-    if !kept.isEmpty { store.markRegisteredKept(kept, registry: number) }
+    let kept = entries.filter(\.descriptor.storeIsKeptByDeclaration).map {
+      KeyNumbers.number(of: $0.descriptor.key)
+    }
+    if !kept.isEmpty { store.markRegisteredKept(numbers: kept, registry: number) }
     if marksStore { store.markRegistered(registry: number) }
     // Off the main actor, defaults that need it are registered by the main actor's next turn, or
     // by their declaration's first read if that comes sooner.

@@ -259,9 +259,6 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     if !store.hasRegistered(registry: resolution.registry) {
       RegistryCatalog.of(Registry.self).ensureRegistered(in: store)
     }
-    if resolution.storeIsKept, !store.hasRegisteredKept(resolution.key, registry: resolution.registry) {
-      RegistryCatalog.of(Registry.self).registerKept(resolution.key, in: store)
-    }
     return (resolution, store)
   }
 }
@@ -328,10 +325,19 @@ enum DeclarationResolver {
     let catalog = RegistryCatalog.of(registry)
     let resolution: DeclarationTable.Resolution
     if let entry = catalog.entry(fileID: fileID, location: location) {
+      let store = catalog.store(of: entry)
+      if entry.descriptor.storeIsKeptByDeclaration, let store {
+        // A declaration that keeps its store is resolved after its first creation gave the
+        // store, so every registration of a store that starts later includes it; one that ran
+        // before (or runs now) did not: it is registered here, before the resolution is
+        // published for the fast read path.
+        let target = PreferenceStandIns.current?.store(standingInFor: store) ?? store
+        if !target.hasRegistered(registry: catalog.number) { catalog.ensureRegistered(in: target) }
+        catalog.registerKept(entry, in: target)
+      }
       resolution = DeclarationTable.Resolution(
         number: KeyNumbers.number(of: entry.descriptor.key), registry: catalog.number,
-        store: catalog.store(of: entry), key: entry.descriptor.key, format: entry.descriptor.format,
-        storeIsKept: entry.descriptor.storeIsKeptByDeclaration)
+        store: store, key: entry.descriptor.key, format: entry.descriptor.format)
     } else {
       let place = "\(fileID):\(location)"
       PreferenceDiagnostics.report(.unresolvedDeclaration(location: place))
