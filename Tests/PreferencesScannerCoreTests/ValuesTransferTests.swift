@@ -142,7 +142,14 @@ import Testing
     }
     #expect(ISO8601Text.format(secondsSince1970: .nan) == "1970-01-01T00:00:00Z")
     #expect(ISO8601Text.format(secondsSince1970: 1e300) == "9999-12-31T23:59:59Z")
-    #expect(ISO8601Text.format(secondsSince1970: -.infinity) == "0001-01-01T00:00:00Z")
+    #expect(ISO8601Text.format(secondsSince1970: -.infinity) == "0000-01-01T00:00:00Z")
+    // Foundation's far dates, which Codable preferences hold, are inside and read back exactly.
+    for date in [Date.distantPast, Date.distantFuture] {
+      let text = ISO8601Text.format(secondsSince1970: date.timeIntervalSince1970)
+      #expect(ISO8601Text.secondsSince1970(text) == date.timeIntervalSince1970, "\(text)")
+    }
+    #expect(
+      ISO8601Text.format(secondsSince1970: Date.distantPast.timeIntervalSince1970) == "0000-12-30T00:00:00Z")
   }
 
   /// Forty arrays, each holding the next one twice, are 2^40 paths but 41 objects: each object

@@ -79,10 +79,11 @@ extension SharedValue {
 /// which is slow to create and keeps whole seconds unless told otherwise; no C calendar calls).
 enum ISO8601Text {
   /// `2026-11-28T11:00:00.5Z`: the fraction only where there is one, trailing zeros left out.
-  /// An instant outside years 1 to 9999 is written as the nearest one inside, and one that is
-  /// not a number as 1970's first: never a trap on a date read from a damaged file.
+  /// An instant outside years 0 to 9999 (four digits; `Date.distantPast` is 0000-12-30 in
+  /// this calendar) is written as the nearest one inside, and one that is not a number as
+  /// 1970's first: never a trap on a date read from a damaged file.
   static func format(secondsSince1970 instant: Double) -> String {
-    let interval = instant.isNaN ? 0 : min(max(instant, -62_135_596_800), 253_402_300_799)
+    let interval = instant.isNaN ? 0 : min(max(instant, -62_167_219_200), 253_402_300_799)
     var whole = interval.rounded(.down)
     var micros = ((interval - whole) * 1_000_000).rounded()
     if micros >= 1_000_000 {

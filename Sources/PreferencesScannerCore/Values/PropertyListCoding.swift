@@ -141,7 +141,7 @@ package enum PropertyListCoding {
       case 0x2 where info == 3: return .double(Double(bitPattern: bits(try span(8, from: offset + 1))))
       case 0x3 where marker == 0x33:
         let seconds = Double(bitPattern: bits(try span(8, from: offset + 1)))
-        // Years 1 to 9999, as ISO 8601 writes them.
+        // Within about 7,900 years of 2001: four-digit years, as ISO 8601 writes them.
         guard seconds.isFinite, abs(seconds) < 2.5e11 else {
           throw Failure(message: "a binary property list holding a date out of range")
         }
