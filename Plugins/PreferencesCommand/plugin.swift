@@ -114,7 +114,9 @@ struct PreferencesCommand: CommandPlugin {
         )
       }
       /// A path as the shell would have read it: `~/` is the home folder (an `--option=~/x`
-      /// reaches here unexpanded), and a relative path is the package's.
+      /// reaches here unexpanded), and a relative path is the package's. Plugins run on the
+      /// build host: `homeDirectoryForCurrentUser` is macOS 10.12+ in Apple's documentation,
+      /// and corelibs Foundation has it on Linux.
       func resolved(_ path: String) -> String {
         let expanded =
           path == "~" || path.hasPrefix("~/")

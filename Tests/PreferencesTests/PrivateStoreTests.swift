@@ -75,6 +75,13 @@ enum KeptRace {
       }
     },
     store: { index in index == 0 ? store.withLock { $0 } : nil })
+
+  /// A fresh catalog of the table, its gate in `store`, and its kept declaration.
+  static func catalog(over store: PreferenceStore) throws -> (RegistryCatalog, RegistryCatalog.Entry) {
+    self.store.withLock { $0 = store }
+    let catalog = RegistryCatalog(tables: [table], mainActorIsDefaultIsolation: false)
+    return (catalog, try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2)))
+  }
 }
 
 /// `@Preference(store:)` naming a `private` or `fileprivate` store: the declaration evaluates it
@@ -184,9 +191,7 @@ enum KeptRace {
   @Test func aKeptStoreMetInsideARegistrationIsRegisteredThere() throws {
     let store = PreferenceStore.inMemory()
     store.set("mine", forKey: "Race.old")
-    KeptRace.store.withLock { $0 = store }
-    let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
-    let entry = try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2))
+    let (catalog, entry) = try KeptRace.catalog(over: store)
     KeptRace.duringRegistration.withLock {
       $0 = {
         catalog.keepStore(store, of: entry)
@@ -206,9 +211,7 @@ enum KeptRace {
   /// for the module, whose registration there still registers every other declaration.
   @Test func aKeptDeclarationsRegistrationLeavesTheModulesToCome() throws {
     let store = PreferenceStore.inMemory()
-    KeptRace.store.withLock { $0 = store }
-    let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
-    let entry = try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2))
+    let (catalog, entry) = try KeptRace.catalog(over: store)
     catalog.keepStore(store, of: entry)
     catalog.registerKept(entry, in: store)
     #expect(store.registeredDefault(forKey: "Race.kept") == .string("kept"))
@@ -226,9 +229,7 @@ enum KeptRace {
   /// changes nothing of it.
   @Test(.deadlockWatchdog) func aKeptStoreNeverWaitsForARegistration() throws {
     let store = PreferenceStore.inMemory()
-    KeptRace.store.withLock { $0 = store }
-    let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
-    let entry = try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2))
+    let (catalog, entry) = try KeptRace.catalog(over: store)
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     KeptRace.duringRegistration.withLock {
@@ -261,9 +262,7 @@ enum KeptRace {
   @Test func moduleWideOperationsRegisterAKnownKeptDeclarationFirst() throws {
     let store = PreferenceStore.inMemory()
     store.set("mine", forKey: "Race.old")
-    KeptRace.store.withLock { $0 = store }
-    let catalog = RegistryCatalog(tables: [KeptRace.table], mainActorIsDefaultIsolation: false)
-    let entry = try #require(catalog.entry(fileID: "Tests/KeptRace.swift", location: 2))
+    let (catalog, entry) = try KeptRace.catalog(over: store)
     catalog.ensureRegistered(in: store)
     catalog.keepStore(store, of: entry)
     #expect(store.hasStoredValue(forKey: "Race.old"), "the store was registered before it was known")
