@@ -21,8 +21,8 @@ exists), printing for each size:
   hand-written app's register-and-read-everything.
 
 Medians of the rounds. With `--check RATIO` it fails when the start-to-first-read ratio passes
-RATIO at any size (`.ci/run` checks 1,200 preferences against 1.5). Linux only (it reads
-`/proc`).
+RATIO at any size (`.ci/run` checks 1,200 preferences against the bound Benchmarks/README.md
+gives). Linux only (it reads `/proc`).
 """
 
 import argparse

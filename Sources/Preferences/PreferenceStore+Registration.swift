@@ -90,33 +90,50 @@ extension PreferenceStore {
   struct KeyOwner: Sendable {
     /// The generated registry's number (one per module).
     var registry: Int
-    var fileID: String
-    var line: Int
-    var isKeyDerived: Bool
-    var valueType: String?
-    var defaultValueSource: String
+    var entry: RegistryCatalog.Entry
+
+    var key: String { entry.descriptor.key }
+    /// `fileID:line`.
+    var declaration: String { "\(entry.descriptor.fileID):\(entry.descriptor.line)" }
 
     /// Whether this and `other`, of another module, may share their key: both name it with
     /// `key:` and agree on its type (where both are known) and default, as two declarations of
     /// one module may.
     func mayShare(with other: KeyOwner) -> Bool {
-      !isKeyDerived && !other.isKeyDerived && defaultValueSource == other.defaultValueSource
-        && (valueType == nil || other.valueType == nil || valueType == other.valueType)
+      let (this, other) = (entry.descriptor, other.entry.descriptor)
+      return !this.isKeyDerived && !other.isKeyDerived && this.defaultValueSource == other.defaultValueSource
+        && (this.valueType == nil || other.valueType == nil || this.valueType == other.valueType)
     }
   }
 
   /// Records who registered `owners`' keys here, and returns the keys another module's
   /// registry registered already for a declaration that cannot share them, with both places.
-  func claim(_ owners: [(key: String, owner: KeyOwner)]) -> [(key: String, declarations: [String])] {
-    state.withLock { state in
+  ///
+  /// While one module registers here (the common case), its declarations are only kept: the
+  /// scanner already refused keys two of them cannot share, so the index by key is built when a
+  /// second module registers.
+  func claim(_ owners: [KeyOwner]) -> [(key: String, declarations: [String])] {
+    guard let registry = owners.first?.registry else { return [] }
+    return state.withLock { state in
+      if state.keyOwners.isEmpty, state.unindexedOwners.first.map({ $0.registry == registry }) ?? true {
+        state.unindexedOwners += owners
+        return []
+      }
+      if !state.unindexedOwners.isEmpty {
+        state.keyOwners.reserveCapacity(state.unindexedOwners.count + owners.count)
+        for owner in state.unindexedOwners where state.keyOwners[owner.key] == nil {
+          state.keyOwners[owner.key] = owner
+        }
+        state.unindexedOwners = []
+      }
       var conflicts: [(key: String, declarations: [String])] = []
-      for (key, owner) in owners {
-        guard let existing = state.keyOwners[key] else {
-          state.keyOwners[key] = owner
+      for owner in owners {
+        guard let existing = state.keyOwners[owner.key] else {
+          state.keyOwners[owner.key] = owner
           continue
         }
         if existing.registry != owner.registry, !existing.mayShare(with: owner) {
-          conflicts.append((key, [existing, owner].map { "\($0.fileID):\($0.line)" }))
+          conflicts.append((owner.key, [existing.declaration, owner.declaration]))
         }
       }
       return conflicts

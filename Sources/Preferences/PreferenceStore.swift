@@ -36,8 +36,10 @@ public final class PreferenceStore: Sendable {
     @usableFromInline var registeredRegistries: ContiguousArray<Bool> = []
     var registeredKeyTypes: Set<ObjectIdentifier> = []
     /// The declaration each generated registry's key was first registered for, to tell when a
-    /// second module declares it.
+    /// second module declares it; indexed only once a second module registers here
+    /// (``claim(_:)``). Before that, `unindexedOwners` holds the one module's.
     var keyOwners: [String: KeyOwner] = [:]
+    var unindexedOwners: [KeyOwner] = []
     /// Declarations that evaluate their own store, registered here
     /// (``hasRegisteredKept(number:registry:)``).
     var registeredKept: Set<KeptRegistration> = []

@@ -126,6 +126,46 @@ struct GeneratedRecordReaderTests {
         ]))
   }
 
+  /// The generator's compact form: members that hold their default left out, the names taken
+  /// from a `Type.property` key, the file ID from the table. Each reads as the full record.
+  @Test func readsTheCompactFormAsTheFullRecord() throws {
+    let compact = #"""
+      [{"key":"Outer.Inner.count","valueType":"Int","defaultValue":"3","line":8,"column":4,"index":0,
+        "registeredValue":{"integer":3}},
+       {"key":"Outer.Inner.title","defaultValue":"t","line":9,"column":4,"index":1},
+       {"key":"Other.flag","defaultValue":"true","fileID":"M/Elsewhere.swift","line":2,"column":1,"index":2},
+       {"key":"custom","isKeyDerived":false,"property":"name","declaringType":"Outer","defaultValue":"1",
+        "line":10,"column":4,"syncs":true,"inSettings":true,"store":".shared","format":"json",
+        "renamedFrom":["old"],"registration":"mainActor","index":3}]
+      """#
+    let records = try GeneratedRecordReader.records(in: compact, tableFileID: "M/Table.swift")
+    let expected = [
+      PreferenceDescriptor(
+        key: "Outer.Inner.count", property: "count", declaringType: "Outer.Inner", valueType: "Int",
+        defaultValueSource: "3", fileID: "M/Table.swift", line: 8, column: 4),
+      PreferenceDescriptor(
+        key: "Outer.Inner.title", property: "title", declaringType: "Outer.Inner", valueType: nil,
+        defaultValueSource: "t",
+        fileID: "M/Table.swift", line: 9, column: 4),
+      PreferenceDescriptor(
+        key: "Other.flag", property: "flag", declaringType: "Other", valueType: nil,
+        defaultValueSource: "true",
+        fileID: "M/Elsewhere.swift", line: 2, column: 1),
+      PreferenceDescriptor(
+        key: "custom", property: "name", declaringType: "Outer", valueType: nil, defaultValueSource: "1",
+        fileID: "M/Table.swift", line: 10, column: 4, syncs: true, inSettings: true, storeSource: ".shared",
+        format: .json, renamedFrom: ["old"], registration: .mainActor, isKeyDerived: false),
+    ]
+    #expect(records.map(\.descriptor) == expected)
+    #expect(records.map(\.index) == [0, 1, 2, 3])
+    #expect(records[0].registeredValue == .integer(3) && records[1].registeredValue == nil)
+    // A record of a table that does not say its file ID, and does not name its own, has none.
+    #expect(throws: GeneratedRecordReader.Failure.self) {
+      try GeneratedRecordReader.records(
+        in: #"[{"key":"A.b","defaultValue":"1","line":1,"column":1,"index":0}]"#)
+    }
+  }
+
   @Test func everyTruncationAndCorruptionFailsWithAnOffset() throws {
     var random = SeededRandom(state: 7)
     let records = (0..<2).map { Self.record(&random, index: $0) }

@@ -13,6 +13,10 @@ struct GeneratedRecord: Sendable, Equatable {
 
 /// Reads the JSON records of a generated file table (`[{"key":…,"index":0,…}, …]`).
 ///
+/// The generator leaves out a member that holds its default (`false`, `null`, `[]`, the
+/// `propertyList` format, the `registry` registration), the type and property names when the key
+/// is `Type.property`, and the file ID when it is the table's; the reader restores each.
+///
 /// The first read of any preference reads every record of the module, so this is on the launch
 /// path of every app: it reads the bytes once, with no intermediate tree and no `Decoder`
 /// machinery, which costs a small fraction of `JSONDecoder` for the same records. It accepts any
@@ -26,11 +30,12 @@ struct GeneratedRecordReader {
     var description: String { "\(message) at byte \(offset)" }
   }
 
-  /// The records of one JSON array; throws a ``Failure``.
-  static func records(in text: String) throws -> [GeneratedRecord] {
+  /// The records of one JSON array, of the table of `tableFileID` (the file ID of a record that
+  /// names none); throws a ``Failure``.
+  static func records(in text: String, tableFileID: String? = nil) throws -> [GeneratedRecord] {
     var text = text
     return try text.withUTF8 { bytes in
-      var reader = GeneratedRecordReader(bytes: bytes)
+      var reader = GeneratedRecordReader(bytes: bytes, tableFileID: tableFileID)
       return try reader.readRecords()
     }
   }
@@ -48,7 +53,14 @@ struct GeneratedRecordReader {
     var string: String
   }
 
-  private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+  private let tableFileID: String?
+  /// The type name last taken from a key, shared by the records of one type.
+  private var lastTypeFromKey: String?
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, tableFileID: String?) {
+    self.bytes = bytes
+    self.tableFileID = tableFileID
+  }
 
   // MARK: Records
 
@@ -91,12 +103,12 @@ struct GeneratedRecordReader {
     var line: Int?
     var column: Int?
     var condition: String?
-    var syncs: Bool?
-    var inSettings: Bool?
+    var syncs = false
+    var inSettings = false
     var store: String?
-    var format: PreferenceFormat?
-    var renamedFrom: [String]?
-    var registration: PreferenceDescriptor.Registration?
+    var format = PreferenceFormat.propertyList
+    var renamedFrom: [String] = []
+    var registration = PreferenceDescriptor.Registration.registry
     var registrationNote: String?
     var index: Int?
     var registeredValue: PropertyListValue?
@@ -138,16 +150,27 @@ struct GeneratedRecordReader {
       guard let value else { throw Failure(offset: start, message: "the record has no \"\(name)\"") }
       return value
     }
+    let name = try required(key, "key")
+    // Left out when the key is `Type.property`.
+    if property == nil, declaringType == nil, let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) {
+      property = String(name[name.utf8.index(after: dot)...])
+      let type = name[..<dot]
+      if let last = lastTypeFromKey, last == type {
+        declaringType = last
+      } else {
+        declaringType = String(type)
+        lastTypeFromKey = declaringType
+      }
+    }
     let descriptor = PreferenceDescriptor(
-      key: try required(key, "key"), property: try required(property, "property"),
+      key: name, property: try required(property, "property"),
       declaringType: try required(declaringType, "declaringType"), valueType: valueType,
       defaultValueSource: try required(defaultValue, "defaultValue"), documentation: documentation,
-      fileID: try required(fileID, "fileID"), line: try required(line, "line"),
-      column: try required(column, "column"), condition: condition, syncs: try required(syncs, "syncs"),
-      inSettings: try required(inSettings, "inSettings"), storeSource: store,
-      format: try required(format, "format"), renamedFrom: try required(renamedFrom, "renamedFrom"),
-      registration: try required(registration, "registration"), registrationNote: registrationNote,
-      isKeyDerived: isKeyDerived, isExported: isExported, storeIsKeptByDeclaration: storeKeptByDeclaration)
+      fileID: try required(fileID ?? tableFileID, "fileID"), line: try required(line, "line"),
+      column: try required(column, "column"), condition: condition, syncs: syncs, inSettings: inSettings,
+      storeSource: store, format: format, renamedFrom: renamedFrom, registration: registration,
+      registrationNote: registrationNote, isKeyDerived: isKeyDerived, isExported: isExported,
+      storeIsKeptByDeclaration: storeKeptByDeclaration)
     return GeneratedRecord(
       descriptor: descriptor, index: try required(index, "index"), registeredValue: registeredValue,
       referencedAt: referencedAt)
@@ -260,6 +283,12 @@ struct GeneratedRecordReader {
   private mutating func nextField(expected: inout Int) throws(Failure) -> Field?? {
     var first = expected == 0
     guard try nextElement(closing: UInt8(ascii: "}"), first: &first) else { return .none }
+    // The common case: a name the generator writes, unescaped, with no space before its colon;
+    // matched where it stands, in the order the generator writes the fields.
+    if try peek() == UInt8(ascii: "\""), let field = knownField(after: expected) {
+      expected = field.rawValue + 1
+      return .some(field)
+    }
     let name = try readRawString()
     guard try peek() == UInt8(ascii: ":") else { throw failure("expected \":\"") }
     position += 1
@@ -275,6 +304,28 @@ struct GeneratedRecordReader {
     }
     expected = max(expected, 1)
     return .some(nil)
+  }
+
+  /// The field whose quoted name and colon stand at the reader's position (a quote), trying
+  /// the fields from `expected` on; moves past the colon. `nil`, not moving, for anything else.
+  private mutating func knownField(after expected: Int) -> Field? {
+    let names = fieldNames
+    let start = bytes.baseAddress! + position + 1
+    let available = bytes.count - position - 1
+    var candidate = expected
+    for _ in 0..<names.count {
+      if candidate >= names.count { candidate = 0 }
+      let name = names[candidate]
+      let count = name.utf8CodeUnitCount
+      if count + 2 <= available, start[count] == UInt8(ascii: "\""), start[count + 1] == UInt8(ascii: ":"),
+        memcmp(start, name.utf8Start, count) == 0
+      {
+        position += count + 3
+        return Field(rawValue: candidate)
+      }
+      candidate += 1
+    }
+    return nil
   }
 
   private static func equal(_ bytes: RawString, _ name: StaticString) -> Bool {

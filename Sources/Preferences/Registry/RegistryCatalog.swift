@@ -132,7 +132,7 @@ final class RegistryCatalog: Sendable {
     var references: [(location: String, entry: Entry)] = []
     for chunk in table.records() {
       do {
-        let records = try GeneratedRecordReader.records(in: chunk)
+        let records = try GeneratedRecordReader.records(in: chunk, tableFileID: fileID)
         for record in records {
           let entry = Entry(record, table: table)
           entries.append(entry)
@@ -149,14 +149,23 @@ final class RegistryCatalog: Sendable {
     // scanner refuses such sources, so only stale generated code could hold them. Records of a
     // table name its file unless a `#sourceLocation` directive names another.
     var byLocation: [String: [UInt64: Entry]] = [:]
-    var file = (fileID: fileID, key: tableKey)
+    // The table's own file, indexed apart from the others (the common case: every entry).
+    var inTable: [UInt64: Entry] = [:]
+    inTable.reserveCapacity(entries.count)
+    var file = (fileID: fileID, key: tableKey, isTable: true)
     for entry in entries {
       if entry.descriptor.fileID != file.fileID {
-        file = (entry.descriptor.fileID, Self.fileKey(entry.descriptor.fileID))
+        let key = Self.fileKey(entry.descriptor.fileID)
+        file = (entry.descriptor.fileID, key, key == tableKey)
       }
       let line = UInt64(truncatingIfNeeded: entry.descriptor.line)
-      if byLocation[file.key]?[line] == nil { byLocation[file.key, default: [:]][line] = entry }
+      if file.isTable {
+        if inTable[line] == nil { inTable[line] = entry }
+      } else if byLocation[file.key]?[line] == nil {
+        byLocation[file.key, default: [:]][line] = entry
+      }
     }
+    byLocation[tableKey, default: [:]].merge(inTable) { existing, _ in existing }
     for (location, entry) in references {
       guard let colon = location.utf8.lastIndex(of: UInt8(ascii: ":")),
         let line = UInt64(location[location.utf8.index(after: colon)...])
@@ -168,7 +177,11 @@ final class RegistryCatalog: Sendable {
       guard state.entries[fileID] == nil else { return }
       state.entries[fileID] = entries
       for (file, entries) in byLocation {
-        state.byLocation[file, default: [:]].merge(entries) { existing, _ in existing }
+        if state.byLocation[file] == nil {
+          state.byLocation[file] = entries
+        } else {
+          state.byLocation[file]?.merge(entries) { existing, _ in existing }
+        }
       }
     }
   }
@@ -370,18 +383,11 @@ final class RegistryCatalog: Sendable {
     var synced: Set<String> = []
     var json: [String] = []
     var later: [(key: String, evaluate: @MainActor @Sendable () -> PropertyListValue?)] = []
-    var owners: [(key: String, owner: PreferenceStore.KeyOwner)] = []
+    var owners: [PreferenceStore.KeyOwner] = []
     owners.reserveCapacity(entries.count)
     for entry in entries {
       let key = entry.descriptor.key
-      owners.append(
-        (
-          key,
-          PreferenceStore.KeyOwner(
-            registry: number, fileID: entry.descriptor.fileID, line: entry.descriptor.line,
-            isKeyDerived: entry.descriptor.isKeyDerived, valueType: entry.descriptor.valueType,
-            defaultValueSource: entry.descriptor.defaultValueSource)
-        ))
+      owners.append(PreferenceStore.KeyOwner(registry: number, entry: entry))
       if var previous = entry.table.movedFrom(entry.index) {
         previous = PreferenceStandIns.current?.store(standingInFor: previous) ?? previous
         if previous !== store { store.migrate(key, from: previous, oldKeys: entry.descriptor.renamedFrom) }

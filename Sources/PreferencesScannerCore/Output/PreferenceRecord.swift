@@ -12,28 +12,65 @@ package enum PreferenceRecord {
     package static let generator = Extras(rawValue: 2)
   }
 
-  package static func json(_ plan: PreferencePlan, extras: Extras = []) -> JSONValue {
+  /// The record of `plan`. With `.generator`, in the generated registry's compact form: a member
+  /// that holds its default is left out (`false`, `null`, `[]`, the `propertyList` format, the
+  /// `registry` registration), and so are the type and property names when the key is made of
+  /// them, and the file ID when it is `tableFileID`, the table's own (the runtime's reader
+  /// restores each; the first read of any preference reads every record of the module).
+  package static func json(_ plan: PreferencePlan, extras: Extras = [], tableFileID: String? = nil)
+    -> JSONValue
+  {
     let location = plan.reportedLocation
-    var members: [(String, JSONValue)] = [
-      ("key", .string(plan.key)),
-      ("isKeyDerived", .bool(plan.syntax.arguments.key == nil)),
-      ("property", .string(plan.property)),
-      ("declaringType", .string(plan.enclosingType)),
-      ("valueType", .optional(plan.valueType)),
-      ("defaultValue", .string(plan.defaultText ?? "")),
-      ("documentation", .optional(plan.documentation)),
-      ("fileID", .string(location.fileID)),
-      ("line", .number(location.line)),
-      ("column", .number(location.column)),
-      ("condition", .optional(plan.condition)),
-      ("syncs", .bool(plan.syncs)),
-      ("inSettings", .bool(plan.inSettings)),
-      ("store", .optional(plan.storeText)),
-      ("format", .string(plan.format)),
-      ("renamedFrom", .strings(plan.renamedFrom)),
-      ("registration", .string(plan.registrationKind)),
-      ("registrationNote", .optional(plan.registrationNote)),
-    ]
+    let isKeyDerived = plan.syntax.arguments.key == nil
+    guard extras.contains(.generator) else {
+      return .object(
+        [
+          ("key", .string(plan.key)),
+          ("isKeyDerived", .bool(isKeyDerived)),
+          ("property", .string(plan.property)),
+          ("declaringType", .string(plan.enclosingType)),
+          ("valueType", .optional(plan.valueType)),
+          ("defaultValue", .string(plan.defaultText ?? "")),
+          ("documentation", .optional(plan.documentation)),
+          ("fileID", .string(location.fileID)),
+          ("line", .number(location.line)),
+          ("column", .number(location.column)),
+          ("condition", .optional(plan.condition)),
+          ("syncs", .bool(plan.syncs)),
+          ("inSettings", .bool(plan.inSettings)),
+          ("store", .optional(plan.storeText)),
+          ("format", .string(plan.format)),
+          ("renamedFrom", .strings(plan.renamedFrom)),
+          ("registration", .string(plan.registrationKind)),
+          ("registrationNote", .optional(plan.registrationNote)),
+        ] + optionalMembers(plan, extras: extras))
+    }
+    var members: [(String, JSONValue)] = [("key", .string(plan.key))]
+    if !isKeyDerived { members.append(("isKeyDerived", .bool(false))) }
+    if plan.key != plan.enclosingType + "." + plan.property || plan.property.contains(".") {
+      members += [("property", .string(plan.property)), ("declaringType", .string(plan.enclosingType))]
+    }
+    if let valueType = plan.valueType { members.append(("valueType", .string(valueType))) }
+    members.append(("defaultValue", .string(plan.defaultText ?? "")))
+    if let documentation = plan.documentation { members.append(("documentation", .string(documentation))) }
+    if location.fileID != tableFileID { members.append(("fileID", .string(location.fileID))) }
+    members += [("line", .number(location.line)), ("column", .number(location.column))]
+    if let condition = plan.condition { members.append(("condition", .string(condition))) }
+    if plan.syncs { members.append(("syncs", .bool(true))) }
+    if plan.inSettings { members.append(("inSettings", .bool(true))) }
+    if let store = plan.storeText { members.append(("store", .string(store))) }
+    if plan.format != "propertyList" { members.append(("format", .string(plan.format))) }
+    if !plan.renamedFrom.isEmpty { members.append(("renamedFrom", .strings(plan.renamedFrom))) }
+    if plan.registrationKind != "registry" {
+      members.append(("registration", .string(plan.registrationKind)))
+    }
+    if let note = plan.registrationNote { members.append(("registrationNote", .string(note))) }
+    return .object(members + optionalMembers(plan, extras: extras))
+  }
+
+  /// The members written only where they say something, and the extras.
+  private static func optionalMembers(_ plan: PreferencePlan, extras: Extras) -> [(String, JSONValue)] {
+    var members: [(String, JSONValue)] = []
     // Only where the declaration leaves its value out of exports (`exported: false`).
     if !plan.isExported { members.append(("isExported", .bool(false))) }
     // Only where the declaration evaluates its own store (its `store:` names a private member).
@@ -47,6 +84,6 @@ package enum PreferenceRecord {
       members.append(("index", .number(plan.number)))
       if case .literal(let literal) = plan.registration { members.append(("registeredValue", literal.json)) }
     }
-    return .object(members)
+    return members
   }
 }

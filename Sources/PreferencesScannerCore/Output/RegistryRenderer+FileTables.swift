@@ -20,7 +20,9 @@ extension RegistryRenderer {
     // file), on every edit that shifts its lines (Benchmarks/README.md). The runtime makes the
     // table of them.
     if plans.allSatisfy(\.needsNoEvaluation) {
-      let json = JSONValue.array(plans.map { PreferenceRecord.json($0, extras: .generator) }).text
+      let json = JSONValue.array(
+        plans.map { PreferenceRecord.json($0, extras: .generator, tableFileID: file.fileID) }
+      ).text
       out += "nonisolated func \(name)() -> (StaticString, StaticString) {\n"
       out += "  (\(StringLiteral.quote(file.fileID)), \(StringLiteral.rawQuote(json)))\n}\n"
       return out + extensions
@@ -33,7 +35,9 @@ extension RegistryRenderer {
     // Records: one JSON array per run of declarations in the same #if branch.
     out += "    records: {\n      var records: [String] = []\n"
     out += emitter.emit(plans.map { ($0.syntax.branch, $0) }, chunked: true) { chunk in
-      let json = JSONValue.array(chunk.map { PreferenceRecord.json($0, extras: .generator) }).text
+      let json = JSONValue.array(
+        chunk.map { PreferenceRecord.json($0, extras: .generator, tableFileID: file.fileID) }
+      ).text
       return "      records.append(\(StringLiteral.rawQuote(json)))\n"
     }
     out += "      return records\n    }"
