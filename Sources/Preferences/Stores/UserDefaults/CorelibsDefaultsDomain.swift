@@ -48,6 +48,9 @@
     /// Other processes hear the file's events: nothing to announce.
     func announceChange() {}
     var announcesChanges: Bool { false }
+    /// Corelibs' `UserDefaults` posts no `didChangeNotification`: other code's writes in this
+    /// process are found by reads (``UserDefaultsBackend/checkUnreportedWritesIfDue()``).
+    var reportsWritesInProcess: Bool { false }
     /// The domain's file, written atomically by this process.
     let file: PropertyListFileBackend
     /// Keys given on the command line (`-Key value`): UserDefaults shows the argument there, which
@@ -58,8 +61,6 @@
     /// made it: a difference is a write by other code in this process.
     private struct Mirror {
       var expected: [String: PropertyListValue] = [:]
-      /// Defaults registered with UserDefaults through this domain.
-      var registered: [String: PropertyListValue] = [:]
       /// Counts this domain's own changes; `changedAt` holds the count at each key's last one
       /// (counted when a change starts and again when UserDefaults shows it).
       var version: UInt64 = 0
@@ -90,6 +91,16 @@
       }
     }
     private let mirror = Locked(Mirror())
+
+    /// The defaults this library registered with corelibs' `UserDefaults`, by key. Its
+    /// registration domain is the process's, shared by every suite: a key one domain registered
+    /// shows in every other that stores no value for it, and is not another writer's value there.
+    private static let registeredInProcess = Locked<[String: PropertyListValue]>([:])
+
+    /// What UserDefaults shows for `key` when no domain stores a value for it.
+    private static func registered(_ key: String) -> PropertyListValue? {
+      registeredInProcess.withLock { $0[key] }
+    }
 
     /// Runs between a write's bookkeeping and UserDefaults showing it, for tests that interleave
     /// a poll there.
@@ -176,7 +187,7 @@
     func setStoredValue(_ value: PropertyListValue?, forKey key: String) {
       file.setValue(value, forKey: key)
       mirror.withLock { mirror in
-        mirror.expect(value ?? mirror.registered[key], forKey: key)
+        mirror.expect(value ?? Self.registered(key), forKey: key)
         mirror.beginShowing(key)
       }
       Self.beforeShowing?()
@@ -191,7 +202,7 @@
     ) -> Bool {
       guard file.replaceValue(forKey: key, ifEqualTo: expected, with: value) else { return false }
       mirror.withLock { mirror in
-        mirror.expect(value ?? mirror.registered[key], forKey: key)
+        mirror.expect(value ?? Self.registered(key), forKey: key)
         mirror.beginShowing(key)
       }
       show(value, forKey: key)
@@ -200,11 +211,11 @@
     }
 
     func register(defaults values: [String: PropertyListValue]) {
+      Self.registeredInProcess.withLock { registered in
+        for (key, value) in values { registered[key] = value }
+      }
       mirror.withLock { mirror in
-        for (key, value) in values {
-          mirror.registered[key] = value
-          mirror.expect(file.value(forKey: key) ?? value, forKey: key)
-        }
+        for (key, value) in values { mirror.expect(file.value(forKey: key) ?? value, forKey: key) }
       }
       defaults.register(defaults: values.mapValues(\.foundationObject))
     }
@@ -247,7 +258,7 @@
               changed.insert(key)
               continue
             }
-            mirror.expect(value ?? mirror.registered[key], forKey: key)
+            mirror.expect(value ?? Self.registered(key), forKey: key)
             mirror.beginShowing(key)
             values.append((key, value))
           }
@@ -263,7 +274,7 @@
 
     /// Compares what the process's UserDefaults shows for `known` with what this domain expects,
     /// and adopts each difference as a write by other code (a value equal to the default this
-    /// domain registered counts as a removal). UserDefaults is read without the lock held; keys
+    /// library registered in the process, for any domain, counts as a removal). UserDefaults is read without the lock held; keys
     /// this domain changes meanwhile are skipped and compared at the next poll.
     func poll(known: Set<String>) -> Set<String>? {
       let version = mirror.withLock { $0.version }
@@ -275,7 +286,7 @@
           // Shown by this library (another store over the suite): not another writer's.
           guard !libraryShowed(shown[key], forKey: key) else { continue }
           mirror.expected[key] = shown[key]
-          adopted[key] = .some(shown[key] == mirror.registered[key] ? nil : shown[key])
+          adopted[key] = .some(shown[key] == Self.registered(key) ? nil : shown[key])
         }
         return adopted
       }
