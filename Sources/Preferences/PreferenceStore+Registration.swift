@@ -33,9 +33,14 @@ extension PreferenceStore {
     // A key that has no number was never read, so nothing of it is cached (a registration
     // names every key of a module, most of them not read yet).
     state.withLock { state in
-      let numbers = KeyNumbers.existingNumbers(of: encoded.keys)
+      state.registered.reserveCapacity(state.registered.count + encoded.count)
       for (key, value) in encoded { state.registered[key] = value }
-      for case let number? in numbers { state.cache.setBox(nil, number) }
+      // Nothing cached yet (a module's registration at launch): nothing to forget.
+      if !state.cache.boxes.isEmpty {
+        for case let number? in KeyNumbers.existingNumbers(of: encoded.keys) {
+          state.cache.setBox(nil, number)
+        }
+      }
       state.version &+= 1
     }
     backend.register(defaults: encoded)

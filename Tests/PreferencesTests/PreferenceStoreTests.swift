@@ -82,6 +82,19 @@ import Testing
     #expect(Set(assigned.values).count == keys.count)
   }
 
+  /// `register(defaults:)` semantics: registering again replaces a default, also one a read
+  /// already cached (typed and string-keyed reads alike).
+  @Test func registeringAgainReplacesADefaultAReadCached() {
+    let store = PreferenceStore.inMemory()
+    store.register(defaults: ["Mode": "light", "Count": 1])
+    #expect(store.value(forKey: "Mode", default: "") == "light")
+    let keyed = store.keyed(by: AppKeys.self)
+    #expect(keyed[TypedPreferenceKey<AppKeys, Int>(.launchCount)] == 0)
+    store.register(defaults: ["Mode": "dark", "launchCount": 5])
+    #expect(store.value(forKey: "Mode", default: "") == "dark")
+    #expect(keyed[TypedPreferenceKey<AppKeys, Int>(.launchCount)] == 5)
+  }
+
   @Test func registeredDefaultsNeverReachTheFile() throws {
     let directory = TemporaryDirectory()
     let url = directory.file("p.plist")

@@ -191,7 +191,8 @@ extension PreferenceStore {
   /// listeners in registration order. The backend and the listeners run without the lock held.
   func notify(_ changed: some Collection<String>) {
     // Only keys someone reads through a cell or listens to (a registration notifies every key
-    // of the module, most of them never read yet).
+    // of the module, most of them never read yet; at launch, none).
+    guard state.withLock({ !$0.listeners.isEmpty || !$0.cache.cells.isEmpty }) else { return }
     let candidates = overrides.isEmpty ? Array(changed) : changed.filter { overrides[$0] == nil }
     let (keys, registered, version) = state.withLock { state in
       // The process-wide numbers' lock is taken inside the store's, as `number(of:)` does.
