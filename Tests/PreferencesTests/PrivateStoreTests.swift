@@ -88,7 +88,7 @@ enum KeptRace {
 /// (generated code cannot see it) and hands it to the registry when it is first created.
 @Suite struct PrivateStoreTests {
   @Test func aPrivateStoreHoldsTheDeclarationsValues() throws {
-    var screen = PrivateStoreScreen()
+    let screen = PrivateStoreScreen()
     let store = PrivateStoreScreen.uiTestsForTests
     #expect(screen.$draft.store === store)
     #expect(screen.$zoom.store === PreferenceStore.screenLocalForTests)
@@ -115,8 +115,8 @@ enum KeptRace {
   /// The declaration's store expression is evaluated outside a test's stand-ins, as the
   /// registry evaluates every store: a factory there would make it a stand-in for the process.
   @Test func aPrivateStoreFirstMetInsideStandInsIsTheRealOne() throws {
-    try PreferenceStandIns().run {
-      var screen = PrivateStandInScreen()
+    PreferenceStandIns().run {
+      let screen = PrivateStandInScreen()
       screen.note = "inside"
       #expect(screen.note == "inside")
     }
@@ -129,7 +129,7 @@ enum KeptRace {
   /// Until a value declaring it is created, the registry does not know a kept store: export and
   /// reset pass the preference by, and an import says why it stored nothing.
   @Test func moduleWideOperationsPassAKeptStoreByUntilItIsKnown() throws {
-    try PreferenceStandIns().run {
+    PreferenceStandIns().run {
       let key = "PrivateLaterScreen.later"
       #expect(PreferenceRegistry.exportValues().values[key] == nil)
       #expect(!PreferenceRegistry.resetAllValues().contains(key))
@@ -138,7 +138,7 @@ enum KeptRace {
       #expect(report.unknown.isEmpty)
       #expect(report.problems.first?.contains("no value declaring it was created yet") == true)
 
-      var screen = PrivateLaterScreen()
+      let screen = PrivateLaterScreen()
       #expect(screen.later == 5)
       screen.later = 6
       #expect(PreferenceRegistry.exportValues().values[key] == .integer(6))
