@@ -65,10 +65,6 @@ public final class PreferenceStore: Sendable {
   }
 
   @usableFromInline let state = Locked(State())
-  /// The backend, where other code's writes to it in this process are reported to nobody (a
-  /// UserDefaults store on Linux): reads look for them first, now and then
-  /// (``UserDefaultsBackend/checkUnreportedWritesIfDue()``). `nil` elsewhere.
-  @usableFromInline let unreportedWrites: UserDefaultsBackend?
   /// Orders the read-modify-writes of sync metadata, and the observed/unobserved messages to the
   /// backend, without holding a lock while they call it.
   let metadataWriter = SerialDrain()
@@ -88,7 +84,6 @@ public final class PreferenceStore: Sendable {
   ) {
     self.backend = backend
     self.overrides = LaunchArguments.overrides(in: arguments)
-    unreportedWrites = (backend as? UserDefaultsBackend).flatMap { $0.checksUnreportedWrites ? $0 : nil }
     // Changes the backend learns of through events (another process's write, other code's write
     // to the same UserDefaults, values a flush merged in) reach reads and observers whether or
     // not anything observes the store. Events cost nothing while nothing changes.
@@ -118,7 +113,6 @@ public final class PreferenceStore: Sendable {
   /// Observation.
   @inlinable @inline(__always)
   func cachedValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
-    unreportedWrites?.checkUnreportedWritesIfDue()
     let (value, cell) = state.withLock { state -> (Value?, Unmanaged<PreferenceCell>?) in
       guard let number = state.cache.numbers[key] else { return (nil, nil) }
       return state.cache.cachedValue(number, as: Value.self)
@@ -132,7 +126,6 @@ public final class PreferenceStore: Sendable {
   /// its defaults here: the `@Preference` read path, with no hashing. Tracked by Observation.
   @inlinable @inline(__always)
   func cachedValue<Value>(number: Int, registry: Int, as type: Value.Type) -> Value? {
-    unreportedWrites?.checkUnreportedWritesIfDue()
     let (value, cell) = state.withLock { state -> (Value?, Unmanaged<PreferenceCell>?) in
       guard registry < state.registeredRegistries.count, state.registeredRegistries[registry] else {
         return (nil, nil)
@@ -168,7 +161,6 @@ public final class PreferenceStore: Sendable {
   func load<Value: PreferenceValue>(
     _ key: String, number knownNumber: Int? = nil, default defaultValue: () -> Value
   ) -> (Value, PreferenceCell) {
-    unreportedWrites?.checkUnreportedWritesIfDue()
     var attempts = 0
     while true {
       attempts += 1

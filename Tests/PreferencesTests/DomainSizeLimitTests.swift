@@ -60,7 +60,7 @@ struct SizeLimitGallery {
     let large = Self.bytes(size)
     PreferenceStandIns().run {
       PreferenceStore.default = machine.store()
-      var gallery = SizeLimitGallery()
+      let gallery = SizeLimitGallery()
       gallery.title = "Before"
       gallery.thumbnail = large
       gallery.title = "After"

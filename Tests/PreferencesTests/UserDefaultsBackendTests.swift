@@ -196,54 +196,14 @@ import Testing
   }
 
   #if !canImport(Darwin)
-    /// A migration done in steps: half the app still writes plain `UserDefaults`, and corelibs
-    /// reports those writes to nobody. With nothing observing the store (so no timer runs), a
-    /// read compares the keys in use once the interval has passed since the last comparison,
-    /// and sees every such write; reads within the interval compare nothing. The clock is the
-    /// test's.
-    @Test func otherCodesPlainUserDefaultsWritesReachAnUnobservedStoresReadsWithinTheInterval() throws {
-      let suite = TemporarySuite()
-      let now = Locked<UInt64>(1)
-      let backend = UserDefaultsBackend(
-        suiteName: suite.name, domain: CorelibsDefaultsDomain(suiteName: suite.name), activity: nil,
-        clock: { now.withLock { $0 } })
-      let store = PreferenceStore(backend: backend, arguments: [])
-      let keys = (0..<124).map { "Settings.value\($0)" }
-      store.register(defaults: Dictionary(uniqueKeysWithValues: keys.map { ($0, 0) }))
-      #expect(keys.allSatisfy { store.value(forKey: $0, default: -1) == 0 })
-      let keyed = store.keyed(by: AppKeys.self)
-      #expect(keyed.value(for: TypedPreferenceKey<AppKeys, String>(.name)) == "Anonymous")
-
-      let legacy = UserDefaults(suiteName: suite.name)!
-      for (index, key) in keys.enumerated() { legacy.set(index + 1, forKey: key) }
-      legacy.set("Paul", forKey: "name")
-      now.withLock { $0 += UserDefaultsBackend.unreportedWriteInterval / 2 }
-      #expect(store.value(forKey: keys[5], default: -1) == 0, "within the interval, the cached value")
-
-      now.withLock { $0 += UserDefaultsBackend.unreportedWriteInterval / 2 }
-      #expect(keyed.value(for: TypedPreferenceKey<AppKeys, String>(.name)) == "Paul", "an enum-keyed read")
-      let read = keys.map { store.value(forKey: $0, default: -1) }
-      #expect(read == Array(1...124), "every key the app uses, at the first read after the interval")
-      #expect(!backend.isPolling, "no timer: the store is not observed")
-      // The store persists what other code wrote, as it does its own writes.
-      try store.flush()
-      #expect(suite.storedValues()?[keys[0]] == .integer(1))
-      // And a removal reads as the registered default again.
-      legacy.removeObject(forKey: keys[0])
-      now.withLock { $0 += UserDefaultsBackend.unreportedWriteInterval }
-      #expect(store.value(forKey: keys[0], default: -1) == 0)
-    }
-
     /// Corelibs' registration domain is the process's: a default one suite registered shows in
-    /// another suite that stores no value for the key. The comparison a read runs must not take
-    /// it for other code's write there (it would store another module's default, or undo a
-    /// migration's removal of an old key).
+    /// another suite that stores no value for the key. The comparison of the keys in use (the
+    /// poll of an observed store) must not take it for other code's write there (it would store
+    /// another module's default, or undo a migration's removal of an old key).
     @Test func aDefaultAnotherSuiteRegisteredIsNotTakenForAWriteHere() throws {
       let (first, second) = (TemporarySuite(), TemporarySuite())
-      let now = Locked<UInt64>(1)
       let backend = UserDefaultsBackend(
-        suiteName: first.name, domain: CorelibsDefaultsDomain(suiteName: first.name), activity: nil,
-        clock: { now.withLock { $0 } })
+        suiteName: first.name, domain: CorelibsDefaultsDomain(suiteName: first.name), activity: nil)
       let store = PreferenceStore(backend: backend, arguments: [])
       store.set("dark", forKey: "Shared.theme")
       #expect(store.value(forKey: "Shared.theme", default: "") == "dark")
@@ -251,21 +211,10 @@ import Testing
       let other = PreferenceStore(backend: UserDefaultsBackend(suiteName: second.name), arguments: [])
       other.register(defaults: ["Shared.theme": "light"])
       #expect(UserDefaults(suiteName: first.name)!.string(forKey: "Shared.theme") == "light")
-      now.withLock { $0 += UserDefaultsBackend.unreportedWriteInterval }
+      backend.checkForOutsideWrites()
       #expect(store.value(forKey: "Shared.theme", default: "none") == "none")
       try store.flush()
       #expect(first.storedValues()?["Shared.theme"] == nil, "the other suite's default was not stored here")
-    }
-
-    /// The same through `@Preference`, whose read of a cached value takes its own fast path.
-    @Test func aWrapperReadSeesOtherCodesWriteOnceTheIntervalPassed() {
-      let settings = PacedSettings()
-      #expect(settings.count == 0)
-      UserDefaults(suiteName: PacedSuite.suite.name)!.set(9, forKey: "PacedSettings.count")
-      #expect(settings.count == 0, "within the interval, the cached value")
-      PacedSuite.now.withLock { $0 += UserDefaultsBackend.unreportedWriteInterval }
-      #expect(settings.count == 9)
-      try? FileManager.default.removeItem(at: PacedSuite.suite.file)
     }
   #endif
 
@@ -408,21 +357,3 @@ import Testing
     #expect(lost.isEmpty, "\(lost.count) writes undone")
   }
 }
-
-#if !canImport(Darwin)
-  /// A Linux UserDefaults suite whose reads the test's clock paces
-  /// (`UserDefaultsBackendTests.aWrapperReadSeesOtherCodesWriteOnceTheIntervalPassed`).
-  enum PacedSuite {
-    nonisolated static let suite = TemporarySuite()
-    nonisolated static let now = Locked<UInt64>(1)
-    nonisolated static let store = PreferenceStore(
-      backend: UserDefaultsBackend(
-        suiteName: suite.name, domain: CorelibsDefaultsDomain(suiteName: suite.name), activity: nil,
-        clock: { now.withLock { $0 } }),
-      arguments: [])
-  }
-
-  struct PacedSettings {
-    @Preference(store: PacedSuite.store) var count = 0
-  }
-#endif

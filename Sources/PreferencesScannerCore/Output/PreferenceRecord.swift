@@ -47,7 +47,9 @@ package enum PreferenceRecord {
     }
     var members: [(String, JSONValue)] = [("key", .string(plan.key))]
     if !isKeyDerived { members.append(("isKeyDerived", .bool(false))) }
-    if plan.key != plan.enclosingType + "." + plan.property || plan.property.contains(".") {
+    // Compared as bytes, as the reader splits the key: at its last "." byte.
+    let derivedKey = plan.enclosingType + "." + plan.property
+    if !plan.key.utf8.elementsEqual(derivedKey.utf8) || plan.property.utf8.contains(UInt8(ascii: ".")) {
       members += [("property", .string(plan.property)), ("declaringType", .string(plan.enclosingType))]
     }
     if let valueType = plan.valueType { members.append(("valueType", .string(valueType))) }

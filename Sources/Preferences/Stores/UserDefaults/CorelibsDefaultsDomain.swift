@@ -48,9 +48,6 @@
     /// Other processes hear the file's events: nothing to announce.
     func announceChange() {}
     var announcesChanges: Bool { false }
-    /// Corelibs' `UserDefaults` posts no `didChangeNotification`: other code's writes in this
-    /// process are found by reads (``UserDefaultsBackend/checkUnreportedWritesIfDue()``).
-    var reportsWritesInProcess: Bool { false }
     /// The domain's file, written atomically by this process.
     let file: PropertyListFileBackend
     /// Keys given on the command line (`-Key value`): UserDefaults shows the argument there, which

@@ -69,15 +69,9 @@ protocol DefaultsDomain: AnyObject, Sendable {
   /// Calls `handler` when the system says the domain passed its size limit
   /// (`UserDefaults.sizeLimitExceededNotification`, posted on tvOS), until ``stopEvents()``.
   func observeSizeLimitExceeded(_ handler: @escaping @Sendable () -> Void)
-  /// Whether the events report every write other code in this process makes through its own
-  /// `UserDefaults` object (`didChangeNotification` on Apple platforms). Where they do not
-  /// (corelibs posts nothing), reads look for such writes with ``poll(known:)`` instead, at
-  /// most once per ``UserDefaultsBackend/unreportedWriteInterval``.
-  var reportsWritesInProcess: Bool { get }
 }
 
 extension DefaultsDomain {
-  var reportsWritesInProcess: Bool { true }
   var sizeLimit: DomainSizeLimit? { nil }
   var keptValuesDirectory: URL? { nil }
   func observeSizeLimitExceeded(_ handler: @escaping @Sendable () -> Void) {}

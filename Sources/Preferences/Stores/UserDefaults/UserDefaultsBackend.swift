@@ -25,9 +25,6 @@ import Foundation
 ///   This backend therefore stores the domain itself, in the same file UserDefaults uses
 ///   (`$XDG_CONFIG_HOME/<domain>.plist`, else `$HOME/.config/<domain>.plist`), with the property-list
 ///   file store's guarantees, and mirrors every value into the process's `UserDefaults`.
-///   Corelibs posts no `didChangeNotification`: other code's writes through its own
-///   `UserDefaults` object reach reads at the first read a quarter of a second or more after the
-///   store last compared the keys it uses (and observers within a second while it is observed).
 ///
 /// The backend never holds a lock while it calls `UserDefaults`: the change notification that a
 /// write posts synchronously re-enters it on the writing thread.
@@ -85,22 +82,6 @@ public final class UserDefaultsBackend: PreferenceBackend {
   /// app lifecycle, while the store is observed).
   static let pollInterval: DispatchTimeInterval = .seconds(1)
 
-  /// Where the domain does not report other code's writes in this process (Linux), the most time
-  /// a read trusts what the store cached: a read after it compares the keys in use with the
-  /// domain first (``checkUnreportedWritesIfDue()``), so such a write reaches the reads that
-  /// follow within this time, with no timer. Nanoseconds.
-  static let unreportedWriteInterval: UInt64 = 250_000_000
-  /// Reads the clock ``unreportedWriteInterval`` is measured on: monotonic nanoseconds (tests
-  /// pass their own).
-  typealias Clock = @Sendable () -> UInt64
-  private let clock: Clock
-  /// When a read next compares the keys in use (``checkUnreportedWritesIfDue()``).
-  private let nextUnreportedWriteCheck = Locked<UInt64>(0)
-
-  /// Whether reads must look for other code's writes themselves (the domain does not report
-  /// them).
-  var checksUnreportedWrites: Bool { !domain.reportsWritesInProcess }
-
   /// Creates a backend over `UserDefaults.standard` (`suiteName == nil`) or the named suite.
   public convenience init(suiteName: String? = nil) {
     self.init(suiteName: suiteName, domain: Self.platformDomain(suiteName: suiteName))
@@ -115,15 +96,13 @@ public final class UserDefaultsBackend: PreferenceBackend {
     makePoller: @escaping PollerFactory = { ChangePoller(interval: $0, tick: $1) },
     scheduleAnnouncement: @escaping AnnouncementScheduler = {
       DispatchQueue.global(qos: .utility).async(execute: $0)
-    },
-    clock: @escaping Clock = { DispatchTime.now().uptimeNanoseconds }
+    }
   ) {
     self.suiteName = suiteName
     self.domain = domain
     self.activity = activity
     self.makePoller = makePoller
     self.scheduleAnnouncement = scheduleAnnouncement
-    self.clock = clock
     kept = domain.sizeLimit == nil ? nil : domain.keptValuesDirectory.map(KeptValues.init(directory:))
     limit = kept == nil ? nil : domain.sizeLimit
   }
@@ -509,20 +488,6 @@ public final class UserDefaultsBackend: PreferenceBackend {
     // The notification this backend's own write posts, synchronously, on this thread.
     if Self.writer == ObjectIdentifier(self) { return }
     check(keys)
-  }
-
-  /// Compares the keys in use with the domain when ``unreportedWriteInterval`` has passed since
-  /// the last such comparison: what a read of a store over a domain that does not report other
-  /// code's writes runs first (``PreferenceStore``). One read at a time compares; the others
-  /// read on. A change it finds reaches the store (and its cache) before it returns.
-  @usableFromInline func checkUnreportedWritesIfDue() {
-    let now = clock()
-    let due = nextUnreportedWriteCheck.withLock { next -> Bool in
-      guard now >= next else { return false }
-      next = now &+ Self.unreportedWriteInterval
-      return true
-    }
-    if due { checkForOutsideWrites() }
   }
 
   /// Looks for the changes no event reports: what the poll runs while the store is observed.
