@@ -165,7 +165,8 @@ final class RegistryCatalog: Sendable {
         byLocation[file.key, default: [:]][line] = entry
       }
     }
-    byLocation[tableKey, default: [:]].merge(inTable) { existing, _ in existing }
+    // `byLocation` holds only other files' entries so far.
+    if !inTable.isEmpty { byLocation[tableKey] = inTable }
     for (location, entry) in references {
       guard let colon = location.utf8.lastIndex(of: UInt8(ascii: ":")),
         let line = UInt64(location[location.utf8.index(after: colon)...])

@@ -21,53 +21,43 @@ package enum PreferenceRecord {
     -> JSONValue
   {
     let location = plan.reportedLocation
-    let isKeyDerived = plan.syntax.arguments.key == nil
-    guard extras.contains(.generator) else {
-      return .object(
-        [
-          ("key", .string(plan.key)),
-          ("isKeyDerived", .bool(isKeyDerived)),
-          ("property", .string(plan.property)),
-          ("declaringType", .string(plan.enclosingType)),
-          ("valueType", .optional(plan.valueType)),
-          ("defaultValue", .string(plan.defaultText ?? "")),
-          ("documentation", .optional(plan.documentation)),
-          ("fileID", .string(location.fileID)),
-          ("line", .number(location.line)),
-          ("column", .number(location.column)),
-          ("condition", .optional(plan.condition)),
-          ("syncs", .bool(plan.syncs)),
-          ("inSettings", .bool(plan.inSettings)),
-          ("store", .optional(plan.storeText)),
-          ("format", .string(plan.format)),
-          ("renamedFrom", .strings(plan.renamedFrom)),
-          ("registration", .string(plan.registrationKind)),
-          ("registrationNote", .optional(plan.registrationNote)),
-        ] + optionalMembers(plan, extras: extras))
-    }
-    var members: [(String, JSONValue)] = [("key", .string(plan.key))]
-    if !isKeyDerived { members.append(("isKeyDerived", .bool(false))) }
+    let members: [(String, JSONValue)] = [
+      ("key", .string(plan.key)),
+      ("isKeyDerived", .bool(plan.syntax.arguments.key == nil)),
+      ("property", .string(plan.property)),
+      ("declaringType", .string(plan.enclosingType)),
+      ("valueType", .optional(plan.valueType)),
+      ("defaultValue", .string(plan.defaultText ?? "")),
+      ("documentation", .optional(plan.documentation)),
+      ("fileID", .string(location.fileID)),
+      ("line", .number(location.line)),
+      ("column", .number(location.column)),
+      ("condition", .optional(plan.condition)),
+      ("syncs", .bool(plan.syncs)),
+      ("inSettings", .bool(plan.inSettings)),
+      ("store", .optional(plan.storeText)),
+      ("format", .string(plan.format)),
+      ("renamedFrom", .strings(plan.renamedFrom)),
+      ("registration", .string(plan.registrationKind)),
+      ("registrationNote", .optional(plan.registrationNote)),
+    ]
+    guard extras.contains(.generator) else { return .object(members + optionalMembers(plan, extras: extras)) }
     // Compared as bytes, as the reader splits the key: at its last "." byte.
     let derivedKey = plan.enclosingType + "." + plan.property
-    if !plan.key.utf8.elementsEqual(derivedKey.utf8) || plan.property.utf8.contains(UInt8(ascii: ".")) {
-      members += [("property", .string(plan.property)), ("declaringType", .string(plan.enclosingType))]
+    let namesInKey =
+      plan.key.utf8.elementsEqual(derivedKey.utf8) && !plan.property.utf8.contains(UInt8(ascii: "."))
+    let compact = members.filter { name, value in
+      switch (name, value) {
+      case (_, .null), ("isKeyDerived", .bool(true)), ("syncs", .bool(false)), ("inSettings", .bool(false)),
+        ("format", .string("propertyList")), ("registration", .string("registry")):
+        false
+      case ("renamedFrom", .array(let names)): !names.isEmpty
+      case ("fileID", .string(let fileID)): fileID != tableFileID
+      case ("property", _), ("declaringType", _): !namesInKey
+      default: true
+      }
     }
-    if let valueType = plan.valueType { members.append(("valueType", .string(valueType))) }
-    members.append(("defaultValue", .string(plan.defaultText ?? "")))
-    if let documentation = plan.documentation { members.append(("documentation", .string(documentation))) }
-    if location.fileID != tableFileID { members.append(("fileID", .string(location.fileID))) }
-    members += [("line", .number(location.line)), ("column", .number(location.column))]
-    if let condition = plan.condition { members.append(("condition", .string(condition))) }
-    if plan.syncs { members.append(("syncs", .bool(true))) }
-    if plan.inSettings { members.append(("inSettings", .bool(true))) }
-    if let store = plan.storeText { members.append(("store", .string(store))) }
-    if plan.format != "propertyList" { members.append(("format", .string(plan.format))) }
-    if !plan.renamedFrom.isEmpty { members.append(("renamedFrom", .strings(plan.renamedFrom))) }
-    if plan.registrationKind != "registry" {
-      members.append(("registration", .string(plan.registrationKind)))
-    }
-    if let note = plan.registrationNote { members.append(("registrationNote", .string(note))) }
-    return .object(members + optionalMembers(plan, extras: extras))
+    return .object(compact + optionalMembers(plan, extras: extras))
   }
 
   /// The members written only where they say something, and the extras.
