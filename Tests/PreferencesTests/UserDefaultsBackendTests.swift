@@ -105,6 +105,24 @@ import Testing
       #expect(UserDefaults(suiteName: suite.name)?.string(forKey: "k") == "new")
     }
 
+    /// The same for a registration that changes a default no domain stores a value for: a poll
+    /// that reads UserDefaults after the registration's bookkeeping but before UserDefaults
+    /// shows the new default sees the old one, which is not another writer's value either.
+    @Test func aPollBetweenARegistrationAndUserDefaultsShowingItStoresNothing() {
+      let suite = TemporarySuite()
+      let domain = CorelibsDefaultsDomain(suiteName: suite.name)
+      let key = "registeredDuringAPoll.\(UUID().uuidString)"
+      domain.register(defaults: [key: .string("old")])
+      #expect(domain.poll(known: [key]) == [])
+      CorelibsDefaultsDomain.$beforeShowing.withValue(TestHook { _ = domain.poll(known: [key]) }) {
+        domain.register(defaults: [key: .string("new")])
+      }
+      #expect(domain.storedValue(forKey: key) == nil, "the old default was stored as a value")
+      #expect(domain.poll(known: [key]) == [], "the next poll finds nothing to adopt")
+      #expect(domain.storedValue(forKey: key) == nil)
+      #expect(UserDefaults(suiteName: suite.name)?.string(forKey: key) == "new")
+    }
+
     /// Another process's change is shown to this process's UserDefaults after the file is read.
     /// A write of this process's between the two is newer: UserDefaults must end showing it, not
     /// the value read before it (it showed that one until the key next changed). A registration

@@ -57,6 +57,9 @@
     /// What the process's `UserDefaults` should show for each key, as this domain last saw or
     /// made it: a difference is a write by other code in this process.
     private struct Mirror {
+      /// The value this domain stores under each key, which UserDefaults should show. Where it
+      /// stores none, UserDefaults shows the default this library registered in the process, if
+      /// any (``registered(_:)``), so a registration names no key here.
       var expected: [String: PropertyListValue] = [:]
       /// Counts this domain's own changes; `changedAt` holds the count at each key's last one
       /// (counted when a change starts and again when UserDefaults shows it).
@@ -64,11 +67,36 @@
       var changedAt: [String: UInt64] = [:]
       /// Keys whose change UserDefaults is being shown, with how many such changes are under way.
       var showing: [String: Int] = [:]
+      /// The count at the last registration's start and end, and how many registrations are
+      /// under way: a registration changes what UserDefaults shows for keys that no domain
+      /// stores, in one step for all of its keys.
+      var registeredAt: UInt64 = 0
+      var registering = 0
 
+      /// Records that this domain now stores `value` under `key` (`nil`: nothing).
       mutating func expect(_ value: PropertyListValue?, forKey key: String) {
         version += 1
         changedAt[key] = version
         expected[key] = value
+      }
+
+      /// What UserDefaults should show for `key`.
+      func expectation(_ key: String) -> PropertyListValue? {
+        expected[key] ?? CorelibsDefaultsDomain.registered(key)
+      }
+
+      /// Marks a registration as under way, until ``registered()``.
+      mutating func beginRegistering() {
+        version += 1
+        registeredAt = version
+        registering += 1
+      }
+
+      /// Marks a registration as shown: a poll that read UserDefaults before it compares nothing.
+      mutating func registered() {
+        version += 1
+        registeredAt = version
+        registering -= 1
       }
 
       /// Marks `key` as being shown a change of this domain's, until ``shown(_:)``.
@@ -84,7 +112,8 @@
       /// Whether a poll that started at change count `version` may compare `key`: no change of
       /// this domain's to it was under way or finished since.
       func mayCompare(_ key: String, readAt version: UInt64) -> Bool {
-        changedAt[key, default: 0] <= version && showing[key] == nil
+        changedAt[key, default: 0] <= version && showing[key] == nil && registeredAt <= version
+          && registering == 0
       }
     }
     private let mirror = Locked(Mirror())
@@ -99,8 +128,8 @@
       registeredInProcess.withLock { $0[key] }
     }
 
-    /// Runs between a write's bookkeeping and UserDefaults showing it, for tests that interleave
-    /// a poll there.
+    /// Runs between a write's (or a registration's) bookkeeping and UserDefaults showing it, for
+    /// tests that interleave a poll there.
     @TaskLocal static var beforeShowing: TestHook?
     /// Runs between ``showFileValues(of:)`` reading the file and showing its values, for tests
     /// that interleave a write there.
@@ -184,7 +213,7 @@
     func setStoredValue(_ value: PropertyListValue?, forKey key: String) {
       file.setValue(value, forKey: key)
       mirror.withLock { mirror in
-        mirror.expect(value ?? Self.registered(key), forKey: key)
+        mirror.expect(value, forKey: key)
         mirror.beginShowing(key)
       }
       Self.beforeShowing?()
@@ -199,7 +228,7 @@
     ) -> Bool {
       guard file.replaceValue(forKey: key, ifEqualTo: expected, with: value) else { return false }
       mirror.withLock { mirror in
-        mirror.expect(value ?? Self.registered(key), forKey: key)
+        mirror.expect(value, forKey: key)
         mirror.beginShowing(key)
       }
       show(value, forKey: key)
@@ -207,14 +236,19 @@
       return true
     }
 
+    /// A key this domain never stored shows the new default; one it stored keeps its expected
+    /// value. A poll that reads UserDefaults while this runs compares nothing (it cannot tell an
+    /// old default from another writer's value), so no key is named in the mirror: a module's
+    /// registration at launch costs one step for all of its keys.
     func register(defaults values: [String: PropertyListValue]) {
+      mirror.withLock { $0.beginRegistering() }
       Self.registeredInProcess.withLock { registered in
+        registered.reserveCapacity(registered.count + values.count)
         for (key, value) in values { registered[key] = value }
       }
-      mirror.withLock { mirror in
-        for (key, value) in values { mirror.expect(file.value(forKey: key) ?? value, forKey: key) }
-      }
+      Self.beforeShowing?()
       defaults.register(defaults: values.mapValues(\.foundationObject))
+      mirror.withLock { $0.registered() }
     }
 
     func flush() throws { try file.flush() }
@@ -255,7 +289,7 @@
               changed.insert(key)
               continue
             }
-            mirror.expect(value ?? Self.registered(key), forKey: key)
+            mirror.expect(value, forKey: key)
             mirror.beginShowing(key)
             values.append((key, value))
           }
@@ -278,12 +312,13 @@
       let shown = shownValues(keys: known)
       let adopted = mirror.withLock { mirror -> [String: PropertyListValue?] in
         var adopted: [String: PropertyListValue?] = [:]
-        for key in known where shown[key] != mirror.expected[key] {
+        for key in known where shown[key] != mirror.expectation(key) {
           guard mirror.mayCompare(key, readAt: version) else { continue }
           // Shown by this library (another store over the suite): not another writer's.
           guard !libraryShowed(shown[key], forKey: key) else { continue }
-          mirror.expected[key] = shown[key]
-          adopted[key] = .some(shown[key] == Self.registered(key) ? nil : shown[key])
+          let stored = shown[key] == Self.registered(key) ? nil : shown[key]
+          mirror.expected[key] = stored
+          adopted[key] = .some(stored)
         }
         return adopted
       }
