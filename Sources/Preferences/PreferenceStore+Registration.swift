@@ -97,9 +97,9 @@ extension PreferenceStore {
     var registry: Int
     var entry: RegistryCatalog.Entry
 
-    var key: String { entry.descriptor.key }
+    var key: String { entry.key }
     /// `fileID:line`.
-    var declaration: String { "\(entry.descriptor.fileID):\(entry.descriptor.line)" }
+    var declaration: String { "\(entry.fileID):\(entry.line)" }
 
     /// Whether this and `other`, of another module, may share their key: both name it with
     /// `key:` and agree on its type (where both are known) and default, as two declarations of

@@ -79,6 +79,33 @@ struct GeneratedRecordReaderTests {
     }
   }
 
+  /// Launch reads only a record's core (`cores(in:)`): it must read what `records(in:)` reads of
+  /// each record, and the record read again at the core's offset must be the whole record.
+  static func expectCoresAgree(
+    _ text: String, _ records: [GeneratedRecord], tableFileID: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let cores = try GeneratedRecordReader.cores(in: text, tableFileID: tableFileID)
+    #expect(cores.count == records.count, sourceLocation: sourceLocation)
+    for (core, record) in zip(cores, records) {
+      let whole = record.descriptor
+      #expect(core.key == whole.key, sourceLocation: sourceLocation)
+      #expect(core.fileID == whole.fileID && core.line == whole.line, sourceLocation: sourceLocation)
+      #expect(
+        core.syncs == whole.syncs && core.format == whole.format && core.renamedFrom == whole.renamedFrom,
+        sourceLocation: sourceLocation)
+      #expect(
+        core.isExported == whole.isExported && core.storeIsKeptByDeclaration == whole.storeIsKeptByDeclaration
+          && core.hasStore == (whole.storeSource != nil), sourceLocation: sourceLocation)
+      #expect(
+        core.index == record.index && core.registeredValue == record.registeredValue
+          && core.referencedAt == record.referencedAt, sourceLocation: sourceLocation)
+      #expect(
+        try GeneratedRecordReader.record(in: text, at: core.offset, tableFileID: tableFileID) == record,
+        sourceLocation: sourceLocation)
+    }
+  }
+
   @Test(arguments: [JSONEncoder.OutputFormatting(), .sortedKeys, [.prettyPrinted, .withoutEscapingSlashes]])
   func readsWhatJSONDecoderReads(formatting: JSONEncoder.OutputFormatting) throws {
     var random = SeededRandom(state: UInt64(formatting.rawValue))
@@ -90,6 +117,7 @@ struct GeneratedRecordReaderTests {
       let reference = try JSONDecoder().decode([Reference].self, from: Data(text.utf8))
       let read = try GeneratedRecordReader.records(in: text)
       #expect(read == records, "round \(round): \(text)")
+      try Self.expectCoresAgree(text, records)
       #expect(
         read.map { Reference.Fields($0) } == reference.map { Reference.Fields($0) },
         "round \(round): the reader and JSONDecoder differ on \(text)")
@@ -159,11 +187,36 @@ struct GeneratedRecordReaderTests {
     #expect(records.map(\.descriptor) == expected)
     #expect(records.map(\.index) == [0, 1, 2, 3])
     #expect(records[0].registeredValue == .integer(3) && records[1].registeredValue == nil)
+    try Self.expectCoresAgree(compact, records, tableFileID: "M/Table.swift")
     // A record of a table that does not say its file ID, and does not name its own, has none.
     #expect(throws: GeneratedRecordReader.Failure.self) {
       try GeneratedRecordReader.records(
         in: #"[{"key":"A.b","defaultValue":"1","line":1,"column":1,"index":0}]"#)
     }
+    // Launch requires what a whole record requires, though it keeps less.
+    let incomplete: [(text: String, tableFileID: String?)] = [
+      (#"[{"key":"A.b","defaultValue":"1","line":1,"column":1,"index":0}]"#, nil),
+      (#"[{"key":"custom","defaultValue":"1","line":1,"column":1,"index":0}]"#, "M/T.swift"),
+      (#"[{"key":"A.b","property":"b","defaultValue":"1","line":1,"column":1,"index":0}]"#, "M/T.swift"),
+      (#"[{"key":"A.b","declaringType":"A","defaultValue":"1","line":1,"column":1,"index":0}]"#, "M/T.swift"),
+      (#"[{"key":"A.b","line":1,"column":1,"index":0}]"#, "M/T.swift"),
+      (#"[{"key":"A.b","defaultValue":"1","line":1,"index":0}]"#, "M/T.swift"),
+      (#"[{"key":"A.b","defaultValue":"1","column":1,"index":0}]"#, "M/T.swift"),
+      (#"[{"key":"A.b","defaultValue":"1","line":1,"column":1}]"#, "M/T.swift"),
+    ]
+    for (text, tableFileID) in incomplete {
+      #expect(throws: GeneratedRecordReader.Failure.self, "\(text)") {
+        try GeneratedRecordReader.records(in: text, tableFileID: tableFileID)
+      }
+      #expect(throws: GeneratedRecordReader.Failure.self, "\(text), at launch") {
+        try GeneratedRecordReader.cores(in: text, tableFileID: tableFileID)
+      }
+    }
+    // The same records, complete, read both ways.
+    let complete = #"[{"key":"A.b","defaultValue":"1","line":1,"column":1,"index":0}]"#
+    try Self.expectCoresAgree(
+      complete, try GeneratedRecordReader.records(in: complete, tableFileID: "M/T.swift"),
+      tableFileID: "M/T.swift")
   }
 
   @Test func everyTruncationAndCorruptionFailsWithAnOffset() throws {
@@ -177,6 +230,9 @@ struct GeneratedRecordReaderTests {
       let prefix = String(decoding: utf8[..<count], as: UTF8.self)
       #expect(throws: GeneratedRecordReader.Failure.self, "prefix of \(count) bytes") {
         try GeneratedRecordReader.records(in: prefix)
+      }
+      #expect(throws: GeneratedRecordReader.Failure.self, "prefix of \(count) bytes, at launch") {
+        try GeneratedRecordReader.cores(in: prefix)
       }
     }
     // Wrong values where the reader expects others.
@@ -196,6 +252,12 @@ struct GeneratedRecordReaderTests {
         Issue.record("\(corrupt) read")
       } catch let failure as GeneratedRecordReader.Failure {
         #expect(failure.description.contains(message), "\(corrupt): \(failure)")
+      }
+      do {
+        _ = try GeneratedRecordReader.cores(in: corrupt)
+        Issue.record("\(corrupt) read at launch")
+      } catch let failure as GeneratedRecordReader.Failure {
+        #expect(failure.description.contains(message), "\(corrupt), at launch: \(failure)")
       }
     }
     utf8[0] = UInt8(ascii: "{")

@@ -11,6 +11,28 @@ struct GeneratedRecord: Sendable, Equatable {
   var referencedAt: [String] = []
 }
 
+/// What registration and a declaration's resolution read of a record, at launch: the fields
+/// they use, and where the record stands in its text, so that the rest (type, default source,
+/// documentation, …) is read only when a ``PreferenceDescriptor`` is asked for
+/// (``GeneratedRecordReader/record(in:at:tableFileID:)``).
+struct GeneratedRecordCore: Sendable {
+  var key: String
+  var fileID: String
+  var line: Int
+  var syncs: Bool
+  var format: PreferenceFormat
+  var renamedFrom: [String]
+  var isExported: Bool
+  var storeIsKeptByDeclaration: Bool
+  /// Whether the declaration names a store (`store:`).
+  var hasStore: Bool
+  var index: Int
+  var registeredValue: PropertyListValue?
+  var referencedAt: [String]
+  /// The byte offset of the record in its text.
+  var offset: Int
+}
+
 /// Reads the JSON records of a generated file table (`[{"key":…,"index":0,…}, …]`).
 ///
 /// The generator leaves out a member that holds its default (`false`, `null`, `[]`, the
@@ -35,8 +57,29 @@ struct GeneratedRecordReader {
   static func records(in text: String, tableFileID: String? = nil) throws -> [GeneratedRecord] {
     var text = text
     return try text.withUTF8 { bytes in
-      var reader = GeneratedRecordReader(bytes: bytes, tableFileID: tableFileID)
-      return try reader.readRecords()
+      var reader = GeneratedRecordReader(bytes: bytes, tableFileID: tableFileID, describes: true)
+      return try reader.readRecords { fields throws(Failure) in try fields.record() }
+    }
+  }
+
+  /// The records of one JSON array as launch reads them: the fields of ``GeneratedRecordCore``,
+  /// the others checked as ``records(in:tableFileID:)`` checks them but not kept; throws a
+  /// ``Failure``.
+  static func cores(in text: String, tableFileID: String? = nil) throws -> [GeneratedRecordCore] {
+    var text = text
+    return try text.withUTF8 { bytes in
+      var reader = GeneratedRecordReader(bytes: bytes, tableFileID: tableFileID, describes: false)
+      return try reader.readRecords { fields throws(Failure) in try fields.core() }
+    }
+  }
+
+  /// The whole record at byte `offset` of `text` (a ``GeneratedRecordCore/offset``).
+  static func record(in text: String, at offset: Int, tableFileID: String? = nil) throws -> GeneratedRecord {
+    var text = text
+    return try text.withUTF8 { bytes in
+      var reader = GeneratedRecordReader(bytes: bytes, tableFileID: tableFileID, describes: true)
+      reader.position = offset
+      return try reader.readRecord().record()
     }
   }
 
@@ -57,41 +100,35 @@ struct GeneratedRecordReader {
   /// The type name last taken from a key, shared by the records of one type.
   private var lastTypeFromKey: String?
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, tableFileID: String?) {
+  /// Whether the reader keeps the fields only a ``PreferenceDescriptor`` holds (else it checks
+  /// and skips them).
+  private let describes: Bool
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, tableFileID: String?, describes: Bool) {
     self.bytes = bytes
     self.tableFileID = tableFileID
+    self.describes = describes
   }
 
   // MARK: Records
 
-  private mutating func readRecords() throws(Failure) -> [GeneratedRecord] {
-    var records: [GeneratedRecord] = []
+  private mutating func readRecords<Record>(
+    _ make: (Fields) throws(Failure) -> Record
+  ) throws(Failure) -> [Record] {
+    var records: [Record] = []
     var first = true
     try enter(UInt8(ascii: "["))
-    while try nextElement(closing: UInt8(ascii: "]"), first: &first) { records.append(try readRecord()) }
+    while try nextElement(closing: UInt8(ascii: "]"), first: &first) {
+      records.append(try make(readRecord()))
+    }
     skipWhitespace()
     guard position == bytes.count else { throw failure("unexpected text after the records") }
     return records
   }
 
-  /// The members of a record, in the order the generator writes them (the reader expects that
-  /// order first, and accepts any).
-  private enum Field: Int {
-    case key, isKeyDerived, property, declaringType, valueType, defaultValue, documentation, fileID, line,
-      column
-    case condition, syncs, inSettings, store, format, renamedFrom, registration, registrationNote
-    case isExported, storeKeptByDeclaration, referencedAt, index, registeredValue
-
-    static let names: [StaticString] = [
-      "key", "isKeyDerived", "property", "declaringType", "valueType", "defaultValue", "documentation",
-      "fileID",
-      "line", "column", "condition", "syncs", "inSettings", "store", "format", "renamedFrom", "registration",
-      "registrationNote", "isExported", "storeKeptByDeclaration", "referencedAt", "index", "registeredValue",
-    ]
-  }
-
-  private mutating func readRecord() throws(Failure) -> GeneratedRecord {
-    let start = position
+  /// A record's members, as read.
+  private struct Fields {
+    var start: Int
     var key: String?
     var isKeyDerived = true
     var property: String?
@@ -115,65 +152,139 @@ struct GeneratedRecordReader {
     var referencedAt: [String] = []
     var isExported = true
     var storeKeptByDeclaration = false
+    /// What a reader that does not describe saw of the fields it skipped.
+    var hasProperty = false
+    var hasDeclaringType = false
+    var hasDefaultValue = false
+    var hasColumn = false
+    var hasStore = false
+    /// The type name of a `Type.property` key, shared by the records of one type.
+    var typeFromKey: String?
+
+    func required<T>(_ value: T?, _ name: String) throws(Failure) -> T {
+      guard let value else { throw Failure(offset: start, message: "the record has no \"\(name)\"") }
+      return value
+    }
+
+    func record() throws(Failure) -> GeneratedRecord {
+      let descriptor = PreferenceDescriptor(
+        key: try required(key, "key"), property: try required(property, "property"),
+        declaringType: try required(declaringType, "declaringType"), valueType: valueType,
+        defaultValueSource: try required(defaultValue, "defaultValue"), documentation: documentation,
+        fileID: try required(fileID, "fileID"), line: try required(line, "line"),
+        column: try required(column, "column"), condition: condition, syncs: syncs, inSettings: inSettings,
+        storeSource: store, format: format, renamedFrom: renamedFrom, registration: registration,
+        registrationNote: registrationNote, isKeyDerived: isKeyDerived, isExported: isExported,
+        storeIsKeptByDeclaration: storeKeptByDeclaration)
+      return GeneratedRecord(
+        descriptor: descriptor, index: try required(index, "index"), registeredValue: registeredValue,
+        referencedAt: referencedAt)
+    }
+
+    func core() throws(Failure) -> GeneratedRecordCore {
+      // The same members are required as of a whole record.
+      let key = try required(key, "key")
+      // Both names are left out of a `Type.property` key, where they are taken from the key.
+      let derived = !hasProperty && !hasDeclaringType && key.utf8.contains(UInt8(ascii: "."))
+      _ = try required(hasProperty || derived ? () : nil, "property")
+      _ = try required(hasDeclaringType || derived ? () : nil, "declaringType")
+      _ = try required(hasDefaultValue ? () : nil, "defaultValue")
+      _ = try required(hasColumn ? () : nil, "column")
+      return GeneratedRecordCore(
+        key: key, fileID: try required(fileID, "fileID"), line: try required(line, "line"), syncs: syncs,
+        format: format, renamedFrom: renamedFrom, isExported: isExported,
+        storeIsKeptByDeclaration: storeKeptByDeclaration, hasStore: hasStore,
+        index: try required(index, "index"), registeredValue: registeredValue, referencedAt: referencedAt,
+        offset: start)
+    }
+  }
+
+  /// The members of a record, in the order the generator writes them (the reader expects that
+  /// order first, and accepts any).
+  private enum Field: Int {
+    case key, isKeyDerived, property, declaringType, valueType, defaultValue, documentation, fileID, line,
+      column
+    case condition, syncs, inSettings, store, format, renamedFrom, registration, registrationNote
+    case isExported, storeKeptByDeclaration, referencedAt, index, registeredValue
+
+    static let names: [StaticString] = [
+      "key", "isKeyDerived", "property", "declaringType", "valueType", "defaultValue", "documentation",
+      "fileID",
+      "line", "column", "condition", "syncs", "inSettings", "store", "format", "renamedFrom", "registration",
+      "registrationNote", "isExported", "storeKeptByDeclaration", "referencedAt", "index", "registeredValue",
+    ]
+  }
+
+  private mutating func readRecord() throws(Failure) -> Fields {
+    var record = Fields(start: position)
     var expected = 0
     try enter(UInt8(ascii: "{"))
     while let field = try nextField(expected: &expected) {
       switch field {
       case nil: try skipValue()
-      case .key: key = try readString()
-      case .isKeyDerived: isKeyDerived = try readBool()
-      case .property: property = try readString()
-      case .declaringType: declaringType = try readString(reusing: \.lastDeclaringType)
-      case .valueType: valueType = try readOptionalString()
-      case .defaultValue: defaultValue = try readString()
-      case .documentation: documentation = try readOptionalString()
-      case .fileID: fileID = try readString(reusing: \.lastFileID)
-      case .line: line = try readInteger(Int.self)
-      case .column: column = try readInteger(Int.self)
-      case .condition: condition = try readOptionalString()
-      case .syncs: syncs = try readBool()
-      case .inSettings: inSettings = try readBool()
-      case .store: store = try readOptionalString()
-      case .format: format = try readEnum(PreferenceFormat.self)
-      case .renamedFrom: renamedFrom = try readStrings()
-      case .registration: registration = try readEnum(PreferenceDescriptor.Registration.self)
-      case .registrationNote: registrationNote = try readOptionalString()
-      case .isExported: isExported = try readBool()
-      case .storeKeptByDeclaration: storeKeptByDeclaration = try readBool()
-      case .referencedAt: referencedAt = try readStrings()
-      case .index: index = try readInteger(Int.self)
+      case .key: record.key = try readString()
+      case .isKeyDerived: record.isKeyDerived = try readBool()
+      case .property:
+        record.hasProperty = true
+        if describes { record.property = try readString() } else { try skipString() }
+      case .declaringType:
+        record.hasDeclaringType = true
+        if describes {
+          record.declaringType = try readString(reusing: \.lastDeclaringType)
+        } else {
+          try skipString()
+        }
+      case .valueType:
+        if describes { record.valueType = try readOptionalString() } else { try skipOptionalString() }
+      case .defaultValue:
+        record.hasDefaultValue = true
+        if describes { record.defaultValue = try readString() } else { try skipString() }
+      case .documentation:
+        if describes { record.documentation = try readOptionalString() } else { try skipOptionalString() }
+      case .fileID: record.fileID = try readString(reusing: \.lastFileID)
+      case .line: record.line = try readInteger(Int.self)
+      case .column:
+        record.hasColumn = true
+        record.column = try readInteger(Int.self)
+      case .condition:
+        if describes { record.condition = try readOptionalString() } else { try skipOptionalString() }
+      case .syncs: record.syncs = try readBool()
+      case .inSettings: record.inSettings = try readBool()
+      case .store:
+        if describes {
+          record.store = try readOptionalString()
+          record.hasStore = record.store != nil
+        } else {
+          record.hasStore = try skipOptionalString()
+        }
+      case .format: record.format = try readEnum(PreferenceFormat.self)
+      case .renamedFrom: record.renamedFrom = try readStrings()
+      case .registration: record.registration = try readEnum(PreferenceDescriptor.Registration.self)
+      case .registrationNote:
+        if describes { record.registrationNote = try readOptionalString() } else { try skipOptionalString() }
+      case .isExported: record.isExported = try readBool()
+      case .storeKeptByDeclaration: record.storeKeptByDeclaration = try readBool()
+      case .referencedAt: record.referencedAt = try readStrings()
+      case .index: record.index = try readInteger(Int.self)
       case .registeredValue:
-        registeredValue = try readOptional { (reader) throws(Failure) in try reader.readValue() }
+        record.registeredValue = try readOptional { (reader) throws(Failure) in try reader.readValue() }
       }
     }
-    func required<T>(_ value: T?, _ name: String) throws(Failure) -> T {
-      guard let value else { throw Failure(offset: start, message: "the record has no \"\(name)\"") }
-      return value
-    }
-    let name = try required(key, "key")
+    if record.fileID == nil { record.fileID = tableFileID }
     // Left out when the key is `Type.property`.
-    if property == nil, declaringType == nil, let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) {
-      property = String(name[name.utf8.index(after: dot)...])
+    if describes, record.property == nil, record.declaringType == nil, let name = record.key,
+      let dot = name.utf8.lastIndex(of: UInt8(ascii: "."))
+    {
+      record.property = String(name[name.utf8.index(after: dot)...])
       let type = name[..<dot]
       if let last = lastTypeFromKey, last == type {
-        declaringType = last
+        record.declaringType = last
       } else {
-        declaringType = String(type)
-        lastTypeFromKey = declaringType
+        record.declaringType = String(type)
+        lastTypeFromKey = record.declaringType
       }
     }
-    let descriptor = PreferenceDescriptor(
-      key: name, property: try required(property, "property"),
-      declaringType: try required(declaringType, "declaringType"), valueType: valueType,
-      defaultValueSource: try required(defaultValue, "defaultValue"), documentation: documentation,
-      fileID: try required(fileID ?? tableFileID, "fileID"), line: try required(line, "line"),
-      column: try required(column, "column"), condition: condition, syncs: syncs, inSettings: inSettings,
-      storeSource: store, format: format, renamedFrom: renamedFrom, registration: registration,
-      registrationNote: registrationNote, isKeyDerived: isKeyDerived, isExported: isExported,
-      storeIsKeptByDeclaration: storeKeptByDeclaration)
-    return GeneratedRecord(
-      descriptor: descriptor, index: try required(index, "index"), registeredValue: registeredValue,
-      referencedAt: referencedAt)
+    return record
   }
 
   /// A value in the generator's form: an object with one member naming its kind
@@ -533,10 +644,19 @@ struct GeneratedRecordReader {
     return value
   }
 
+  /// Moves past a string, making no `String` of it.
+  private mutating func skipString() throws(Failure) { _ = try readRawString() }
+
+  /// Moves past a string or `null`; whether it was a string.
+  @discardableResult
+  private mutating func skipOptionalString() throws(Failure) -> Bool {
+    try readOptional { (reader) throws(Failure) in try reader.skipString() } != nil
+  }
+
   /// Moves past a value of any kind (a member this version does not know).
   private mutating func skipValue() throws(Failure) {
     switch try peek() {
-    case UInt8(ascii: "\""): _ = try readString()
+    case UInt8(ascii: "\""): try skipString()
     case UInt8(ascii: "{"):
       var first = true
       position += 1

@@ -6,19 +6,62 @@ final class RegistryCatalog: Sendable {
   /// One declaration of the registry. A class: registration passes every entry of the module
   /// through several lists, and a reference is copied with one retain.
   final class Entry: Sendable {
-    let descriptor: PreferenceDescriptor
+    let key: String
+    /// The file the compiler reports the declaration in (`#fileID`), and its line.
+    let fileID: String
+    let line: Int
+    let syncs: Bool
+    let format: PreferenceFormat
+    let renamedFrom: [String]
+    let isExported: Bool
+    let storeIsKeptByDeclaration: Bool
+    /// Whether the declaration names a store (`store:`).
+    let hasStore: Bool
     /// The record's number in its file table, for `registration(_:)` and `store(_:)`.
     let index: Int
     /// The default in stored form, when the generator could encode it.
     let registeredValue: PropertyListValue?
     /// The file table the record comes from.
     let table: PreferenceFileTable
+    /// The records' text the record stands in, and its byte offset there, for ``descriptor``.
+    private let text: String
+    private let offset: Int
 
-    init(_ record: GeneratedRecord, table: PreferenceFileTable) {
-      descriptor = record.descriptor
+    init(_ record: GeneratedRecordCore, text: String, table: PreferenceFileTable) {
+      key = record.key
+      fileID = record.fileID
+      line = record.line
+      syncs = record.syncs
+      format = record.format
+      renamedFrom = record.renamedFrom
+      isExported = record.isExported
+      storeIsKeptByDeclaration = record.storeIsKeptByDeclaration
+      hasStore = record.hasStore
       index = record.index
       registeredValue = record.registeredValue
+      offset = record.offset
+      self.text = text
       self.table = table
+    }
+
+    /// The whole record, read again from its text: launch reads only what registration and
+    /// resolution use, and descriptors are for tools and debug screens.
+    var descriptor: PreferenceDescriptor {
+      let tableFileID = RegistryCatalog.text(table.fileID)
+      do {
+        return try GeneratedRecordReader.record(in: text, at: offset, tableFileID: tableFileID).descriptor
+      } catch {
+        // The bytes read at launch, checked as a whole record is: only a reader that checks less
+        // at launch could get here. Reported, and described from what launch read.
+        PreferenceDiagnostics.report(
+          .unresolvedDeclaration(
+            location: "\(fileID):\(line) (its generated record does not decode: \(error))"))
+        return PreferenceDescriptor(
+          key: key, property: "", declaringType: "", valueType: nil, defaultValueSource: "", fileID: fileID,
+          line: line, column: 0, syncs: syncs, format: format, renamedFrom: renamedFrom,
+          isExported: isExported,
+          storeIsKeptByDeclaration: storeIsKeptByDeclaration)
+      }
     }
   }
 
@@ -132,9 +175,9 @@ final class RegistryCatalog: Sendable {
     var references: [(location: String, entry: Entry)] = []
     for chunk in table.records() {
       do {
-        let records = try GeneratedRecordReader.records(in: chunk, tableFileID: fileID)
+        let records = try GeneratedRecordReader.cores(in: chunk, tableFileID: fileID)
         for record in records {
-          let entry = Entry(record, table: table)
+          let entry = Entry(record, text: chunk, table: table)
           entries.append(entry)
           for location in record.referencedAt { references.append((location, entry)) }
         }
@@ -154,11 +197,11 @@ final class RegistryCatalog: Sendable {
     inTable.reserveCapacity(entries.count)
     var file = (fileID: fileID, key: tableKey, isTable: true)
     for entry in entries {
-      if entry.descriptor.fileID != file.fileID {
-        let key = Self.fileKey(entry.descriptor.fileID)
-        file = (entry.descriptor.fileID, key, key == tableKey)
+      if entry.fileID != file.fileID {
+        let key = Self.fileKey(entry.fileID)
+        file = (entry.fileID, key, key == tableKey)
       }
-      let line = UInt64(truncatingIfNeeded: entry.descriptor.line)
+      let line = UInt64(truncatingIfNeeded: entry.line)
       if file.isTable {
         if inTable[line] == nil { inTable[line] = entry }
       } else if byLocation[file.key]?[line] == nil {
@@ -213,7 +256,7 @@ final class RegistryCatalog: Sendable {
   /// registers its default (``registerKept(_:in:)``).
   func keepStore(_ store: PreferenceStore, of entry: Entry) {
     state.withLock { state in
-      if state.stores[entry.descriptor.key] == nil { state.stores[entry.descriptor.key] = store }
+      if state.stores[entry.key] == nil { state.stores[entry.key] = store }
     }
   }
 
@@ -226,7 +269,7 @@ final class RegistryCatalog: Sendable {
   /// declaration, the second changes nothing (migrations move a value once; the same default
   /// is registered again).
   func registerKept(_ entry: Entry, in store: PreferenceStore) {
-    guard !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.descriptor.key), registry: number)
+    guard !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.key), registry: number)
     else { return }
     register([entry], in: store, marksStore: false)
   }
@@ -237,10 +280,10 @@ final class RegistryCatalog: Sendable {
     if PreferenceStandIns.current != nil {
       return PreferenceStandIns.outside { evaluatedStore(of: entry, waitForMainActor: waitForMainActor) }
     }
-    guard entry.descriptor.storeSource != nil else { return .some(nil) }
-    if let store = state.withLock({ $0.stores[entry.descriptor.key] }) { return store }
+    guard entry.hasStore else { return .some(nil) }
+    if let store = state.withLock({ $0.stores[entry.key] }) { return store }
     // Known once a value declaring the preference gives it (`keepStore(_:of:)`).
-    if entry.descriptor.storeIsKeptByDeclaration { return nil }
+    if entry.storeIsKeptByDeclaration { return nil }
     let evaluated: PreferenceStore?
     if let store = entry.table.store(entry.index) {
       evaluated = store
@@ -253,8 +296,8 @@ final class RegistryCatalog: Sendable {
     }
     guard let evaluated else { return .some(nil) }
     return state.withLock { state in
-      if let existing = state.stores[entry.descriptor.key] { return existing }
-      state.stores[entry.descriptor.key] = evaluated
+      if let existing = state.stores[entry.key] { return existing }
+      state.stores[entry.key] = evaluated
       return evaluated
     }
   }
@@ -270,7 +313,7 @@ final class RegistryCatalog: Sendable {
   /// there is none (an optional declared without one), or when it does not encode.
   func declaredDefault(of entry: Entry, in store: PreferenceStore) -> PropertyListValue? {
     if let value = entry.registeredValue { return value }
-    let key = entry.descriptor.key
+    let key = entry.key
     if let value = state.withLock({ $0.evaluatedDefaults[key] }) { return value }
     let evaluated: PropertyListValue?
     switch entry.table.registration(entry.index) {
@@ -368,8 +411,8 @@ final class RegistryCatalog: Sendable {
   private func register(_ entries: [Entry], in store: PreferenceStore, marksStore: Bool = true) {
     // A declaration that keeps its store, registered here by its own resolution already.
     let entries = entries.filter { entry in
-      !entry.descriptor.storeIsKeptByDeclaration
-        || !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.descriptor.key), registry: number)
+      !entry.storeIsKeptByDeclaration
+        || !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.key), registry: number)
     }
     let onMainActor = MainActorContext.isCurrent
     var defaults: [String: PropertyListValue] = [:]
@@ -387,15 +430,15 @@ final class RegistryCatalog: Sendable {
     var owners: [PreferenceStore.KeyOwner] = []
     owners.reserveCapacity(entries.count)
     for entry in entries {
-      let key = entry.descriptor.key
+      let key = entry.key
       owners.append(PreferenceStore.KeyOwner(registry: number, entry: entry))
       if var previous = entry.table.movedFrom(entry.index) {
         previous = PreferenceStandIns.current?.store(standingInFor: previous) ?? previous
-        if previous !== store { store.migrate(key, from: previous, oldKeys: entry.descriptor.renamedFrom) }
+        if previous !== store { store.migrate(key, from: previous, oldKeys: entry.renamedFrom) }
       }
-      if !entry.descriptor.renamedFrom.isEmpty { store.migrate(from: entry.descriptor.renamedFrom, to: key) }
-      if entry.descriptor.syncs { synced.insert(key) }
-      if entry.descriptor.format == .json { json.append(key) }
+      if !entry.renamedFrom.isEmpty { store.migrate(from: entry.renamedFrom, to: key) }
+      if entry.syncs { synced.insert(key) }
+      if entry.format == .json { json.append(key) }
       if let value = entry.registeredValue ?? known[key] {
         defaults[key] = value
         continue
@@ -430,8 +473,8 @@ final class RegistryCatalog: Sendable {
     if !synced.isEmpty { store.trackModifications(of: synced) }
     if !json.isEmpty { store.useFormat(.json, forKeys: json) }
     store.register(encoded: defaults)
-    let kept = entries.filter(\.descriptor.storeIsKeptByDeclaration).map {
-      KeyNumbers.number(of: $0.descriptor.key)
+    let kept = entries.filter(\.storeIsKeptByDeclaration).map {
+      KeyNumbers.number(of: $0.key)
     }
     if !kept.isEmpty { store.markRegisteredKept(numbers: kept, registry: number) }
     if marksStore { store.markRegistered(registry: number) }
