@@ -79,13 +79,20 @@ struct GeneratedRecordReaderTests {
     }
   }
 
-  /// Launch reads only a record's core (`cores(in:)`): it must read what `records(in:)` reads of
+  /// What launch reads of each record of `text`.
+  static func cores(in text: String, tableFileID: String? = nil) throws -> [GeneratedRecordCore] {
+    var cores: [GeneratedRecordCore] = []
+    try GeneratedRecordReader.readCores(in: text, tableFileID: tableFileID) { cores.append($0) }
+    return cores
+  }
+
+  /// Launch reads only a record's core (`readCores(in:tableFileID:_:)`): it must read what `records(in:)` reads of
   /// each record, and the record read again at the core's offset must be the whole record.
   static func expectCoresAgree(
     _ text: String, _ records: [GeneratedRecord], tableFileID: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    let cores = try GeneratedRecordReader.cores(in: text, tableFileID: tableFileID)
+    let cores = try Self.cores(in: text, tableFileID: tableFileID)
     #expect(cores.count == records.count, sourceLocation: sourceLocation)
     for (core, record) in zip(cores, records) {
       let whole = record.descriptor
@@ -209,7 +216,7 @@ struct GeneratedRecordReaderTests {
         try GeneratedRecordReader.records(in: text, tableFileID: tableFileID)
       }
       #expect(throws: GeneratedRecordReader.Failure.self, "\(text), at launch") {
-        try GeneratedRecordReader.cores(in: text, tableFileID: tableFileID)
+        try Self.cores(in: text, tableFileID: tableFileID)
       }
     }
     // The same records, complete, read both ways.
@@ -232,7 +239,7 @@ struct GeneratedRecordReaderTests {
         try GeneratedRecordReader.records(in: prefix)
       }
       #expect(throws: GeneratedRecordReader.Failure.self, "prefix of \(count) bytes, at launch") {
-        try GeneratedRecordReader.cores(in: prefix)
+        try Self.cores(in: prefix)
       }
     }
     // Wrong values where the reader expects others.
@@ -254,7 +261,7 @@ struct GeneratedRecordReaderTests {
         #expect(failure.description.contains(message), "\(corrupt): \(failure)")
       }
       do {
-        _ = try GeneratedRecordReader.cores(in: corrupt)
+        _ = try Self.cores(in: corrupt)
         Issue.record("\(corrupt) read at launch")
       } catch let failure as GeneratedRecordReader.Failure {
         #expect(failure.description.contains(message), "\(corrupt), at launch: \(failure)")

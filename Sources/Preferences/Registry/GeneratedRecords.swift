@@ -58,18 +58,23 @@ struct GeneratedRecordReader {
     var text = text
     return try text.withUTF8 { bytes in
       var reader = GeneratedRecordReader(bytes: bytes, tableFileID: tableFileID, describes: true)
-      return try reader.readRecords { fields throws(Failure) in try fields.record() }
+      var records: [GeneratedRecord] = []
+      try reader.readRecords { fields throws(Failure) in records.append(try fields.record()) }
+      return records
     }
   }
 
-  /// The records of one JSON array as launch reads them: the fields of ``GeneratedRecordCore``,
-  /// the others checked as ``records(in:tableFileID:)`` checks them but not kept; throws a
-  /// ``Failure``.
-  static func cores(in text: String, tableFileID: String? = nil) throws -> [GeneratedRecordCore] {
+  /// The records of one JSON array as launch reads them, each handed to `body` as it is read:
+  /// the fields of ``GeneratedRecordCore``, the others checked as ``records(in:tableFileID:)``
+  /// checks them but not kept; throws a ``Failure`` (after handing `body` the records before
+  /// the one that failed).
+  static func readCores(
+    in text: String, tableFileID: String? = nil, _ body: (GeneratedRecordCore) -> Void
+  ) throws {
     var text = text
-    return try text.withUTF8 { bytes in
+    try text.withUTF8 { bytes in
       var reader = GeneratedRecordReader(bytes: bytes, tableFileID: tableFileID, describes: false)
-      return try reader.readRecords { fields throws(Failure) in try fields.core() }
+      try reader.readRecords { fields throws(Failure) in body(try fields.core()) }
     }
   }
 
@@ -112,18 +117,12 @@ struct GeneratedRecordReader {
 
   // MARK: Records
 
-  private mutating func readRecords<Record>(
-    _ make: (Fields) throws(Failure) -> Record
-  ) throws(Failure) -> [Record] {
-    var records: [Record] = []
+  private mutating func readRecords(_ take: (Fields) throws(Failure) -> Void) throws(Failure) {
     var first = true
     try enter(UInt8(ascii: "["))
-    while try nextElement(closing: UInt8(ascii: "]"), first: &first) {
-      records.append(try make(readRecord()))
-    }
+    while try nextElement(closing: UInt8(ascii: "]"), first: &first) { try take(readRecord()) }
     skipWhitespace()
     guard position == bytes.count else { throw failure("unexpected text after the records") }
-    return records
   }
 
   /// A record's members, as read.

@@ -21,13 +21,26 @@ final class RegistryCatalog: Sendable {
     let index: Int
     /// The default in stored form, when the generator could encode it.
     let registeredValue: PropertyListValue?
-    /// The file table the record comes from.
-    let table: PreferenceFileTable
-    /// The records' text the record stands in, and its byte offset there, for ``descriptor``.
-    private let text: String
+    /// The records' text the record stands in, with its table, shared by the text's entries.
+    private let source: Source
+    /// The record's byte offset in the text, for ``descriptor``.
     private let offset: Int
 
-    init(_ record: GeneratedRecordCore, text: String, table: PreferenceFileTable) {
+    /// A text of records, and the file table it comes from.
+    final class Source: Sendable {
+      let table: PreferenceFileTable
+      let text: String
+
+      init(table: PreferenceFileTable, text: String) {
+        self.table = table
+        self.text = text
+      }
+    }
+
+    /// The file table the record comes from.
+    var table: PreferenceFileTable { source.table }
+
+    init(_ record: GeneratedRecordCore, source: Source) {
       key = record.key
       fileID = record.fileID
       line = record.line
@@ -40,8 +53,7 @@ final class RegistryCatalog: Sendable {
       index = record.index
       registeredValue = record.registeredValue
       offset = record.offset
-      self.text = text
-      self.table = table
+      self.source = source
     }
 
     /// The whole record, read again from its text: launch reads only what registration and
@@ -49,7 +61,8 @@ final class RegistryCatalog: Sendable {
     var descriptor: PreferenceDescriptor {
       let tableFileID = RegistryCatalog.text(table.fileID)
       do {
-        return try GeneratedRecordReader.record(in: text, at: offset, tableFileID: tableFileID).descriptor
+        return try GeneratedRecordReader.record(in: source.text, at: offset, tableFileID: tableFileID)
+          .descriptor
       } catch {
         // The bytes read at launch, checked as a whole record is: only a reader that checks less
         // at launch could get here. Reported, and described from what launch read.
@@ -174,13 +187,18 @@ final class RegistryCatalog: Sendable {
     // at their own locations.
     var references: [(location: String, entry: Entry)] = []
     for chunk in table.records() {
+      let source = Entry.Source(table: table, text: chunk)
+      var read: [Entry] = []
+      var referencing: [(location: String, entry: Entry)] = []
       do {
-        let records = try GeneratedRecordReader.cores(in: chunk, tableFileID: fileID)
-        for record in records {
-          let entry = Entry(record, text: chunk, table: table)
-          entries.append(entry)
-          for location in record.referencedAt { references.append((location, entry)) }
+        try GeneratedRecordReader.readCores(in: chunk, tableFileID: fileID) { record in
+          let entry = Entry(record, source: source)
+          read.append(entry)
+          for location in record.referencedAt { referencing.append((location, entry)) }
         }
+        // A text that does not read is left out whole.
+        if entries.isEmpty { entries = read } else { entries += read }
+        references += referencing
       } catch {
         PreferenceDiagnostics.report(
           .unresolvedDeclaration(
@@ -469,7 +487,16 @@ final class RegistryCatalog: Sendable {
     for (key, declarations) in store.claim(owners) {
       PreferenceDiagnostics.report(.keyDeclaredInTwoModules(key: key, declarations: declarations))
     }
-    if !evaluated.isEmpty { state.withLock { $0.evaluatedDefaults.merge(evaluated) { _, new in new } } }
+    if !evaluated.isEmpty {
+      state.withLock { state in
+        // The first registration's (the module's at launch) shares its storage.
+        if state.evaluatedDefaults.isEmpty {
+          state.evaluatedDefaults = evaluated
+        } else {
+          state.evaluatedDefaults.merge(evaluated) { _, new in new }
+        }
+      }
+    }
     if !synced.isEmpty { store.trackModifications(of: synced) }
     if !json.isEmpty { store.useFormat(.json, forKeys: json) }
     store.register(encoded: defaults)
