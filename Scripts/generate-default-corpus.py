@@ -235,6 +235,14 @@ FORMS = [
     ("= CorpusMode.allCases.count", None, None),
     ("= DefaultCorpus.sharedSeed", None, None),
     ("= corpusNonisolatedIdentity(8)", None, None),
+    # Forms the scanner once named or isolated otherwise than the compiler.
+    ("= corpusCount() > 2 ? 1.5 as Double : 2", None, None),
+    ("= CorpusLibrary.defaultSort()", None, None),
+    ("= CorpusLibrary.defaultColumns", None, None),
+    (": CorpusDensity = .standard", "CorpusDensity.standard", "CorpusDensity.standard"),
+    (": CorpusStyle = .standard", WRAPPER_ONLY, "CorpusStyle.fancy"),
+    (": Date = .distantPast", "Date.distantPast", "Date.distantPast"),
+    (": TimeZone = .current", "TimeZone.current", "TimeZone.current"),
 ]
 
 
@@ -281,7 +289,8 @@ def render() -> str:
     for name, form in zip(names, FORMS):
         declaration, key, expected = form
         if key == WRAPPER_ONLY:
-            out.append(f"  read(\"{name}\", corpus.{name}, {expression_of(declaration)})\n")
+            value = expected if expected is not None else expression_of(declaration)
+            out.append(f"  read(\"{name}\", corpus.{name}, {value})\n")
         elif expected == "stable":
             out.append(
                 f"  stable(\"{name}\", corpus.{name}, corpus.{name}, keys.value(for: .{name}), keys.value(for: .{name}))\n")

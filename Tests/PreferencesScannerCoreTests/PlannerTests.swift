@@ -250,6 +250,57 @@ import Testing
     #expect(result.plan("Player.Queue.inClosure")?.how.hasPrefix("firstRead") == true)
   }
 
+  /// Forms of real apps' defaults where the scanner once guessed wrong and the generated code did
+  /// not compile: a cast of one branch of a ternary, a static function returning a nested type,
+  /// a nested type alias, the module's own name, a `.member` of the declared type that the main
+  /// actor isolates while another enum has a case of that name.
+  @Test func typesAndIsolationAreNamedAsTheCompilerNamesThem() {
+    let result = scan(
+      """
+      import Foundation
+      enum Density: String { case compact, standard }
+      enum Mode: String {
+        case light, dark
+        @MainActor static var standard: Mode { .light }
+      }
+      enum Theme: String { case light, dark }
+      struct Library {
+        enum Sort: String { case name, date }
+        typealias Columns = [String]
+        typealias Handler = () -> Void
+        static func defaultSort() -> Sort { .date }
+        static let defaultColumns: Columns = ["title"]
+      }
+      struct S {
+        @Preference var fontSize = ProcessInfo.processInfo.isMacCatalystApp ? 13 as Double : 17
+        @Preference var small = ProcessInfo.processInfo.isMacCatalystApp ? 13 : 17 as Double
+        @Preference var sort = Library.defaultSort()
+        @Preference var columns = Library.defaultColumns
+        @Preference var theme = App.Theme.dark
+        @Preference var written: App.Theme = .light
+        @Preference var mode: Mode = .standard
+        @Preference var density: Density = .standard
+        @Preference var since: Date = .distantPast
+        @Preference var none: Theme? = .none
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    func type(_ key: String) -> String? { result.plan(key)?.valueType }
+    #expect(type("S.fontSize") == nil, "'13 as Double : 17' is no type; the compiler infers it")
+    #expect(type("S.small") == "Double")
+    #expect(type("S.sort") == "Library.Sort")
+    #expect(type("S.columns") == "[String]")
+    #expect(type("S.theme") == "App.Theme")
+    #expect(result.conformances.map(\.typeName).sorted() == ["Density", "Library.Sort", "Mode", "Theme"])
+    func how(_ key: String) -> String? { result.plan(key)?.how.components(separatedBy: ":").first }
+    #expect(how("S.mode") == "mainActor", "'Mode.standard' is isolated to the main actor")
+    #expect(how("S.density") == "registry")
+    #expect(how("S.theme") == "registry", "'App.Theme.dark' is a case, as 'Theme.dark' is")
+    #expect(how("S.written") == "registry")
+    #expect(how("S.since") == "registry")
+    #expect(how("S.none") == "registry")
+  }
+
   /// A store expression is evaluated where its names allow: anywhere, in the module's default
   /// isolation (a plain `static let`, which Xcode 26's default makes main-actor isolated), or on
   /// the main actor; only what generated code cannot reach is an error.

@@ -18,7 +18,7 @@ import Testing
       """
       enum Theme: String { case light, dark }
       enum AppKeys: String, PreferenceKeys {
-        case name, emailAddress, launchCount, rate, encoding, theme, tags, flags, legacy, scale, limit, ratio, `default`
+        case name, emailAddress, launchCount, rate, encoding, theme, tags, flags, legacy, scale, limit, ratio, port, `default`
         case other = "other.key"
         var defaultValue: any PreferenceValue {
           switch self {
@@ -34,19 +34,24 @@ import Testing
             return Optional<Double>.none
           case .limit: Int.max
           case .ratio: CGFloat.zero
+          case .port: Int("8080")
           default: false
           }
         }
       }
       """)
     #expect(errors(result).isEmpty, "\(errors(result))")
+    // What only the compiler knows (an initializer's overload, a static member's type of another
+    // module: `Int("8080")` is an `Int?`) the compiler infers, from the default itself.
+    func inferred(_ name: String) -> String { "AppKeys._PreferenceKeyType_\(name)._PreferenceKeyValue" }
     #expect(
       keys(result, "AppKeys") == [
         "name": "String", "legacy": "String", "emailAddress": "String?", "launchCount": "Int",
         "rate": "Double",
-        "encoding": "Int", "theme": "Theme", "tags": "[String]", "flags": "[String: Bool]",
+        "encoding": inferred("encoding"), "theme": "Theme", "tags": "[String]", "flags": "[String: Bool]",
         "scale": "Double?",
-        "limit": "Int", "ratio": "CGFloat", "default": "Bool", "other": "Bool",
+        "limit": inferred("limit"), "ratio": inferred("ratio"), "port": inferred("port"), "default": "Bool",
+        "other": "Bool",
       ])
     let text = RegistryRenderer.typedKeys(result.typedKeys)
     #expect(text.contains("extension _Preferences.TypedKey where Keys == AppKeys, Value == String {\n"))

@@ -44,3 +44,21 @@ nonisolated func corpusNonisolatedIdentity<T>(_ value: T) -> T { value }
 extension KitTint {
   static let corpusFavorite = KitTint.green
 }
+
+/// A nested type and a type alias that static members name, as real apps' settings do.
+nonisolated struct CorpusLibrary {
+  enum Sort: String { case name, date }
+  typealias Columns = [String]
+  static func defaultSort() -> Sort { .date }
+  static let defaultColumns: Columns = ["title"]
+}
+
+/// A case named `standard`, beside a static member of another type of that name that a target
+/// whose default isolation is MainActor isolates: `.standard` of each is what its declared type
+/// says.
+nonisolated enum CorpusDensity: String { case compact, standard }
+
+enum CorpusStyle: String {
+  case plain, fancy
+  static var standard: CorpusStyle { .fancy }
+}

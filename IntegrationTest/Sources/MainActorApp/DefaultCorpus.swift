@@ -5,7 +5,7 @@ import Foundation
 import IntegrationSupport
 import Preferences
 
-/// 204 default forms, each declared as users write it.
+/// 211 default forms, each declared as users write it.
 struct DefaultCorpus {
   static let seed = 5
   static func makeSeed() -> Int { 6 }
@@ -216,6 +216,13 @@ struct DefaultCorpus {
   @Preference var d201 = CorpusMode.allCases.count
   @Preference var d202 = DefaultCorpus.sharedSeed
   @Preference var d203 = corpusNonisolatedIdentity(8)
+  @Preference var d204 = corpusCount() > 2 ? 1.5 as Double : 2
+  @Preference var d205 = CorpusLibrary.defaultSort()
+  @Preference var d206 = CorpusLibrary.defaultColumns
+  @Preference var d207: CorpusDensity = .standard
+  @Preference var d208: CorpusStyle = .standard
+  @Preference var d209: Date = .distantPast
+  @Preference var d210: TimeZone = .current
 }
 
 /// The same defaults as the cases of an enum of keys, each typed by the compiler.
@@ -239,7 +246,8 @@ enum CorpusKeys: String, PreferenceKeys {
   case d160, d161, d162, d163, d164, d165, d166, d167, d168, d169
   case d170, d171, d172, d173, d174, d175, d176, d177, d178, d180
   case d181, d182, d183, d184, d185, d186, d187, d188, d189, d190
-  case d191, d192, d193, d194, d195, d201, d202, d203
+  case d191, d192, d193, d194, d195, d201, d202, d203, d204, d205
+  case d206, d207, d209, d210
   var defaultValue: any PreferenceValue {
     switch self {
     case .d000: 42
@@ -440,6 +448,12 @@ enum CorpusKeys: String, PreferenceKeys {
     case .d201: CorpusMode.allCases.count
     case .d202: DefaultCorpus.sharedSeed
     case .d203: corpusNonisolatedIdentity(8)
+    case .d204: corpusCount() > 2 ? 1.5 as Double : 2
+    case .d205: CorpusLibrary.defaultSort()
+    case .d206: CorpusLibrary.defaultColumns
+    case .d207: CorpusDensity.standard
+    case .d209: Date.distantPast
+    case .d210: TimeZone.current
     }
   }
 }
@@ -663,6 +677,13 @@ func checkDefaultCorpus() {
   same("d201", corpus.d201, keys.value(for: .d201), CorpusMode.allCases.count)
   same("d202", corpus.d202, keys.value(for: .d202), DefaultCorpus.sharedSeed)
   same("d203", corpus.d203, keys.value(for: .d203), corpusNonisolatedIdentity(8))
+  same("d204", corpus.d204, keys.value(for: .d204), corpusCount() > 2 ? 1.5 as Double : 2)
+  same("d205", corpus.d205, keys.value(for: .d205), CorpusLibrary.defaultSort())
+  same("d206", corpus.d206, keys.value(for: .d206), CorpusLibrary.defaultColumns)
+  same("d207", corpus.d207, keys.value(for: .d207), CorpusDensity.standard)
+  read("d208", corpus.d208, CorpusStyle.fancy)
+  same("d209", corpus.d209, keys.value(for: .d209), Date.distantPast)
+  same("d210", corpus.d210, keys.value(for: .d210), TimeZone.current)
   check(failed.isEmpty, "default forms that did not read back: \(failed)")
-  passed("204 default forms read back through the wrapper, 198 through typed keys too")
+  passed("211 default forms read back through the wrapper, 204 through typed keys too")
 }

@@ -65,7 +65,11 @@ struct ExpressionAnalyzer {
     case other(String)
   }
 
-  func analyze(_ expression: ExpressionSyntax, isType: Bool, storeContext: Bool = false) -> Analysis {
+  /// `contextualType`: the type written on the declaration, which a default that is a `.member`
+  /// is a member of.
+  func analyze(
+    _ expression: ExpressionSyntax, isType: Bool, storeContext: Bool = false, contextualType: String? = nil
+  ) -> Analysis {
     var analysis = Analysis(code: expression.text)
     var replacements: [Int: String] = [:]
     var brackets: [UInt8] = []
@@ -129,6 +133,8 @@ struct ExpressionAnalyzer {
     }
 
     var position = 0
+    /// The name after the module's (`Theme` of `App.Theme`), read as a base.
+    var moduleQualified: Int?
     let tokens = expression.tokens
     while position < tokens.count {
       defer { position += 1 }
@@ -147,7 +153,10 @@ struct ExpressionAnalyzer {
         case UInt8(ascii: "."):
           // `.member` with no base: a member of the contextual type.
           if isLeadingDot(expression, position), let member = expression.word(position + 1) {
-            needs(leadingDotIsolation(member, storeContext: storeContext), "." + member)
+            needs(
+              leadingDotIsolation(
+                member, storeContext: storeContext, contextualType: position == 0 ? contextualType : nil),
+              "." + member)
             // A store of this module's own `PreferenceStore` extension that only its file sees.
             if storeContext, let store = index.child("PreferenceStore", of: nil),
               case .member(_, let found)? = index.lookup(member, inType: store),
@@ -161,7 +170,14 @@ struct ExpressionAnalyzer {
         continue
       }
       guard token.kind == .identifier, let name = expression.word(position) else { continue }
-      if expression.punct(position - 1, UInt8(ascii: ".")) { continue }  // a member; checked with its base
+      // A member, checked with its base; but `App.Theme`, with the module's name, is `Theme`.
+      if expression.punct(position - 1, UInt8(ascii: ".")), moduleQualified != position { continue }
+      if expression.punct(position + 1, UInt8(ascii: ".")), let next = expression.word(position + 2),
+        !expression.punct(position - 1, UInt8(ascii: ".")), index.withoutModuleName([name, next]) != nil
+      {
+        moduleQualified = position + 2
+        continue
+      }
       if Self.keywords.contains(name) || name.hasPrefix("$") { continue }
       if expression.punct(position + 1, UInt8(ascii: ":")), brackets.last == UInt8(ascii: "("),
         position == 0 || expression.punct(position - 1, UInt8(ascii: "("))
@@ -256,11 +272,35 @@ struct ExpressionAnalyzer {
   }
 
   /// `.member` of the contextual type: the library's store factories, or an enum case or static
-  /// member of the declared type.
-  private func leadingDotIsolation(_ member: String, storeContext: Bool) -> Isolation {
+  /// member of the declared type (`contextualType`, where the default is that `.member`).
+  private func leadingDotIsolation(_ member: String, storeContext: Bool, contextualType: String?) -> Isolation
+  {
     if storeContext { return .nonisolated }
-    // The contextual type is the declared type in the simple case; elsewhere (an argument) it is
-    // unknown. Enum cases of any module type are nonisolated; anything else may not be.
+    if let contextualType {
+      var type = Substring(contextualType.removing(" "))
+      var isOptional = false
+      while type.hasSuffix("?") || type.hasSuffix("!") {
+        type.removeLast()
+        isOptional = true
+      }
+      // `.none` and `.some(…)` of an optional.
+      if isOptional, member == "none" || member == "some" { return .nonisolated }
+      let names = ModuleIndex.dotted(String(type))
+      if let owner = index.typeID(of: names, in: context) {
+        // A member of a module type: as the compiler isolates it; one the index does not hold
+        // (a protocol extension's) may be isolated anywhere: the main actor, to be safe.
+        guard case .member(let found, let declaration)? = index.lookup(member, inType: owner) else {
+          return .mainActor
+        }
+        return isolation(of: declaration, in: found)
+      }
+      // A member of a standard type (`Date = .distantPast`, `Int = .max`, `TimeZone = .current`).
+      if names.count == 1, Self.standardTypes.contains(names[0]), index.withoutModuleName(names) == nil {
+        return .nonisolated
+      }
+    }
+    // Elsewhere (an argument, an element) the contextual type is unknown. Enum cases of any
+    // module type are nonisolated; anything else may not be.
     return index.enumCaseNames.contains(member) ? .nonisolated : .mainActor
   }
 

@@ -115,6 +115,9 @@ package final class ModuleIndex: @unchecked Sendable {
   /// The name of every type the module declares or extends, at any depth: a name not in it
   /// never resolves to a module type.
   @exclusivity(unchecked) package private(set) var typeNames: Set<String> = []
+  /// The module's name (the first component of its files' `#fileID`): `App.Theme` names the
+  /// module's `Theme` where the module declares no type `App`.
+  @exclusivity(unchecked) package private(set) var moduleName: String?
   /// The names of the module's type aliases whose target syntax shows (`typealias A = B`).
   @exclusivity(unchecked) package private(set) var aliasNames: Set<String> = []
   /// The names of the module's protocols.
@@ -146,6 +149,7 @@ package final class ModuleIndex: @unchecked Sendable {
   }
 
   package init(_ files: [FileSyntax]) {
+    moduleName = files.first.map { String($0.fileID.prefix { $0 != "/" }) }
     // Which names are global actors is known only once every file's declarations are.
     for file in files {
       for scope in file.scopes where scope.kind != .extension {
@@ -431,6 +435,7 @@ package final class ModuleIndex: @unchecked Sendable {
   /// The type a module type alias named by `name` at `context` stands for, as written, and the
   /// type it is declared in (`nil` at file scope), from where the names in it resolve.
   package func aliasTarget(of name: [String], in context: [TypeID]) -> (target: String, owner: TypeID?)? {
+    if let unqualified = withoutModuleName(name) { return aliasTarget(of: unqualified, in: []) }
     guard let last = name.last, aliasNames.contains(last) else { return nil }
     let owner: TypeID
     if name.count == 1 {
@@ -448,8 +453,18 @@ package final class ModuleIndex: @unchecked Sendable {
     return alias?.syntax.type.map { ($0, owner) }
   }
 
+  /// `name` without its first component when that is the module's name, which no type of the
+  /// module shadows (`App.Theme`: `Theme`, resolved from file scope); else `nil`.
+  func withoutModuleName(_ name: [String]) -> [String]? {
+    guard name.count > 1, let moduleName, name[0] == moduleName, !typeNames.contains(moduleName) else {
+      return nil
+    }
+    return Array(name.dropFirst())
+  }
+
   /// The module type a type name used at `context` refers to, if any.
   package func typeID(of name: [String], in context: [TypeID]) -> TypeID? {
+    if let unqualified = withoutModuleName(name) { return typeID(of: unqualified, in: []) }
     guard let first = name.first, typeNames.contains(first) else { return nil }
     let start: TypeID?
     switch resolve(first, in: context).0 {

@@ -182,10 +182,13 @@ extension Planner {
         return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
       }
       let type = member.syntax.type
-      return overloads.allSatisfy {
-        $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.type == type
-      }
-        ? type : nil
+      guard let type,
+        overloads.allSatisfy({ $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.type == type })
+      else { return nil }
+      // Written where the function is: `Sort` in `Library` is `Library.Sort` here.
+      return qualified(
+        Self.replacingSelf(in: type, with: index.qualifiedName(owner)).removing(" "),
+        in: enclosingTypes(owner))
     }
     switch member.syntax.kind {
     case .enumCase where !member.syntax.hasPayload:
@@ -286,19 +289,20 @@ extension Planner {
   /// `type`, as written where names resolve from `context`, with each of the module's types in it
   /// named by its qualified name (`[Grid]` inside `Outer` is `[Outer.Grid]`), so that it names the
   /// same types anywhere; `nil` for a form that names the module's types in other ways.
-  func qualified(_ type: String, in context: [ModuleIndex.TypeID]) -> String? {
+  func qualified(_ type: String, in context: [ModuleIndex.TypeID], depth: Int = 0) -> String? {
+    guard depth < 8 else { return nil }
     var base = Substring(type)
     var optionals = ""
     while base.hasSuffix("?") || base.hasSuffix("!") { optionals = String(base.removeLast()) + optionals }
     if base.hasPrefix("["), base.hasSuffix("]") {
       let inner = base.dropFirst().dropLast()
       if let colon = Self.separator(":", in: inner) {
-        guard let key = qualified(String(inner[..<colon]), in: context),
-          let value = qualified(String(inner[inner.index(after: colon)...]), in: context)
+        guard let key = qualified(String(inner[..<colon]), in: context, depth: depth + 1),
+          let value = qualified(String(inner[inner.index(after: colon)...]), in: context, depth: depth + 1)
         else { return nil }
         return "[\(key): \(value)]" + optionals
       }
-      return qualified(String(inner), in: context).map { "[\($0)]" + optionals }
+      return qualified(String(inner), in: context, depth: depth + 1).map { "[\($0)]" + optionals }
     }
     let names = base.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     let isPath = names.allSatisfy { name in
@@ -306,6 +310,14 @@ extension Planner {
     }
     if isPath, let id = index.typeID(of: names, in: context), index[id].kind != nil {
       return index.qualifiedName(id) + optionals
+    }
+    // A type alias of the module (`typealias Columns = [String]` inside `Library`): what it
+    // stands for, named from where the alias is, so that it names the same type anywhere.
+    if isPath, let (target, owner) = index.aliasTarget(of: names, in: context) {
+      return qualified(target.removing(" "), in: owner.map(enclosingTypes) ?? [], depth: depth + 1).map {
+        // `Handler?` of `typealias Handler = () -> Void` is `(() -> Void)?`.
+        optionals.isEmpty || !($0.contains("->") || $0.contains("&")) ? $0 + optionals : "(\($0))" + optionals
+      }
     }
     // Another module's type (`Date`, `Set<String>`), written the same from anywhere.
     return Self.namesAny(of: index.typeNames, in: String(base)) ? nil : String(base) + optionals
@@ -366,7 +378,9 @@ extension Planner {
     return isDouble ? (hasRemainder ? nil : "Double") : "Int"
   }
 
-  /// The type written after the last `as` (not `as?` or `as!`) outside brackets, if any.
+  /// The type written after the last `as` (not `as?` or `as!`) outside brackets, if the rest of
+  /// the expression is that type: `flag ? 13 as Double : 17` casts only the `13`, and the text
+  /// after it (`Double : 17`) is no type, so the scanner leaves the type to the compiler.
   static func writtenType(_ expression: ExpressionSyntax) -> String? {
     guard
       let cast = topLevel(
@@ -376,7 +390,29 @@ extension Planner {
             && !expression.isOperator($0 + 1, "?") && !expression.isOperator($0 + 1, "!")
         }, last: true)
     else { return nil }
+    var depth = 0
+    for position in (cast + 1)..<expression.tokens.count {
+      if expression.opens(position) {
+        depth += 1
+      } else if expression.closes(position) {
+        depth -= 1
+      } else if depth == 0, !isTypeToken(expression, position) {
+        return nil
+      }
+    }
     return expression.text((cast + 1)...(expression.tokens.count - 1))
+  }
+
+  /// Whether the token at `position`, outside brackets, may stand in a type: a name, `.`, `,`
+  /// (of generic arguments), or an operator of `<`, `>`, `?`, `!`, `&` (`Set<Int>?`, `A & B`).
+  private static func isTypeToken(_ expression: ExpressionSyntax, _ position: Int) -> Bool {
+    if let word = expression.word(position) { return !["as", "is", "try", "await"].contains(word) }
+    if expression.punct(position, UInt8(ascii: ".")) || expression.punct(position, UInt8(ascii: ",")) {
+      return true
+    }
+    let text = expression.text(position)
+    return expression.tokens[position].kind == .operator
+      && text.utf8.allSatisfy { "<>?!&.".utf8.contains($0) }
   }
 
   /// The first (or last) token outside brackets that `matches`.

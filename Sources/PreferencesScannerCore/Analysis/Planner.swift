@@ -378,7 +378,7 @@ package struct Planner: Sendable {
             "'\(typeName)' is unavailable on some platform, where only code as unavailable may name it, which the generated registry cannot be"
         )
       } else {
-        let analysis = analyzer.analyze(expression, isType: false)
+        let analysis = analyzer.analyze(expression, isType: false, contextualType: syntax.declaredType)
         if let reason = analysis.unreachable ?? declaredType?.unreachable {
           registration = .firstRead(reason: reason)
         } else {

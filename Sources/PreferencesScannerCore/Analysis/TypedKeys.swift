@@ -205,27 +205,15 @@ struct TypedKeys {
     return nil
   }
 
-  /// The type of a key's default, as written or as a literal, initializer or case shows it.
+  /// The type of a key's default, as written or as a literal, initializer or case shows it;
+  /// `nil` leaves it to the compiler (`Int("8080")` is an `Int?`, `Double.significandBitCount` an
+  /// `Int`).
   func valueType(
     of expression: ExpressionSyntax, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID
   )
     -> String?
   {
-    let tokens = expression.tokens
-    // `Int(…)`, `Double(…)`, `String(…)`: a conversion to a standard type names it.
-    if let name = expression.word(0), Self.conversionTypes.contains(name),
-      expression.punct(1, UInt8(ascii: "(")),
-      expression.matchingClose(1) == tokens.count - 1
-    {
-      return name
-    }
-    // `Double.pi`, `Int.max`, `CGFloat.zero`: a static member of a standard numeric type is one.
-    if let name = expression.word(0), Self.conversionTypes.contains(name), name != "String", name != "Bool",
-      tokens.count == 3, expression.punct(1, UInt8(ascii: ".")), expression.word(2) != nil
-    {
-      return name
-    }
-    return planner.inferType(expression, context: context, declaringType: declaringType)
+    planner.inferType(expression, context: context, declaringType: declaringType)
   }
 
   /// Whether a value type as generated code writes it names a type that is neither the standard
@@ -251,13 +239,6 @@ struct TypedKeys {
     "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
     "Float", "Float16", "Bool", "String", "Character", "UnicodeScalar", "Unicode", "Substring", "Array",
     "Dictionary", "Set", "Optional", "Swift",
-  ]
-
-  /// Standard types whose initializer called with one value is a conversion that cannot fail.
-  static let conversionTypes: Set<String> = [
-    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
-    "Float",
-    "CGFloat", "String", "Bool",
   ]
 
 }
