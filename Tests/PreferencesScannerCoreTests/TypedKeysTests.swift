@@ -143,6 +143,54 @@ import Testing
   /// compiler infers. A default generated code cannot evaluate outside the user's file (`self`,
   /// an instance member, a name private to its file) is one warning at the clause, asking for
   /// `as`. An enum the registry cannot name is an error.
+  /// Keys of one platform: each clause is read whatever `#if` block it is in or follows, a key
+  /// is declared under its case's condition, and a case whose branches give it two types is
+  /// left untyped with a warning that says so.
+  @Test func clausesUnderIfAreReadAndTheirKeysKeepTheCondition() {
+    let result = scan(
+      """
+      enum AppKeys: String, PreferenceKeys {
+        case name
+        #if os(iOS)
+        case haptics
+        #endif
+        case both, mixed, lastOpened, fallback
+        var defaultValue: any PreferenceValue {
+          switch self {
+          case .name: "x"
+          #if os(iOS)
+          case .haptics: 2
+          #endif
+          #if DEBUG
+          case .both: 1
+          case .mixed: 1
+          #else
+          case .both: 2
+          case .mixed: "two"
+          #endif
+          case .lastOpened: 1.5
+          @unknown default: false
+          }
+        }
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(
+      keys(result, "AppKeys") == [
+        "name": "String", "haptics": "Int", "both": "Int", "lastOpened": "Double", "fallback": "Bool",
+      ])
+    let warnings = result.diagnostics.filter { $0.severity == .warning }.map(\.message)
+    #expect(
+      warnings.count == 1
+        && warnings[0].contains("'AppKeys.mixed', whose clauses in the '#if' branches differ"))
+    let text = RegistryRenderer.typedKeys(result.typedKeys)
+    #expect(
+      text.contains(
+        "#if (os(iOS))\n  nonisolated static var haptics: Self { Self(AppKeys.haptics) }\n#endif\n"),
+      "\(text)")
+    #expect(text.contains("  nonisolated static var lastOpened: Self { Self(AppKeys.lastOpened) }\n"))
+  }
+
   @Test func aDefaultWhoseTypeCannotBeReadIsTypedByTheCompiler() {
     let result = scan(
       """

@@ -6,8 +6,22 @@ import ViewKit  // stands in for SwiftUI, whose `PreferenceKey` protocol this fi
 /// typed keys generated for them repeat this file's imports, as `lastOpened` is a `Date`).
 enum LaunchKeys: String, PreferenceKeys {
   case lastOpened, nickname, lastPane, reviewedAt, retries
+  // Keys of one platform, as apps declare them: each key's type is declared under its case's
+  // condition, and the clauses after the `#if` block are read too.
+  #if os(Linux)
+    case linuxOnly
+  #else
+    case elsewhere
+  #endif
+  case afterConditional
   var defaultValue: any PreferenceValue {
     switch self {
+    #if os(Linux)
+      case .linuxOnly: 3
+    #else
+      case .elsewhere: "x"
+    #endif
+    case .afterConditional: 2.5
     case .lastOpened: Date(timeIntervalSince1970: 0)
     case .nickname: "Anonymous"
     case .lastPane: LaunchPane.library

@@ -46,6 +46,12 @@ switch Mode.current {
 case .write:
   check(launch.value(for: .nickname) == "Anonymous", "an enum key's default")
   check(launch.value(for: .lastOpened) == Date(timeIntervalSince1970: 0), "a typed Date key's default")
+  check(launch.value(for: .afterConditional) == 2.5, "a key whose clause follows an #if block")
+  #if os(Linux)
+    check(launch.value(for: .linuxOnly) == 3, "a key declared under #if")
+  #else
+    check(launch.value(for: .elsewhere) == "x", "a key declared under #if")
+  #endif
   launch.set("Paul", for: .nickname)
   check(Preferences().zoom == 1, "a preference in a type named like the library's module")
   Preferences().zoom = 1.25

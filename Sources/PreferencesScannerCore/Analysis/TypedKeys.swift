@@ -50,24 +50,40 @@ struct TypedKeys {
         let context = planner.lexicalContext(scope: defaults.scope, in: file, fileIndex: fileIndex)
         let analyzer = ExpressionAnalyzer(
           index: index, context: context, declaringType: type, file: file.path)
-        let cases = info.members.values.flatMap { $0 }.filter { $0.syntax.kind == .enumCase }.map(
-          \.syntax.name)
+        let caseMembers = info.members.values.flatMap { $0 }.filter { $0.syntax.kind == .enumCase }
+        // A case declared under `#if` has its key declared under the same condition.
+        var conditions: [String: String] = [:]
+        for member in caseMembers {
+          guard let branch = member.syntax.branch,
+            let declaring = files.first(where: { $0.path == member.file })
+          else { continue }
+          conditions[member.syntax.name] = BranchSyntax.condition(of: branch, in: declaring.branches)
+        }
         var typed: [String: (type: String, clause: KeyDefaultsSyntax.Clause)] = [:]
         var unread: [(String, KeyDefaultsSyntax.Clause)] = []
         var witnesses: [TypedKeyGroup.Witness] = []
         let fallback = defaults.clauses.first { $0.isDefault }
-        for caseName in Set(cases).sorted() {
-          guard
-            let clause = defaults.clauses.first(where: { $0.cases.contains(caseName) }) ?? fallback
-          else { continue }  // not covered: the compiler reports the switch
+        for caseName in Set(caseMembers.map(\.syntax.name)).sorted() {
+          // A case's clauses in several `#if` branches: typed where they all agree.
+          let clauses = defaults.clauses.filter { $0.cases.contains(caseName) }
+          guard let clause = clauses.first ?? fallback else { continue }  // not covered: the compiler reports the switch
+          let types = clauses.dropFirst().map { other in
+            other.expression.flatMap { valueType(of: $0, context: context, declaringType: type) }
+          }
           guard let expression = clause.expression,
-            let written = valueType(of: expression, context: context, declaringType: type)
+            let written = valueType(of: expression, context: context, declaringType: type),
+            types.allSatisfy({ $0 == written })
           else {
+            if clauses.count > 1 {
+              unread.append((caseName, clause))
+              continue
+            }
             // The compiler types what the scanner cannot read: generated code declares the
             // default beside the enum, and the key's type is the one the compiler infers.
             if let expression = clause.expression, evaluatesOutsideItsFile(expression, keys: type) {
               let witness = TypedKeyGroup.Witness(
-                caseName: caseName, expression: expression.text, file: file.path, line: clause.line)
+                caseName: caseName, expression: expression.text, file: file.path, line: clause.line,
+                condition: conditions[caseName])
               witnesses.append(witness)
               planner.conformMentionedTypes(in: expression, context: context, synthesis: &synthesis)
               typed[caseName] = (
@@ -111,12 +127,19 @@ struct TypedKeys {
         // A warning, not an error: the key is still registered, and a target that never reads
         // or writes it through the keyed store builds; code that does finds no such key.
         for (caseName, clause) in unread {
-          let text = clause.expression?.text ?? "…"
+          let message: String
+          if defaults.clauses.filter({ $0.cases.contains(caseName) }).count > 1 {
+            message =
+              "the build plugin cannot read one type for '\(name).\(caseName)', whose clauses in the '#if' branches differ, so the key has no type and the keyed store cannot read or write it; give the defaults one type in every branch (write it with 'as': '… as T')"
+          } else if let text = clause.expression?.text {
+            message =
+              "the build plugin cannot read the type of '\(name).\(caseName)' from its default '\(text)', so the key has no type and the keyed store cannot read or write it; write the type with 'as' ('\(text) as T') or as a conversion ('T(\(text))')"
+          } else {
+            message =
+              "the build plugin reads the type of '\(name).\(caseName)' from its clause, which is not one expression, so the key has no type and the keyed store cannot read or write it; write the default as one expression ('case .\(caseName): condition ? a : b', or an immediately called closure with its type: '{ () -> T in … }()')"
+          }
           diagnostics.append(
-            Diagnostic(
-              .warning,
-              "the build plugin cannot read the type of '\(name).\(caseName)' from its default '\(text)', so the key has no type and the keyed store cannot read or write it; write the type with 'as' ('\(text) as T') or as a conversion ('T(\(text))')",
-              file: file.path, line: clause.line, column: clause.column))
+            Diagnostic(.warning, message, file: file.path, line: clause.line, column: clause.column))
         }
         let access: String
         switch info.access {
@@ -140,7 +163,8 @@ struct TypedKeys {
             fileIndex: fileIndex,
             namesImportedTypes: !witnesses.isEmpty || typed.values.contains { namesImportedType($0.type) },
             availability: Availability(index.availability(of: type)),
-            witnesses: witnesses.sorted { $0.caseName < $1.caseName }))
+            witnesses: witnesses.sorted { $0.caseName < $1.caseName },
+            conditions: conditions.filter { typed[$0.key] != nil }))
       }
     }
     return (groups.sorted { $0.keysType < $1.keysType }, diagnostics)
@@ -264,6 +288,8 @@ package struct TypedKeyGroup: Sendable, Equatable {
   package var availability = Availability([])
   /// The keys whose default's type the compiler infers, by case name.
   package var witnesses: [Witness] = []
+  /// The `#if` condition of each key whose case is declared under one, by case name.
+  package var conditions: [String: String] = [:]
 
   /// A key whose default's type the scanner cannot read: generated code declares the default
   /// in a type nested in the enum (`AppKeys._PreferenceKeyType_name`), whose
@@ -276,6 +302,8 @@ package struct TypedKeyGroup: Sendable, Equatable {
     /// The file and line of the `case` clause.
     package let file: String
     package let line: Int
+    /// The `#if` condition the case is declared under, if any.
+    package var condition: String? = nil
 
     /// The nested type's name.
     package var typeName: String { "_PreferenceKeyType_" + caseName }
@@ -286,6 +314,6 @@ package struct TypedKeyGroup: Sendable, Equatable {
       && a.keys.map(\.caseName) == b.keys.map(\.caseName)
       && a.keys.map(\.valueType) == b.keys.map(\.valueType) && a.fileIndex == b.fileIndex
       && a.namesImportedTypes == b.namesImportedTypes && a.availability == b.availability
-      && a.witnesses == b.witnesses
+      && a.witnesses == b.witnesses && a.conditions == b.conditions
   }
 }

@@ -503,9 +503,11 @@ package enum RegistryRenderer {
         text += group.availability.attributes.map { $0 + "\n" }.joined()
         text += "extension \(keysType) {\n"
         for witness in group.witnesses {
+          if let condition = witness.condition { text += "#if \(condition)\n" }
           text += "#sourceLocation(file: \(StringLiteral.quote(witness.file)), line: \(witness.line))\n"
           text +=
             "  \(group.access)nonisolated enum \(witness.typeName): _Preferences.KeyDefaultType { \(group.access)static let _preferenceKeyDefault = { @MainActor @Sendable in \(witness.expression) } }\n"
+          if witness.condition != nil { text += "#endif\n" }
         }
         text += "#sourceLocation()\n}\n"
       }
@@ -518,7 +520,10 @@ package enum RegistryRenderer {
         text += "extension _Preferences.TypedKey where Keys == \(keysType), Value == \(valueType) {\n"
         for key in group.keys[start..<end] {
           let name = SwiftIdentifier.escaped(key.caseName)
+          let condition = group.conditions[key.caseName]
+          if let condition { text += "#if \(condition)\n" }
           text += "  \(group.access)nonisolated static var \(name): Self { Self(\(keysType).\(name)) }\n"
+          if condition != nil { text += "#endif\n" }
         }
         text += "}\n"
         start = end

@@ -186,9 +186,20 @@ extension FileParser {
       let close = source.matchingClose(body + 2)
       var position = body + 3
       while position < close {
+        // `#if os(iOS) case .haptics: 2 #endif`: the clauses of every branch are read; the
+        // keys of cases declared under a condition are declared under it (their own branch).
+        if source[position].kind == .directive {
+          let word = source.text(position)
+          position = word == "#if" || word == "#elseif" ? condition(after: position).1 : position + 1
+          continue
+        }
         var cases: [String] = []
         var readable = true
         let labelToken = source[position]
+        // `@unknown default:` is a default.
+        if source.isPunct(position, UInt8(ascii: "@")), source.isWord(position + 1, "unknown") {
+          position += 2
+        }
         if source.isWord(position, "default"), source.isPunct(position + 1, UInt8(ascii: ":")) {
           position += 2
         } else if source.isWord(position, "case") {
@@ -217,6 +228,7 @@ extension FileParser {
         while end < close {
           if end > position, source[end].followsNewline,
             source.isWord(end, "case") || source.isWord(end, "default") || source[end].kind == .directive
+              || source.isPunct(end, UInt8(ascii: "@")) && source.isWord(end + 1, "unknown")
           {
             break
           }
@@ -237,7 +249,6 @@ extension FileParser {
           KeyDefaultsSyntax.Clause(
             cases: cases, isDefault: cases.isEmpty && readable, expression: expression,
             line: Int(labelToken.line), column: Int(labelToken.column)))
-        if end < close, source[end].kind == .directive { break }
         position = end
       }
     } else {
