@@ -243,6 +243,7 @@ FORMS = [
     (": CorpusStyle = .standard", WRAPPER_ONLY, "CorpusStyle.fancy"),
     (": Date = .distantPast", "Date.distantPast", "Date.distantPast"),
     (": TimeZone = .current", "TimeZone.current", "TimeZone.current"),
+    ("= CorpusLayout()", None, None),
 ]
 
 

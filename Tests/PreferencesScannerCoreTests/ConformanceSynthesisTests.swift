@@ -155,6 +155,39 @@ import Testing
     }
   }
 
+  /// Initial values whose type syntax proves, as real apps' settings write them: arithmetic on
+  /// number literals, a range between two, a failable initializer forced, a standard type's
+  /// static function. A forced initializer of a class, or a module enum's case with a payload,
+  /// proves nothing.
+  @Test func computedInitialValuesAreProvenSendable() {
+    let result = scan(
+      """
+      import Foundation
+      enum Shape: Codable { case circle(Double) }
+      final class Box { init?(x: Int) {} }
+      struct Layout: Codable {
+        var ratio = 16.0 / 9.0, minutes = 60 * 24
+        var range = 0...10, steps = 0..<1.5
+        var url = URL(string: "https://example.com")!
+        var timeout = Duration.seconds(5)
+      }
+      struct Boxed: Codable { var box = Box(x: 1)! }
+      struct Shaped: Codable { var shape = Shape.circle(2) }
+      struct S {
+        @Preference var layout = Layout()
+        @Preference var boxed = Boxed()
+        @Preference var shaped = Shaped()
+      }
+      """)
+    #expect(result.conformances.map(\.typeName) == ["Layout"], "\(errors(result))")
+    let messages = errors(result)
+    for property in ["boxed", "shaped"] {
+      #expect(
+        messages.contains { $0.contains("@Preference '\(property)'") && $0.contains("cannot prove") },
+        "\(property)")
+    }
+  }
+
   /// A `RawRepresentable` struct whose raw value is a string or number (an `OptionSet`, the
   /// "extensible enum" `struct Tag: RawRepresentable`) is stored as its raw value, as
   /// `@AppStorage` stores it. The raw type is read from `rawValue` (stored or computed) or the

@@ -62,3 +62,12 @@ enum CorpusStyle: String {
   case plain, fancy
   static var standard: CorpusStyle { .fancy }
 }
+
+/// A `Codable` type whose stored properties' types only their initial values show: the registry
+/// proves it `Sendable` from them.
+nonisolated struct CorpusLayout: Codable, Equatable {
+  var ratio = 16.0 / 9.0
+  var range = 0...10
+  var url = URL(string: "https://example.com")!
+  var minutes = 60 * 24
+}

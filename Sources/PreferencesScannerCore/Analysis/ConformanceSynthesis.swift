@@ -398,7 +398,8 @@ struct ConformanceSynthesis {
     guard depth < 16 else { return false }
     var text = written.removing(" ")
     while text.hasSuffix("?") { text.removeLast() }
-    for wrapper in ["Optional<", "Set<", "Array<"] where text.hasPrefix(wrapper) && text.hasSuffix(">") {
+    for wrapper in ["Optional<", "Set<", "Array<", "ClosedRange<", "Range<"]
+    where text.hasPrefix(wrapper) && text.hasSuffix(">") {
       return isSendableType(
         String(text.dropFirst(wrapper.count).dropLast()), context: context, visiting: &visiting,
         depth: depth + 1)

@@ -15,7 +15,7 @@ extension Planner {
   ) -> String? {
     guard let expression, !expression.isEmpty, budget.spend() else { return nil }
     if let literal = LiteralType.of(expression) { return literal }
-    if let arithmetic = Self.arithmeticType(expression) { return arithmetic }
+    if let computed = LiteralType.computed(expression) { return computed }
     let tokens = expression.tokens
     // `… as T`: the type written after the last `as` outside brackets.
     if let written = Self.writtenType(expression) { return written }
@@ -336,46 +336,6 @@ extension Planner {
       }
     }
     return nil
-  }
-
-  /// The type Swift gives arithmetic on number literals alone (`60 * 60`, `1.0 / 3`,
-  /// `-(2 + 3)`): `Double` where a literal is a floating-point one, else `Int`; `nil` for
-  /// anything else, and for `%` with a floating-point literal (which `Double` does not have).
-  static func arithmeticType(_ expression: ExpressionSyntax) -> String? {
-    var expectsOperand = true
-    var depth = 0
-    var isDouble = false
-    var hasRemainder = false
-    for index in expression.tokens.indices {
-      if expression.punct(index, UInt8(ascii: "(")) {
-        guard expectsOperand else { return nil }
-        depth += 1
-      } else if expression.punct(index, UInt8(ascii: ")")) {
-        guard !expectsOperand, depth > 0 else { return nil }
-        depth -= 1
-      } else if expression.tokens[index].kind == .number {
-        guard expectsOperand else { return nil }
-        let text = expression.text(index)
-        if LiteralType.integer(text) == nil {
-          guard LiteralType.double(text) != nil else { return nil }
-          isDouble = true
-        }
-        expectsOperand = false
-      } else if expectsOperand, expression.isOperator(index, "-") {
-        continue  // A sign.
-      } else if !expectsOperand,
-        let symbol = ["+", "-", "*", "/", "%"].first(where: {
-          expression.isOperator(index, $0)
-        })
-      {
-        hasRemainder = hasRemainder || symbol == "%"
-        expectsOperand = true
-      } else {
-        return nil
-      }
-    }
-    guard !expectsOperand, depth == 0 else { return nil }
-    return isDouble ? (hasRemainder ? nil : "Double") : "Int"
   }
 
   /// The type written after the last `as` (not `as?` or `as!`) outside brackets, if the rest of

@@ -137,8 +137,17 @@ extension FileParser {
   /// analysis decides whether the member is of type `T`).
   mutating func initialValueType(_ first: Int, _ last: Int) -> (type: String?, member: String?) {
     if let literal = literalType(first, last) { return (literal, nil) }
+    if first <= last, last < source.count,
+      let computed = LiteralType.computed(ExpressionSyntax(source, first...last))
+    {
+      return (computed, nil)
+    }
     let capitalized = source.isIdentifier(first) && source.text(first).first?.isUppercase == true
-    if capitalized, source.isPunct(first + 1, UInt8(ascii: "(")), source.matchingClose(first + 1) == last {
+    // `T(…)`, or `T(…)!` (a failable initializer, forced).
+    if capitalized, source.isPunct(first + 1, UInt8(ascii: "(")),
+      case let close = source.matchingClose(first + 1),
+      close == last || close + 1 == last && source.isOperator(last, "!")
+    {
       return (source.text(first), nil)
     }
     // `Set<String>()`, `Dictionary<String, Int>()`.
@@ -151,6 +160,12 @@ extension FileParser {
     if capitalized, last == first + 2, source.isPunct(first + 1, UInt8(ascii: ".")), source.isIdentifier(last)
     {
       return (source.text(first), source.text(last))
+    }
+    // `T.member(…)`: what a static function (or a case with a payload) of `T` makes.
+    if capitalized, source.isPunct(first + 1, UInt8(ascii: ".")), source.isIdentifier(first + 2),
+      source.isPunct(first + 3, UInt8(ascii: "(")), source.matchingClose(first + 3) == last
+    {
+      return (source.text(first), source.text(first + 2))
     }
     if source.isPunct(first, UInt8(ascii: "[")) {
       let close = source.matchingClose(first)

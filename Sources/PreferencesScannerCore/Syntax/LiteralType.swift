@@ -65,6 +65,69 @@ package enum LiteralType {
     }
   }
 
+  /// The type of arithmetic on number literals, or of a range between two (`0...10` is a
+  /// `ClosedRange<Int>`, `0..<1.5` a `Range<Double>`), if `expression` is one of them.
+  package static func computed(_ expression: ExpressionSyntax) -> String? {
+    arithmetic(expression) ?? range(expression)
+  }
+
+  /// The type Swift gives arithmetic on number literals alone (`60 * 60`, `1.0 / 3`,
+  /// `-(2 + 3)`): `Double` where a literal is a floating-point one, else `Int`; `nil` for
+  /// anything else, and for `%` with a floating-point literal (which `Double` does not have).
+  static func arithmetic(_ expression: ExpressionSyntax) -> String? {
+    var expectsOperand = true
+    var depth = 0
+    var isDouble = false
+    var hasRemainder = false
+    for index in expression.tokens.indices {
+      if expression.punct(index, UInt8(ascii: "(")) {
+        guard expectsOperand else { return nil }
+        depth += 1
+      } else if expression.punct(index, UInt8(ascii: ")")) {
+        guard !expectsOperand, depth > 0 else { return nil }
+        depth -= 1
+      } else if expression.tokens[index].kind == .number {
+        guard expectsOperand else { return nil }
+        let text = expression.text(index)
+        if integer(text) == nil {
+          guard double(text) != nil else { return nil }
+          isDouble = true
+        }
+        expectsOperand = false
+      } else if expectsOperand, expression.isOperator(index, "-") {
+        continue  // A sign.
+      } else if !expectsOperand,
+        let symbol = ["+", "-", "*", "/", "%"].first(where: {
+          expression.isOperator(index, $0)
+        })
+      {
+        hasRemainder = hasRemainder || symbol == "%"
+        expectsOperand = true
+      } else {
+        return nil
+      }
+    }
+    guard !expectsOperand, depth == 0 else { return nil }
+    return isDouble ? (hasRemainder ? nil : "Double") : "Int"
+  }
+
+  /// `a...b` or `a..<b` of number literals (signed).
+  static func range(_ expression: ExpressionSyntax) -> String? {
+    guard
+      let operatorIndex = expression.tokens.indices.first(where: {
+        expression.isOperator($0, "...") || expression.isOperator($0, "..<")
+      }), operatorIndex > 0, operatorIndex < expression.tokens.count - 1
+    else { return nil }
+    var position = 0
+    guard let lower = type(expression, &position, depth: 0), position == operatorIndex else { return nil }
+    position += 1
+    guard let upper = type(expression, &position, depth: 0), position == expression.tokens.count,
+      ["Int", "Double"].contains(lower), ["Int", "Double"].contains(upper)
+    else { return nil }
+    let bound = lower == "Double" || upper == "Double" ? "Double" : "Int"
+    return (expression.isOperator(operatorIndex, "...") ? "ClosedRange<" : "Range<") + bound + ">"
+  }
+
   static func integer(_ text: String) -> Int64? {
     let digits = text.removing("_")
     if digits.utf8.count > 2, digits.utf8.first == UInt8(ascii: "0") {
