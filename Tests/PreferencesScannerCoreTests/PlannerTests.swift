@@ -282,6 +282,13 @@ import Testing
         @Preference var density: Density = .standard
         @Preference var since: Date = .distantPast
         @Preference var none: Theme? = .none
+        @Preference var size = Int64(0)
+        @Preference var scale = Double(1)
+        @Preference var amount = Decimal(1)
+        @Preference var separator = Character(",")
+        @Preference var empty = Int()
+        @Preference var parsed = Int("42")
+        @Preference var flag = Bool("true")
       }
       """)
     #expect(errors(result).isEmpty, "\(errors(result))")
@@ -291,6 +298,11 @@ import Testing
     #expect(type("S.sort") == "Library.Sort")
     #expect(type("S.columns") == "[String]")
     #expect(type("S.theme") == "App.Theme")
+    // A literal argument picks an initializer that cannot fail; text can fail to convert.
+    #expect(
+      ["size", "scale", "amount", "separator", "empty", "parsed", "flag"].map { type("S.\($0)") } == [
+        "Int64", "Double", "Decimal", "Character", "Int", nil, nil,
+      ])
     #expect(result.conformances.map(\.typeName).sorted() == ["Density", "Library.Sort", "Mode", "Theme"])
     func how(_ key: String) -> String? { result.plan(key)?.how.components(separatedBy: ":").first }
     #expect(how("S.mode") == "mainActor", "'Mode.standard' is isolated to the main actor")

@@ -99,9 +99,18 @@ extension Planner {
           // A type with failable initializers, called through one that cannot fail:
           // `URL(fileURLWithPath:)`, `URL(filePath:)`, `UUID()`.
           let label = closes > 3 && expression.punct(3, UInt8(ascii: ":")) ? expression.word(2) : nil
+          // A literal argument picks an initializer that cannot fail: `Int64(0)`, `Double(1)`,
+          // `Decimal(1)`, `Character("a")` (`Int("42")`, from text, can).
+          let literal =
+            closes > 2 && label == nil
+            ? LiteralType.of(ExpressionSyntax(text: expression.text(2...(closes - 1)))) : nil
           let total =
-            (name == "UUID" && closes == 2)
+            (closes == 2 && name != "URL")
             || (name == "URL" && ["fileURLWithPath", "filePath"].contains(label))
+            || (literal == "Int" || literal == "Double") && name != "URL" && name != "UUID"
+              && name != "Character"
+              && name != "Bool"
+            || (literal == "String" && name == "Character")
           return total ? name : nil
         }
         if let type = index.typeID(of: [name], in: context), case let info = index[type], info.kind != nil {
