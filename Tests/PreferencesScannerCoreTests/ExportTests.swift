@@ -20,6 +20,7 @@ import Testing
       @Preference(settings: true) var tags: [String] = []
       @Preference(settings: true) var limit: Int? = 3
       @Preference(settings: true) var tip: Decimal = 12.5
+      @Preference(settings: true) var timeout: TimeInterval = 30
       /// Not | shown
       @Preference var hidden = 0
     }
@@ -48,11 +49,11 @@ import Testing
     #expect(
       specifiers.map { $0["Key"] as? String } == [
         "Settings.sounds", "Settings.name", "Settings.volume", "Settings.speed", "Settings.limit",
-        "Settings.tip",
+        "Settings.tip", "Settings.timeout",
       ])
     #expect(
       specifiers.map { $0["Title"] as? String } == [
-        "Sounds & <alerts>", "Your name", "volume", "speed", "limit", "tip",
+        "Sounds & <alerts>", "Your name", "volume", "speed", "limit", "tip", "timeout",
       ])
     #expect(specifiers[0]["Type"] as? String == "PSToggleSwitchSpecifier")
     #expect(specifiers[0]["DefaultValue"] as? Bool == true)
@@ -68,6 +69,9 @@ import Testing
     // A decimal is stored as text, as the text field stores it.
     #expect(specifiers[5]["KeyboardType"] as? String == "DecimalPad")
     #expect(specifiers[5]["DefaultValue"] as? String == "12.5")
+    // `TimeInterval` is a `Double`.
+    #expect(specifiers[6]["KeyboardType"] as? String == "DecimalPad")
+    #expect(specifiers[6]["DefaultValue"] as? Int == 30)
     // The text is Apple's XML form, keys sorted and escaped: what Foundation writes.
     let foundation = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
     #expect(output == String(decoding: foundation, as: UTF8.self))
@@ -78,9 +82,19 @@ import Testing
     #expect(output.hasSuffix("</dict>\n</plist>\n"))
   }
 
+  /// Reals are written as Foundation writes them, whole ones and ones with no short decimal form
+  /// included, so that an exported file is byte for byte the one Foundation would write.
+  @Test func realsAreWrittenAsFoundationWritesThem() throws {
+    for value in [30.0, 0.1, 1e20, -2.5, 1.0 / 3.0, 5e-324, 123_456_789.125] {
+      let data = try PropertyListSerialization.data(fromPropertyList: ["v": value], format: .xml, options: 0)
+      let text = String(decoding: data, as: UTF8.self)
+      #expect(text.contains("<real>\(PlistLiteral.realText(value))</real>"), "\(value): \(text)")
+    }
+  }
+
   @Test func markdownIsOneRowPerPreferenceWithCellsEscaped() throws {
     let lines = try export("markdown").output.split(separator: "\n")
-    #expect(lines.count == 2 + 8)
+    #expect(lines.count == 2 + 9)
     #expect(lines[0] == "| Key | Type | Default | Declared in | Description |")
     #expect(lines.contains("| `Settings.hidden` | Int | `0` | `Settings` | Not \\| shown |"))
     #expect(
@@ -91,7 +105,7 @@ import Testing
   @Test func jsonIsTheScanRecords() throws {
     let output = try export("json").output
     let records = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
-    #expect(records.compactMap { $0["key"] as? String }.count == 8)
+    #expect(records.compactMap { $0["key"] as? String }.count == 9)
     #expect(records.first?["key"] as? String == "Settings.sounds")
   }
 

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A default written as a literal of a standard type, encoded by the scanner as the store will
 /// hold it, so that generated code registers it without evaluating anything.
 package indirect enum PlistLiteral: Sendable, Equatable {
@@ -160,6 +168,18 @@ package indirect enum PlistLiteral: Sendable, Equatable {
     return out + "</plist>\n"
   }
 
+  /// A real as Foundation's property list writer writes it (`%.17g`: `30`, `0.10000000000000001`,
+  /// `1e+20`), so that an exported file is the one Foundation would write.
+  static func realText(_ value: Double) -> String {
+    guard value.isFinite else { return "0" }
+    var buffer = [CChar](repeating: 0, count: 40)
+    let count = withVaList([value]) { arguments in
+      buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, "%.17g", arguments) }
+    }
+    guard count > 0, count < buffer.count else { return "\(value)" }
+    return String(decoding: buffer[..<Int(count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   private func writeXML(to out: inout String, indent: String) {
     func escaped(_ text: String) -> String {
       guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
@@ -177,7 +197,7 @@ package indirect enum PlistLiteral: Sendable, Equatable {
     switch self {
     case .bool(let value): out += indent + (value ? "<true/>\n" : "<false/>\n")
     case .integer(let value): out += indent + "<integer>\(value)</integer>\n"
-    case .double(let value): out += indent + "<real>\(value.isFinite ? "\(value)" : "0")</real>\n"
+    case .double(let value): out += indent + "<real>\(Self.realText(value))</real>\n"
     case .string(let value): out += indent + "<string>\(escaped(value))</string>\n"
     case .array(let values):
       guard !values.isEmpty else { return out += indent + "<array/>\n" }

@@ -36,7 +36,9 @@ package enum Exporter {
       let title = plan.documentation?.split(separator: "\n").first.map(String.init) ?? plan.property
       var specifier: [String: PlistLiteral] = ["Key": .string(plan.key), "Title": .string(title)]
       let literal = plan.syntax.defaultValue.flatMap { PlistLiteral.encode($0, as: plan.syntax.declaredType) }
-      let type = plan.valueType?.replacing("?", with: "")
+      var type = plan.valueType?.replacing("?", with: "")
+      // `TimeInterval` is the standard library's name for `Double`.
+      if type == "TimeInterval" || type == "Foundation.TimeInterval" { type = "Double" }
       switch type {
       case "Bool":
         specifier["Type"] = .string("PSToggleSwitchSpecifier")
