@@ -123,6 +123,36 @@ import Testing
       #expect(UserDefaults(suiteName: suite.name)?.string(forKey: key) == "new")
     }
 
+    /// A poll that read UserDefaults before a registration and compares after it: what it read
+    /// is the old default, not another writer's value.
+    @Test func aPollThatReadBeforeARegistrationComparesNothingAfterIt() {
+      let suite = TemporarySuite()
+      let domain = CorelibsDefaultsDomain(suiteName: suite.name)
+      let key = "registeredAfterAPollRead.\(UUID().uuidString)"
+      domain.register(defaults: [key: .string("old")])
+      CorelibsDefaultsDomain.$afterReadingFileValues.withValue(
+        TestHook { domain.register(defaults: [key: .string("new")]) }
+      ) {
+        #expect(domain.poll(known: [key]) == [])
+      }
+      #expect(domain.storedValue(forKey: key) == nil, "the old default was stored as a value")
+      #expect(UserDefaults(suiteName: suite.name)?.string(forKey: key) == "new")
+    }
+
+    /// Other code removing a value through plain UserDefaults leaves the registered default
+    /// showing: that is a removal, not a write of the default.
+    @Test func anotherWritersRemovalIsARemovalNotAWriteOfTheDefault() {
+      let suite = TemporarySuite()
+      let domain = CorelibsDefaultsDomain(suiteName: suite.name)
+      let key = "removedByOtherCode.\(UUID().uuidString)"
+      domain.register(defaults: [key: .string("default")])
+      domain.setStoredValue(.string("mine"), forKey: key)
+      UserDefaults(suiteName: suite.name)?.removeObject(forKey: key)
+      #expect(domain.poll(known: [key]) == [key])
+      #expect(domain.storedValue(forKey: key) == nil, "the default was stored in the value's place")
+      #expect(domain.poll(known: [key]) == [], "the next poll finds nothing to adopt")
+    }
+
     /// Another process's change is shown to this process's UserDefaults after the file is read.
     /// A write of this process's between the two is newer: UserDefaults must end showing it, not
     /// the value read before it (it showed that one until the key next changed). A registration

@@ -131,8 +131,9 @@
     /// Runs between a write's (or a registration's) bookkeeping and UserDefaults showing it, for
     /// tests that interleave a poll there.
     @TaskLocal static var beforeShowing: TestHook?
-    /// Runs between ``showFileValues(of:)`` reading the file and showing its values, for tests
-    /// that interleave a write there.
+    /// Runs between ``showFileValues(of:)`` reading the file and showing its values, and between
+    /// ``poll(known:)`` reading UserDefaults and comparing, for tests that interleave a write or
+    /// a registration there.
     @TaskLocal static var afterReadingFileValues: TestHook?
 
     /// The domain's name: the suite, or the application's domain for `.standard`.
@@ -310,6 +311,7 @@
     func poll(known: Set<String>) -> Set<String>? {
       let version = mirror.withLock { $0.version }
       let shown = shownValues(keys: known)
+      Self.afterReadingFileValues?()
       let adopted = mirror.withLock { mirror -> [String: PropertyListValue?] in
         var adopted: [String: PropertyListValue?] = [:]
         for key in known where shown[key] != mirror.expectation(key) {
