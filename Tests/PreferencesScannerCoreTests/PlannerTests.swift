@@ -271,7 +271,13 @@ import Testing
         static func defaultSort() -> Sort { .date }
         static let defaultColumns: Columns = ["title"]
       }
+      struct Tint: Codable, Sendable { @MainActor static let accent = Tint() }
+      struct Outer {
+        struct Tint: Codable, Sendable { static let accent = Tint() }
+        @Preference var tint = App.Tint.accent
+      }
       struct S {
+        @Preference var fallbackTheme = Theme(rawValue: "x") as Theme? ?? .light
         @Preference var fontSize = ProcessInfo.processInfo.isMacCatalystApp ? 13 as Double : 17
         @Preference var small = ProcessInfo.processInfo.isMacCatalystApp ? 13 : 17 as Double
         @Preference var sort = Library.defaultSort()
@@ -303,7 +309,9 @@ import Testing
       ["size", "scale", "amount", "separator", "empty", "parsed", "flag"].map { type("S.\($0)") } == [
         "Int64", "Double", "Decimal", "Character", "Int", nil, nil,
       ])
-    #expect(result.conformances.map(\.typeName).sorted() == ["Density", "Library.Sort", "Mode", "Theme"])
+    #expect(
+      result.conformances.map(\.typeName).sorted() == ["Density", "Library.Sort", "Mode", "Theme", "Tint"],
+      "\(result.conformances.map(\.typeName))")
     func how(_ key: String) -> String? { result.plan(key)?.how.components(separatedBy: ":").first }
     #expect(how("S.mode") == "mainActor", "'Mode.standard' is isolated to the main actor")
     #expect(how("S.density") == "registry")
@@ -311,6 +319,17 @@ import Testing
     #expect(how("S.written") == "registry")
     #expect(how("S.since") == "registry")
     #expect(how("S.none") == "registry")
+    #expect(how("Outer.tint") == "mainActor", "'App.Tint' is the module's top-level 'Tint', not 'Outer.Tint'")
+    #expect(type("Outer.tint") == "App.Tint")
+    // A member the module adds to a standard type may be isolated: the main actor, to be safe.
+    let extended = scan(
+      """
+      import Foundation
+      extension Date { @MainActor static var appEpoch: Date { .distantPast } }
+      struct S { @Preference var epoch: Date = .appEpoch }
+      """)
+    #expect(extended.plan("S.epoch")?.how == "mainActor")
+    #expect(type("S.fallbackTheme").map { !$0.contains("??") } ?? true, "\(type("S.fallbackTheme") ?? "nil")")
   }
 
   /// A store expression is evaluated where its names allow: anywhere, in the module's default

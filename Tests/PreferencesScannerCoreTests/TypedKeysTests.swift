@@ -154,12 +154,15 @@ import Testing
         #if os(iOS)
         case haptics
         #endif
-        case both, mixed, lastOpened, fallback
+        case both, mixed, lastOpened, fallback, idiom, elsewhere
         var defaultValue: any PreferenceValue {
           switch self {
           case .name: "x"
           #if os(iOS)
           case .haptics: 2
+          case .idiom: "phone"
+          #elseif os(macOS)
+          case .elsewhere: "mac"
           #endif
           #if DEBUG
           case .both: 1
@@ -175,19 +178,26 @@ import Testing
       }
       """)
     #expect(errors(result).isEmpty, "\(errors(result))")
+    // `idiom` is a String on iOS and takes the `default:` clause's Bool elsewhere, `elsewhere` a
+    // String on macOS (`!(os(iOS)) && (os(macOS))`) and a Bool elsewhere: no one type. `both`
+    // has a clause in each branch of its `#if`/`#else`, which agree, and the default never
+    // applies to it.
     #expect(
       keys(result, "AppKeys") == [
         "name": "String", "haptics": "Int", "both": "Int", "lastOpened": "Double", "fallback": "Bool",
       ])
     let warnings = result.diagnostics.filter { $0.severity == .warning }.map(\.message)
-    #expect(
-      warnings.count == 1
-        && warnings[0].contains("'AppKeys.mixed', whose clauses in the '#if' branches differ"))
+    #expect(warnings.count == 3, "\(warnings)")
+    for name in ["mixed", "idiom", "elsewhere"] {
+      #expect(warnings.contains { $0.contains("'AppKeys.\(name)', whose defaults in the '#if' branches") })
+    }
     let text = RegistryRenderer.typedKeys(result.typedKeys)
+    // A key under a condition is declared in an extension of its own under it, whose value type
+    // may exist only there.
     #expect(
       text.contains(
-        "#if (os(iOS))\n  nonisolated static var haptics: Self { Self(AppKeys.haptics) }\n#endif\n"),
-      "\(text)")
+        "#if (os(iOS))\nextension _Preferences.TypedKey where Keys == AppKeys, Value == Int {\n  nonisolated static var haptics: Self { Self(AppKeys.haptics) }\n}\n#endif\n"
+      ), "\(text)")
     #expect(text.contains("  nonisolated static var lastOpened: Self { Self(AppKeys.lastOpened) }\n"))
   }
 

@@ -139,6 +139,27 @@ import Testing
       #expect(UserDefaults(suiteName: suite.name)?.string(forKey: key) == "new")
     }
 
+    /// The registration domain is the process's: a registration by another suite's domain
+    /// between a poll's read and its comparison changes what this suite shows too, and is no
+    /// other writer's value here either.
+    @Test func aPollOverlappingAnotherSuitesRegistrationStoresNothing() {
+      let suite = TemporarySuite()
+      let other = TemporarySuite()
+      let domain = CorelibsDefaultsDomain(suiteName: suite.name)
+      let otherDomain = CorelibsDefaultsDomain(suiteName: other.name)
+      let key = "registeredElsewhereDuringAPoll.\(UUID().uuidString)"
+      domain.register(defaults: [key: .string("old")])
+      #expect(domain.poll(known: [key]) == [])
+      CorelibsDefaultsDomain.$afterReadingFileValues.withValue(
+        TestHook { otherDomain.register(defaults: [key: .string("new")]) }
+      ) {
+        #expect(domain.poll(known: [key]) == [])
+      }
+      #expect(domain.storedValue(forKey: key) == nil, "the old default was stored as a value")
+      #expect(domain.poll(known: [key]) == [], "the next poll finds nothing to adopt")
+      #expect(domain.storedValue(forKey: key) == nil)
+    }
+
     /// Other code removing a value through plain UserDefaults leaves the registered default
     /// showing: that is a removal, not a write of the default.
     @Test func anotherWritersRemovalIsARemovalNotAWriteOfTheDefault() {

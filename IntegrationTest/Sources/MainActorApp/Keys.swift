@@ -9,17 +9,20 @@ enum LaunchKeys: String, PreferenceKeys {
   // Keys of one platform, as apps declare them: each key's type is declared under its case's
   // condition, and the clauses after the `#if` block are read too.
   #if os(Linux)
-    case linuxOnly
+    case linuxOnly, linuxComputed
   #else
-    case elsewhere
+    case elsewhere, elsewhereComputed
   #endif
   case afterConditional
   var defaultValue: any PreferenceValue {
     switch self {
     #if os(Linux)
       case .linuxOnly: 3
+      // A type the compiler infers, declared only where the case is.
+      case .linuxComputed: max(4, 5)
     #else
       case .elsewhere: "x"
+      case .elsewhereComputed: max(4, 5)
     #endif
     case .afterConditional: 2.5
     case .lastOpened: Date(timeIntervalSince1970: 0)

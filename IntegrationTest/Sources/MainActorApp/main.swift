@@ -49,8 +49,10 @@ case .write:
   check(launch.value(for: .afterConditional) == 2.5, "a key whose clause follows an #if block")
   #if os(Linux)
     check(launch.value(for: .linuxOnly) == 3, "a key declared under #if")
+    check(launch.value(for: .linuxComputed) == 5, "a key under #if whose type the compiler infers")
   #else
     check(launch.value(for: .elsewhere) == "x", "a key declared under #if")
+    check(launch.value(for: .elsewhereComputed) == 5, "a key under #if whose type the compiler infers")
   #endif
   launch.set("Paul", for: .nickname)
   check(Preferences().zoom == 1, "a preference in a type named like the library's module")

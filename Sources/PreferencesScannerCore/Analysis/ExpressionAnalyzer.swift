@@ -195,7 +195,9 @@ struct ExpressionAnalyzer {
         if let member { check(member: member, of: declaringType, reference: "Self.\(member)") }
         continue
       }
-      let (resolution, level) = index.resolve(name, in: context)
+      // After the module's name, from file scope: `App.Theme` is the module's `Theme`, not one
+      // nested in an enclosing type.
+      let (resolution, level) = index.resolve(name, in: moduleQualified == position ? [] : context)
       switch resolution {
       case .genericParameter:
         unreachable("'\(name)' is a generic parameter")
@@ -294,8 +296,11 @@ struct ExpressionAnalyzer {
         }
         return isolation(of: declaration, in: found)
       }
-      // A member of a standard type (`Date = .distantPast`, `Int = .max`, `TimeZone = .current`).
-      if names.count == 1, Self.standardTypes.contains(names[0]), index.withoutModuleName(names) == nil {
+      // A member of a standard type (`Date = .distantPast`, `Int = .max`, `TimeZone = .current`),
+      // unless the module extends the type with a member of that name (which it may isolate).
+      if names.count == 1, Self.standardTypes.contains(names[0]), index.withoutModuleName(names) == nil,
+        !index.typeNames.contains(names[0])
+      {
         return .nonisolated
       }
     }

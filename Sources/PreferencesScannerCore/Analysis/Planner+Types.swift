@@ -203,8 +203,15 @@ extension Planner {
     case .enumCase where !member.syntax.hasPayload:
       return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
     case .property where member.syntax.isStatic:
-      return propertyType(
-        member, context: enclosingTypes(owner), declaringType: owner, budget: budget)
+      let type = propertyType(member, context: enclosingTypes(owner), declaringType: owner, budget: budget)
+      // `App.Tint.accent`: named with the module's name as written, which reaches the module's
+      // `Tint` where a nested `Tint` hides it.
+      if let moduleName = index.moduleName, index.withoutModuleName(typeNames) != nil,
+        type == index.qualifiedName(owner)
+      {
+        return moduleName + "." + (type ?? "")
+      }
+      return type
     default:
       return nil
     }
@@ -380,7 +387,8 @@ extension Planner {
       return true
     }
     let text = expression.text(position)
-    return expression.tokens[position].kind == .operator
+    // Not `??`, which in `x as Theme? ?? .light` is the operator, not a double optional.
+    return expression.tokens[position].kind == .operator && text != "??"
       && text.utf8.allSatisfy { "<>?!&.".utf8.contains($0) }
   }
 

@@ -57,16 +57,33 @@ struct TypedKeys {
           guard let branch = member.syntax.branch,
             let declaring = files.first(where: { $0.path == member.file })
           else { continue }
-          conditions[member.syntax.name] = BranchSyntax.condition(of: branch, in: declaring.branches)
+          conditions[member.syntax.name] = BranchSyntax.condition(
+            of: branch, in: declaring.branches, limit: Self.conditionLimit)
         }
         var typed: [String: (type: String, clause: KeyDefaultsSyntax.Clause)] = [:]
         var unread: [(String, KeyDefaultsSyntax.Clause)] = []
         var witnesses: [TypedKeyGroup.Witness] = []
         let fallback = defaults.clauses.first { $0.isDefault }
         for caseName in Set(caseMembers.map(\.syntax.name)).sorted() {
-          // A case's clauses in several `#if` branches: typed where they all agree.
-          let clauses = defaults.clauses.filter { $0.cases.contains(caseName) }
-          guard let clause = clauses.first ?? fallback else { continue }  // not covered: the compiler reports the switch
+          // The clauses that give the case its default somewhere: those naming it, and the
+          // `default:` clause where each of those is under a condition (it applies elsewhere).
+          var clauses = defaults.clauses.filter { $0.cases.contains(caseName) }
+          if let fallback, conditions[caseName] == nil, !clauses.isEmpty,
+            clauses.allSatisfy({ $0.condition != nil }),
+            !clauses.contains(where: { Self.isElseBranch($0.condition) })
+          {
+            clauses.append(fallback)
+          } else if clauses.isEmpty, let fallback {
+            clauses = [fallback]
+          }
+          guard let clause = clauses.first else { continue }  // not covered: the compiler reports the switch
+          // The key is declared where its case is, or where its one clause is.
+          if conditions[caseName] == nil, clauses.count == 1 { conditions[caseName] = clause.condition }
+          if let condition = conditions[caseName], condition.contains("…") {
+            unread.append((caseName, clause))  // a condition too long to repeat
+            continue
+          }
+          // Clauses in several `#if` branches: typed where they all agree.
           let types = clauses.dropFirst().map { other in
             other.expression.flatMap { valueType(of: $0, context: context, declaringType: type) }
           }
@@ -128,9 +145,14 @@ struct TypedKeys {
         // or writes it through the keyed store builds; code that does finds no such key.
         for (caseName, clause) in unread {
           let message: String
-          if defaults.clauses.filter({ $0.cases.contains(caseName) }).count > 1 {
+          if conditions[caseName]?.contains("…") == true {
             message =
-              "the build plugin cannot read one type for '\(name).\(caseName)', whose clauses in the '#if' branches differ, so the key has no type and the keyed store cannot read or write it; give the defaults one type in every branch (write it with 'as': '… as T')"
+              "the build plugin cannot declare the typed key of '\(name).\(caseName)' under its '#if' condition, which is too long to repeat, so the keyed store cannot read or write it; declare the case under a shorter condition"
+          } else if defaults.clauses.filter({ $0.cases.contains(caseName) }).count > 1
+            || clause.condition != nil
+          {
+            message =
+              "the build plugin cannot read one type for '\(name).\(caseName)', whose defaults in the '#if' branches (and the 'default:' clause elsewhere) differ or cannot be read, so the key has no type and the keyed store cannot read or write it; give the defaults one type in every branch, written as a literal or with 'as' ('… as T')"
           } else if let text = clause.expression?.text {
             message =
               "the build plugin cannot read the type of '\(name).\(caseName)' from its default '\(text)', so the key has no type and the keyed store cannot read or write it; write the type with 'as' ('\(text) as T') or as a conversion ('T(\(text))')"
@@ -253,6 +275,16 @@ struct TypedKeys {
       return !Self.standardLibraryTypes.contains(name) && index.child(name, of: nil) == nil
     }
   }
+
+  /// Whether a clause's condition is an `#else` branch's (every part negated: `!(A) && !(B)`),
+  /// which together with the group's other branches covers every platform.
+  static func isElseBranch(_ condition: String?) -> Bool {
+    guard let condition else { return false }
+    return condition.components(separatedBy: " && ").allSatisfy { $0.hasPrefix("!(") }
+  }
+
+  /// The longest `#if` condition a key is declared under (a longer one leaves the key untyped).
+  static let conditionLimit = 4096
 
   /// Instance members every `PreferenceKeys` enum has without declaring them (its raw value,
   /// `Hashable`'s, the protocol's own).

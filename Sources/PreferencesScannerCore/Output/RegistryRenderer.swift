@@ -511,22 +511,32 @@ package enum RegistryRenderer {
         }
         text += "#sourceLocation()\n}\n"
       }
+      // Keys declared everywhere, one extension per value type; a key under `#if` in an
+      // extension of its own under the condition, whose value type may exist only there (a
+      // type of that platform's, or the type the compiler infers from its default).
+      let everywhere = group.keys.filter { group.conditions[$0.caseName] == nil }
       var start = 0
-      while start < group.keys.count {
-        let valueType = group.keys[start].valueType
+      while start < everywhere.count {
+        let valueType = everywhere[start].valueType
         var end = start
-        while end < group.keys.count, group.keys[end].valueType == valueType { end += 1 }
+        while end < everywhere.count, everywhere[end].valueType == valueType { end += 1 }
         text += group.availability.attributes.map { $0 + "\n" }.joined()
         text += "extension _Preferences.TypedKey where Keys == \(keysType), Value == \(valueType) {\n"
-        for key in group.keys[start..<end] {
+        for key in everywhere[start..<end] {
           let name = SwiftIdentifier.escaped(key.caseName)
-          let condition = group.conditions[key.caseName]
-          if let condition { text += "#if \(condition)\n" }
           text += "  \(group.access)nonisolated static var \(name): Self { Self(\(keysType).\(name)) }\n"
-          if condition != nil { text += "#endif\n" }
         }
         text += "}\n"
         start = end
+      }
+      for key in group.keys {
+        guard let condition = group.conditions[key.caseName] else { continue }
+        let name = SwiftIdentifier.escaped(key.caseName)
+        text += "#if \(condition)\n"
+        text += group.availability.attributes.map { $0 + "\n" }.joined()
+        text += "extension _Preferences.TypedKey where Keys == \(keysType), Value == \(key.valueType) {\n"
+        text += "  \(group.access)nonisolated static var \(name): Self { Self(\(keysType).\(name)) }\n"
+        text += "}\n#endif\n"
       }
       out += group.condition.map { "#if \($0)\n" + text + "#endif\n" } ?? text
     }

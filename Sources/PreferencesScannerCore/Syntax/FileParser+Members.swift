@@ -200,12 +200,43 @@ extension FileParser {
     {
       let close = source.matchingClose(body + 2)
       var position = body + 3
+      /// The `#if` groups open in the switch: the conditions of each group's earlier branches,
+      /// and of the branch the clauses are in (`nil` for `#else`).
+      var groups: [(previous: [String], current: String?)] = []
+      func clauseCondition() -> String? {
+        let parts = groups.flatMap { group in
+          group.previous.map { "!(\($0))" } + (group.current.map { ["(\($0))"] } ?? [])
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " && ")
+      }
       while position < close {
-        // `#if os(iOS) case .haptics: 2 #endif`: the clauses of every branch are read; the
-        // keys of cases declared under a condition are declared under it (their own branch).
+        // `#if os(iOS) case .haptics: 2 #endif`: the clauses of every branch are read, each with
+        // the conditions it is compiled under.
         if source[position].kind == .directive {
-          let word = source.text(position)
-          position = word == "#if" || word == "#elseif" ? condition(after: position).1 : position + 1
+          switch source.text(position) {
+          case "#if":
+            let (text, next) = condition(after: position)
+            groups.append(([], text))
+            position = next
+          case "#elseif":
+            let (text, next) = condition(after: position)
+            if var group = groups.popLast() {
+              if let current = group.current { group.previous.append(current) }
+              group.current = text
+              groups.append(group)
+            }
+            position = next
+          case "#else":
+            if var group = groups.popLast() {
+              if let current = group.current { group.previous.append(current) }
+              group.current = nil
+              groups.append(group)
+            }
+            position += 1
+          default:  // #endif
+            _ = groups.popLast()
+            position += 1
+          }
           continue
         }
         var cases: [String] = []
@@ -263,7 +294,7 @@ extension FileParser {
         clauses.append(
           KeyDefaultsSyntax.Clause(
             cases: cases, isDefault: cases.isEmpty && readable, expression: expression,
-            line: Int(labelToken.line), column: Int(labelToken.column)))
+            line: Int(labelToken.line), column: Int(labelToken.column), condition: clauseCondition()))
         position = end
       }
     } else {

@@ -154,6 +154,9 @@ package struct KeyDefaultsSyntax: Sendable {
     package let expression: ExpressionSyntax?
     package let line: Int
     package let column: Int
+    /// The `#if` conditions inside the switch that the clause is compiled under, joined; `nil`
+    /// outside any.
+    package var condition: String? = nil
   }
 
   /// The type scope it is declared in.

@@ -314,7 +314,7 @@ extension KeyDefaultsSyntax.Clause: Archivable {
   package init(from reader: inout ArchiveReader) throws(ArchiveReader.Damaged) {
     self.init(
       cases: try reader.strings(), isDefault: try reader.bool(), expression: try reader.optionalItem(),
-      line: try reader.int(), column: try reader.int())
+      line: try reader.int(), column: try reader.int(), condition: try reader.optionalString())
   }
 
   package func archive(into writer: inout ArchiveWriter) {
@@ -323,6 +323,7 @@ extension KeyDefaultsSyntax.Clause: Archivable {
     writer.optionalItem(expression)
     writer.int(line)
     writer.int(column)
+    writer.optionalString(condition)
   }
 }
 

@@ -59,7 +59,7 @@
     private struct Mirror {
       /// The value this domain stores under each key, which UserDefaults should show. Where it
       /// stores none, UserDefaults shows the default this library registered in the process, if
-      /// any (``registered(_:)``), so a registration names no key here.
+      /// any (`registeredInProcess`), so a registration names no key here.
       var expected: [String: PropertyListValue] = [:]
       /// Counts this domain's own changes; `changedAt` holds the count at each key's last one
       /// (counted when a change starts and again when UserDefaults shows it).
@@ -67,11 +67,6 @@
       var changedAt: [String: UInt64] = [:]
       /// Keys whose change UserDefaults is being shown, with how many such changes are under way.
       var showing: [String: Int] = [:]
-      /// The count at the last registration's start and end, and how many registrations are
-      /// under way: a registration changes what UserDefaults shows for keys that no domain
-      /// stores, in one step for all of its keys.
-      var registeredAt: UInt64 = 0
-      var registering = 0
 
       /// Records that this domain now stores `value` under `key` (`nil`: nothing).
       mutating func expect(_ value: PropertyListValue?, forKey key: String) {
@@ -80,23 +75,9 @@
         expected[key] = value
       }
 
-      /// What UserDefaults should show for `key`.
-      func expectation(_ key: String) -> PropertyListValue? {
-        expected[key] ?? CorelibsDefaultsDomain.registered(key)
-      }
-
-      /// Marks a registration as under way, until ``registered()``.
-      mutating func beginRegistering() {
-        version += 1
-        registeredAt = version
-        registering += 1
-      }
-
-      /// Marks a registration as shown: a poll that read UserDefaults before it compares nothing.
-      mutating func registered() {
-        version += 1
-        registeredAt = version
-        registering -= 1
+      /// What UserDefaults should show for `key`, given the defaults registered in the process.
+      func expectation(_ key: String, registered: [String: PropertyListValue]) -> PropertyListValue? {
+        expected[key] ?? registered[key]
       }
 
       /// Marks `key` as being shown a change of this domain's, until ``shown(_:)``.
@@ -109,11 +90,10 @@
         if let count = showing[key], count > 1 { showing[key] = count - 1 } else { showing[key] = nil }
       }
 
-      /// Whether a poll that started at change count `version` may compare `key`: no change of
-      /// this domain's to it was under way or finished since.
+      /// Whether what was read at change count `version` may be compared for `key` (or shown
+      /// for it): no change of this domain's to it was under way or finished since.
       func mayCompare(_ key: String, readAt version: UInt64) -> Bool {
-        changedAt[key, default: 0] <= version && showing[key] == nil && registeredAt <= version
-          && registering == 0
+        changedAt[key, default: 0] <= version && showing[key] == nil
       }
     }
     private let mirror = Locked(Mirror())
@@ -121,12 +101,14 @@
     /// The defaults this library registered with corelibs' `UserDefaults`, by key. Its
     /// registration domain is the process's, shared by every suite: a key one domain registered
     /// shows in every other that stores no value for it, and is not another writer's value there.
-    private static let registeredInProcess = Locked<[String: PropertyListValue]>([:])
-
-    /// What UserDefaults shows for `key` when no domain stores a value for it.
-    private static func registered(_ key: String) -> PropertyListValue? {
-      registeredInProcess.withLock { $0[key] }
+    private struct Registered {
+      var values: [String: PropertyListValue] = [:]
+      /// Counts registrations' starts and ends, and how many are under way: a registration by any
+      /// domain changes what UserDefaults shows, in every suite, for keys no domain stores.
+      var version: UInt64 = 0
+      var registering = 0
     }
+    private static let registeredInProcess = Locked(Registered())
 
     /// Runs between a write's (or a registration's) bookkeeping and UserDefaults showing it, for
     /// tests that interleave a poll there.
@@ -242,14 +224,18 @@
     /// old default from another writer's value), so no key is named in the mirror: a module's
     /// registration at launch costs one step for all of its keys.
     func register(defaults values: [String: PropertyListValue]) {
-      mirror.withLock { $0.beginRegistering() }
       Self.registeredInProcess.withLock { registered in
-        registered.reserveCapacity(registered.count + values.count)
-        for (key, value) in values { registered[key] = value }
+        registered.version += 1
+        registered.registering += 1
+        registered.values.reserveCapacity(registered.values.count + values.count)
+        for (key, value) in values { registered.values[key] = value }
       }
       Self.beforeShowing?()
       defaults.register(defaults: values.mapValues(\.foundationObject))
-      mirror.withLock { $0.registered() }
+      Self.registeredInProcess.withLock { registered in
+        registered.version += 1
+        registered.registering -= 1
+      }
     }
 
     func flush() throws { try file.flush() }
@@ -310,15 +296,22 @@
     /// this domain changes meanwhile are skipped and compared at the next poll.
     func poll(known: Set<String>) -> Set<String>? {
       let version = mirror.withLock { $0.version }
+      let registrations = Self.registeredInProcess.withLock { $0.version }
       let shown = shownValues(keys: known)
       Self.afterReadingFileValues?()
       let adopted = mirror.withLock { mirror -> [String: PropertyListValue?] in
+        // A registration (by any domain) under way or finished since UserDefaults was read: what
+        // was read may be an old default, not another writer's value. Compared next time.
+        let registered = Self.registeredInProcess.withLock { registered in
+          registered.version == registrations && registered.registering == 0 ? registered.values : nil
+        }
+        guard let registered else { return [:] }
         var adopted: [String: PropertyListValue?] = [:]
-        for key in known where shown[key] != mirror.expectation(key) {
+        for key in known where shown[key] != mirror.expectation(key, registered: registered) {
           guard mirror.mayCompare(key, readAt: version) else { continue }
           // Shown by this library (another store over the suite): not another writer's.
           guard !libraryShowed(shown[key], forKey: key) else { continue }
-          let stored = shown[key] == Self.registered(key) ? nil : shown[key]
+          let stored = shown[key] == registered[key] ? nil : shown[key]
           mirror.expected[key] = stored
           adopted[key] = .some(stored)
         }
