@@ -244,6 +244,7 @@ FORMS = [
     (": Date = .distantPast", "Date.distantPast", "Date.distantPast"),
     (": TimeZone = .current", "TimeZone.current", "TimeZone.current"),
     ("= CorpusLayout()", None, None),
+    ("= CorpusSeparator.tab", None, None),
 ]
 
 

@@ -80,7 +80,9 @@ import Testing
       }
       enum Sort: Codable { case name(ascending: Bool), date(Date, [String: Int]), none }
       enum Tint: String { case red }
+      enum Separator: Character { case comma = ",", tab = "\\t" }
       struct S {
+        @Preference var separator = Separator.comma
         @Preference var tints: Dictionary<String, Tint> = [:]
         @Preference var grid = Outer.Grid()
         @Preference var card = Outer.Card.standard
@@ -97,11 +99,13 @@ import Testing
     #expect(errors(result).isEmpty, "\(errors(result))")
     #expect(
       result.conformances.map(\.typeName) == [
-        "Account", "Layout", "Outer.Card", "Outer.Density", "Outer.Grid", "Size", "Sort", "Theme", "Tint",
+        "Account", "Layout", "Outer.Card", "Outer.Density", "Outer.Grid", "Separator", "Size", "Sort",
+        "Theme",
+        "Tint",
       ])
     #expect(
       result.conformances.map(\.storage) == [
-        .json, .json, .json, .rawValue, .json, .rawValue, .json, .rawValue, .rawValue,
+        .json, .json, .json, .rawValue, .json, .rawValue, .rawValue, .json, .rawValue, .rawValue,
       ])
     #expect(result.conformances.allSatisfy { $0.statesSendable && $0.condition == nil })
     let text = generated(result)
@@ -396,7 +400,7 @@ import Testing
     #expect(message("box").contains("'Box' is a class; make it a final class that is Sendable"))
     #expect(
       message("noRaw").contains(
-        "neither an enum with a String or number raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable; declare it Codable"
+        "neither an enum with a String, number or Character raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable; declare it Codable"
       ))
     #expect(
       message("again")

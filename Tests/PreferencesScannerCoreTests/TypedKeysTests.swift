@@ -90,7 +90,7 @@ import Testing
     #expect(
       errors(result) == [
         "Sources/App/File.swift:16:5: error: 'AppKeys.session' holds Session, but 'Session' does not conform to PreferenceValue, and the registry cannot add the conformance: 'Session' is a class; make it a final class that is Sendable, and add 'extension Session: PreferenceValue {}' in the file that declares it",
-        "Sources/App/File.swift:17:5: error: 'AppKeys.visits' holds [URL: Int], a dictionary keyed by URL, but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String or number raw value; key it by one of those, or store a Codable type that holds it (stored as JSON text)",
+        "Sources/App/File.swift:17:5: error: 'AppKeys.visits' holds [URL: Int], a dictionary keyed by URL, but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String, number or Character raw value; key it by one of those, or store a Codable type that holds it (stored as JSON text)",
       ])
     #expect(result.conformances.map(\.typeName).sorted() == ["Layout", "Pane", "Tag", "Theme"])
     let text = RegistryRenderer.conformances(result.conformances)

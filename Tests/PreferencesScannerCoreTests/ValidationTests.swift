@@ -807,7 +807,7 @@ import Testing
 /// Dictionaries keyed by what cannot be stored as text, and the empty collections defaults name.
 @Suite struct DictionaryKeyTests {
   static let fix =
-    "but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String or number raw value; key it by one of those (a String for a URL, its absoluteString), or store a Codable type that holds it (stored as JSON text)"
+    "but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String, number or Character raw value; key it by one of those (a String for a URL, its absoluteString), or store a Codable type that holds it (stored as JSON text)"
 
   @Test func aDictionaryKeyedByWhatHasNoTextIsAnErrorThatNamesTheFix() {
     let result = scan(
@@ -825,7 +825,7 @@ import Testing
     #expect(
       errors(result) == [
         "Sources/App/File.swift:4:4: error: @Preference 'byURL' stores [URL: String], a dictionary keyed by URL, \(Self.fix)",
-        "Sources/App/File.swift:5:4: error: @Preference 'byTag' stores [Tag: [Tag: Int]], a dictionary keyed by 'Tag', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: it is neither an enum nor a RawRepresentable struct with a String or number raw value, nor LosslessStringConvertible, so it has no text to be stored as; key the dictionary by its raw value or another text, or add 'extension Tag: PreferenceDictionaryKey {}' in the file that declares it and implement it",
+        "Sources/App/File.swift:5:4: error: @Preference 'byTag' stores [Tag: [Tag: Int]], a dictionary keyed by 'Tag', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: it is neither an enum nor a RawRepresentable struct with a String, number or Character raw value, nor LosslessStringConvertible, so it has no text to be stored as; key the dictionary by its raw value or another text, or add 'extension Tag: PreferenceDictionaryKey {}' in the file that declares it and implement it",
         "Sources/App/File.swift:6:4: error: @Preference 'byNode' stores [Node: Bool]?, a dictionary keyed by 'Node', which does not conform to PreferenceDictionaryKey (a stored dictionary is keyed by text, as property lists are), and the registry cannot add the conformance: 'Node' is a class; make it a final class that is Sendable, and add 'extension Node: PreferenceDictionaryKey {}' in the file that declares it",
         "Sources/App/File.swift:7:4: error: @Preference 'nested' stores [String: [Data: Int]], a dictionary keyed by Data, \(Self.fix)",
         "Sources/App/File.swift:8:4: error: @Preference 'spelled' stores Dictionary<Date, [String]>, a dictionary keyed by Date, \(Self.fix)",

@@ -71,3 +71,8 @@ nonisolated struct CorpusLayout: Codable, Equatable {
   var url = URL(string: "https://example.com")!
   var minutes = 60 * 24
 }
+
+/// An enum whose raw values are characters, stored as its raw value.
+enum CorpusSeparator: Character {
+  case comma = ",", tab = "\t"
+}

@@ -5,7 +5,7 @@ import Foundation
 import IntegrationSupport
 import Preferences
 
-/// 212 default forms, each declared as users write it.
+/// 213 default forms, each declared as users write it.
 struct DefaultCorpus {
   static let seed = 5
   static func makeSeed() -> Int { 6 }
@@ -224,6 +224,7 @@ struct DefaultCorpus {
   @Preference var d209: Date = .distantPast
   @Preference var d210: TimeZone = .current
   @Preference var d211 = CorpusLayout()
+  @Preference var d212 = CorpusSeparator.tab
 }
 
 /// The same defaults as the cases of an enum of keys, each typed by the compiler.
@@ -248,7 +249,7 @@ enum CorpusKeys: String, PreferenceKeys {
   case d170, d171, d172, d173, d174, d175, d176, d177, d178, d180
   case d181, d182, d183, d184, d185, d186, d187, d188, d189, d190
   case d191, d192, d193, d194, d195, d201, d202, d203, d204, d205
-  case d206, d207, d209, d210, d211
+  case d206, d207, d209, d210, d211, d212
   var defaultValue: any PreferenceValue {
     switch self {
     case .d000: 42
@@ -456,6 +457,7 @@ enum CorpusKeys: String, PreferenceKeys {
     case .d209: Date.distantPast
     case .d210: TimeZone.current
     case .d211: CorpusLayout()
+    case .d212: CorpusSeparator.tab
     }
   }
 }
@@ -687,6 +689,7 @@ func checkDefaultCorpus() {
   same("d209", corpus.d209, keys.value(for: .d209), Date.distantPast)
   same("d210", corpus.d210, keys.value(for: .d210), TimeZone.current)
   same("d211", corpus.d211, keys.value(for: .d211), CorpusLayout())
+  same("d212", corpus.d212, keys.value(for: .d212), CorpusSeparator.tab)
   check(failed.isEmpty, "default forms that did not read back: \(failed)")
-  passed("212 default forms read back through the wrapper, 205 through typed keys too")
+  passed("213 default forms read back through the wrapper, 206 through typed keys too")
 }

@@ -74,7 +74,7 @@ struct ConformanceSynthesis {
   static let rawValueTypes: Set<String> = [
     "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
     "Double",
-    "Float", "CGFloat",
+    "Float", "CGFloat", "Character",
   ]
 
   /// Standard value types, each `Sendable`, that a stored property proven `Sendable` may hold.
@@ -179,7 +179,7 @@ struct ConformanceSynthesis {
         return .failure(
           ConformanceBlock(
             reason:
-              "it is neither an enum nor a RawRepresentable struct with a String or number raw value, nor LosslessStringConvertible, so it has no text to be stored as",
+              "it is neither an enum nor a RawRepresentable struct with a String, number or Character raw value, nor LosslessStringConvertible, so it has no text to be stored as",
             fix: "key the dictionary by its raw value or another text, or \(ownFix) and implement it"))
       }
     } else {
@@ -192,7 +192,7 @@ struct ConformanceSynthesis {
         return .failure(
           ConformanceBlock(
             reason:
-              "it is neither an enum with a String or number raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable",
+              "it is neither an enum with a String, number or Character raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable",
             fix: "declare it Codable (it is then stored as JSON text), or \(ownFix) and implement it"))
       }
       storage = rawValue ? .rawValue : rawStruct ? .rawRepresentable : .json

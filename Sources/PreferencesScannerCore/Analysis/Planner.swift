@@ -443,7 +443,7 @@ package struct Planner: Sendable {
     let keys = valueType.map { dictionaryKeys($0, context: context) }
     if let valueType, let key = keys?.problem {
       error(
-        "@Preference '\(syntax.property)' stores \(valueType), a dictionary keyed by \(key), but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String or number raw value; key it by one of those (a String for a URL, its absoluteString), or store a Codable type that holds it (stored as JSON text)"
+        "@Preference '\(syntax.property)' stores \(valueType), a dictionary keyed by \(key), but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String, number or Character raw value; key it by one of those (a String for a URL, its absoluteString), or store a Codable type that holds it (stored as JSON text)"
       )
     }
 

@@ -131,7 +131,7 @@ struct TypedKeys {
           let keys = planner.dictionaryKeys(written, context: context)
           if let problem = keys.problem {
             error(
-              "'\(name).\(caseName)' holds \(written), a dictionary keyed by \(problem), but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String or number raw value; key it by one of those, or store a Codable type that holds it (stored as JSON text)",
+              "'\(name).\(caseName)' holds \(written), a dictionary keyed by \(problem), but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String, number or Character raw value; key it by one of those, or store a Codable type that holds it (stored as JSON text)",
               line: clause.line, column: clause.column)
           }
           for key in keys.moduleKeys {
