@@ -97,9 +97,9 @@ extension PreferenceStore {
     var registry: Int
     var entry: RegistryCatalog.Entry
 
-    var key: String { entry.key }
+    var key: String { entry.core.key }
     /// `fileID:line`.
-    var declaration: String { "\(entry.fileID):\(entry.line)" }
+    var declaration: String { "\(entry.core.fileID):\(entry.core.line)" }
 
     /// Whether this and `other`, of another module, may share their key: both name it with
     /// `key:` and agree on its type (where both are known) and default, as two declarations of

@@ -239,7 +239,7 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
     let catalog = RegistryCatalog.of(StaticStringRegistry.self)
     #expect(catalog.entry(fileID: "AnyModule/Literal.swift", location: 7)?.descriptor.key == "Literal.count")
     #expect(catalog.allEntries().map(\.descriptor.key) == ["Literal.count"], "what is not a table is skipped")
-    #expect(catalog.allEntries().first?.registeredValue == .integer(3))
+    #expect(catalog.allEntries().first?.core.registeredValue == .integer(3))
   }
 
   @Test func declarationsAreFoundWhereTheCompilerReportsThem() {

@@ -157,8 +157,6 @@ struct GeneratedRecordReader {
     var hasDefaultValue = false
     var hasColumn = false
     var hasStore = false
-    /// The type name of a `Type.property` key, shared by the records of one type.
-    var typeFromKey: String?
 
     func required<T>(_ value: T?, _ name: String) throws(Failure) -> T {
       guard let value else { throw Failure(offset: start, message: "the record has no \"\(name)\"") }

@@ -110,8 +110,8 @@ extension GeneratedPreferenceRegistry {
   public static func exportValues() -> PreferenceValuesDocument {
     let catalog = RegistryCatalog.of(Self.self)
     var values: [String: PropertyListValue] = [:]
-    for (entry, store) in catalog.entriesWithStores() where entry.isExported {
-      if let value = store.storedValue(forKey: entry.key) { values[entry.key] = value }
+    for (entry, store) in catalog.entriesWithStores() where entry.core.isExported {
+      if let value = store.storedValue(forKey: entry.core.key) { values[entry.core.key] = value }
     }
     return PreferenceValuesDocument(values: values)
   }
@@ -132,13 +132,13 @@ extension GeneratedPreferenceRegistry {
     var report = PreferenceImportReport()
     var consumed: Set<String> = []
     var seen: Set<String> = []
-    for (entry, store) in catalog.entriesWithStores() where seen.insert(entry.key).inserted {
+    for (entry, store) in catalog.entriesWithStores() where seen.insert(entry.core.key).inserted {
       // The value under the preference's key, else under the newest of its old keys.
-      let target = entry.key
-      let present = ([target] + entry.renamedFrom).filter { document.values[$0] != nil }
+      let target = entry.core.key
+      let present = ([target] + entry.core.renamedFrom).filter { document.values[$0] != nil }
       guard let source = present.first, let value = document.values[source] else { continue }
       consumed.formUnion(present)
-      guard entry.isExported else {
+      guard entry.core.isExported else {
         report.notImported.append(source)
         continue
       }
@@ -146,7 +146,7 @@ extension GeneratedPreferenceRegistry {
       // what its declared type says (an optional declared without a default).
       let expected =
         catalog.declaredDefault(of: entry, in: store) ?? store.storedValue(forKey: target)
-        ?? (entry.format == .json
+        ?? (entry.core.format == .json
           ? .string("") : entry.descriptor.valueType.flatMap(PropertyListValue.sample(ofType:)))
       if let expected, let problem = value.kindMismatch(expecting: expected) {
         report.wrongType[source] = problem
@@ -159,8 +159,8 @@ extension GeneratedPreferenceRegistry {
     let retired = Set(retiredKeys)
     // The keys (old ones too) of preferences passed by because their store is not known yet.
     var waiting: Set<String> = []
-    for entry in catalog.allEntries() where !seen.contains(entry.key) {
-      waiting.formUnion([entry.key] + entry.renamedFrom)
+    for entry in catalog.allEntries() where !seen.contains(entry.core.key) {
+      waiting.formUnion([entry.core.key] + entry.core.renamedFrom)
     }
     for key in document.values.keys.sorted() where !consumed.contains(key) {
       if retired.contains(key) {
@@ -184,8 +184,8 @@ extension GeneratedPreferenceRegistry {
   @discardableResult
   public static func resetAllValues() -> [String] {
     var removed: [String] = []
-    for (entry, store) in RegistryCatalog.of(Self.self).entriesWithStores() where entry.isExported {
-      let key = entry.key
+    for (entry, store) in RegistryCatalog.of(Self.self).entriesWithStores() where entry.core.isExported {
+      let key = entry.core.key
       guard store.hasStoredValue(forKey: key) else { continue }
       store.removeValue(forKey: key)
       removed.append(key)
@@ -205,7 +205,7 @@ extension RegistryCatalog {
       let store = known.map { standIns?.store(standingInFor: $0) ?? $0 } ?? PreferenceStore.default
       ensureRegistered(in: store)
       // Its migrations first, where the module registered the store before it was known.
-      if entry.storeIsKeptByDeclaration { registerKept(entry, in: store) }
+      if entry.core.storeIsKeptByDeclaration { registerKept(entry, in: store) }
       return (entry, store)
     }
   }

@@ -6,25 +6,10 @@ final class RegistryCatalog: Sendable {
   /// One declaration of the registry. A class: registration passes every entry of the module
   /// through several lists, and a reference is copied with one retain.
   final class Entry: Sendable {
-    let key: String
-    /// The file the compiler reports the declaration in (`#fileID`), and its line.
-    let fileID: String
-    let line: Int
-    let syncs: Bool
-    let format: PreferenceFormat
-    let renamedFrom: [String]
-    let isExported: Bool
-    let storeIsKeptByDeclaration: Bool
-    /// Whether the declaration names a store (`store:`).
-    let hasStore: Bool
-    /// The record's number in its file table, for `registration(_:)` and `store(_:)`.
-    let index: Int
-    /// The default in stored form, when the generator could encode it.
-    let registeredValue: PropertyListValue?
+    /// What launch read of the record: its key, file and line, flags and stored default.
+    let core: GeneratedRecordCore
     /// The records' text the record stands in, with its table, shared by the text's entries.
     private let source: Source
-    /// The record's byte offset in the text, for ``descriptor``.
-    private let offset: Int
 
     /// A text of records, and the file table it comes from.
     final class Source: Sendable {
@@ -40,19 +25,8 @@ final class RegistryCatalog: Sendable {
     /// The file table the record comes from.
     var table: PreferenceFileTable { source.table }
 
-    init(_ record: GeneratedRecordCore, source: Source) {
-      key = record.key
-      fileID = record.fileID
-      line = record.line
-      syncs = record.syncs
-      format = record.format
-      renamedFrom = record.renamedFrom
-      isExported = record.isExported
-      storeIsKeptByDeclaration = record.storeIsKeptByDeclaration
-      hasStore = record.hasStore
-      index = record.index
-      registeredValue = record.registeredValue
-      offset = record.offset
+    init(_ core: GeneratedRecordCore, source: Source) {
+      self.core = core
       self.source = source
     }
 
@@ -61,19 +35,19 @@ final class RegistryCatalog: Sendable {
     var descriptor: PreferenceDescriptor {
       let tableFileID = RegistryCatalog.text(table.fileID)
       do {
-        return try GeneratedRecordReader.record(in: source.text, at: offset, tableFileID: tableFileID)
+        return try GeneratedRecordReader.record(in: source.text, at: core.offset, tableFileID: tableFileID)
           .descriptor
       } catch {
         // The bytes read at launch, checked as a whole record is: only a reader that checks less
         // at launch could get here. Reported, and described from what launch read.
         PreferenceDiagnostics.report(
           .unresolvedDeclaration(
-            location: "\(fileID):\(line) (its generated record does not decode: \(error))"))
+            location: "\(core.fileID):\(core.line) (its generated record does not decode: \(error))"))
         return PreferenceDescriptor(
-          key: key, property: "", declaringType: "", valueType: nil, defaultValueSource: "", fileID: fileID,
-          line: line, column: 0, syncs: syncs, format: format, renamedFrom: renamedFrom,
-          isExported: isExported,
-          storeIsKeptByDeclaration: storeIsKeptByDeclaration)
+          key: core.key, property: "", declaringType: "", valueType: nil, defaultValueSource: "",
+          fileID: core.fileID, line: core.line, column: 0, syncs: core.syncs, format: core.format,
+          renamedFrom: core.renamedFrom, isExported: core.isExported,
+          storeIsKeptByDeclaration: core.storeIsKeptByDeclaration)
       }
     }
   }
@@ -205,7 +179,7 @@ final class RegistryCatalog: Sendable {
             location: "\(fileID) (its generated records do not decode: \(error); rebuild)"))
       }
     }
-    entries.sort { $0.index < $1.index }
+    entries.sort { $0.core.index < $1.core.index }
     // A declaration is found by its file and line. The first of two on one line wins: the
     // scanner refuses such sources, so only stale generated code could hold them. Records of a
     // table name its file unless a `#sourceLocation` directive names another.
@@ -215,11 +189,11 @@ final class RegistryCatalog: Sendable {
     inTable.reserveCapacity(entries.count)
     var file = (fileID: fileID, key: tableKey, isTable: true)
     for entry in entries {
-      if entry.fileID != file.fileID {
-        let key = Self.fileKey(entry.fileID)
-        file = (entry.fileID, key, key == tableKey)
+      if entry.core.fileID != file.fileID {
+        let key = Self.fileKey(entry.core.fileID)
+        file = (entry.core.fileID, key, key == tableKey)
       }
-      let line = UInt64(truncatingIfNeeded: entry.line)
+      let line = UInt64(truncatingIfNeeded: entry.core.line)
       if file.isTable {
         if inTable[line] == nil { inTable[line] = entry }
       } else if byLocation[file.key]?[line] == nil {
@@ -274,7 +248,7 @@ final class RegistryCatalog: Sendable {
   /// registers its default (``registerKept(_:in:)``).
   func keepStore(_ store: PreferenceStore, of entry: Entry) {
     state.withLock { state in
-      if state.stores[entry.key] == nil { state.stores[entry.key] = store }
+      if state.stores[entry.core.key] == nil { state.stores[entry.core.key] = store }
     }
   }
 
@@ -287,7 +261,7 @@ final class RegistryCatalog: Sendable {
   /// declaration, the second changes nothing (migrations move a value once; the same default
   /// is registered again).
   func registerKept(_ entry: Entry, in store: PreferenceStore) {
-    guard !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.key), registry: number)
+    guard !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.core.key), registry: number)
     else { return }
     register([entry], in: store, marksStore: false)
   }
@@ -298,14 +272,14 @@ final class RegistryCatalog: Sendable {
     if PreferenceStandIns.current != nil {
       return PreferenceStandIns.outside { evaluatedStore(of: entry, waitForMainActor: waitForMainActor) }
     }
-    guard entry.hasStore else { return .some(nil) }
-    if let store = state.withLock({ $0.stores[entry.key] }) { return store }
+    guard entry.core.hasStore else { return .some(nil) }
+    if let store = state.withLock({ $0.stores[entry.core.key] }) { return store }
     // Known once a value declaring the preference gives it (`keepStore(_:of:)`).
-    if entry.storeIsKeptByDeclaration { return nil }
+    if entry.core.storeIsKeptByDeclaration { return nil }
     let evaluated: PreferenceStore?
-    if let store = entry.table.store(entry.index) {
+    if let store = entry.table.store(entry.core.index) {
       evaluated = store
-    } else if let isolated = entry.table.isolatedStore(entry.index) {
+    } else if let isolated = entry.table.isolatedStore(entry.core.index) {
       guard waitForMainActor || !needsMainThread(followsDefaultIsolation: isolated.followsDefaultIsolation)
       else { return nil }
       evaluated = evaluateNow(isolated.evaluate, followsDefaultIsolation: isolated.followsDefaultIsolation)
@@ -314,8 +288,8 @@ final class RegistryCatalog: Sendable {
     }
     guard let evaluated else { return .some(nil) }
     return state.withLock { state in
-      if let existing = state.stores[entry.key] { return existing }
-      state.stores[entry.key] = evaluated
+      if let existing = state.stores[entry.core.key] { return existing }
+      state.stores[entry.core.key] = evaluated
       return evaluated
     }
   }
@@ -330,11 +304,11 @@ final class RegistryCatalog: Sendable {
   /// the default (``PreferenceDescriptor/Registration/firstRead``: the declaration keeps it), when
   /// there is none (an optional declared without one), or when it does not encode.
   func declaredDefault(of entry: Entry, in store: PreferenceStore) -> PropertyListValue? {
-    if let value = entry.registeredValue { return value }
-    let key = entry.key
+    if let value = entry.core.registeredValue { return value }
+    let key = entry.core.key
     if let value = state.withLock({ $0.evaluatedDefaults[key] }) { return value }
     let evaluated: PropertyListValue?
-    switch entry.table.registration(entry.index) {
+    switch entry.table.registration(entry.core.index) {
     case .none:
       return nil
     case .registry(let evaluate):
@@ -429,8 +403,8 @@ final class RegistryCatalog: Sendable {
   private func register(_ entries: [Entry], in store: PreferenceStore, marksStore: Bool = true) {
     // A declaration that keeps its store, registered here by its own resolution already.
     let entries = entries.filter { entry in
-      !entry.storeIsKeptByDeclaration
-        || !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.key), registry: number)
+      !entry.core.storeIsKeptByDeclaration
+        || !store.hasRegisteredKept(number: KeyNumbers.number(of: entry.core.key), registry: number)
     }
     let onMainActor = MainActorContext.isCurrent
     var defaults: [String: PropertyListValue] = [:]
@@ -448,20 +422,20 @@ final class RegistryCatalog: Sendable {
     var owners: [PreferenceStore.KeyOwner] = []
     owners.reserveCapacity(entries.count)
     for entry in entries {
-      let key = entry.key
+      let key = entry.core.key
       owners.append(PreferenceStore.KeyOwner(registry: number, entry: entry))
-      if var previous = entry.table.movedFrom(entry.index) {
+      if var previous = entry.table.movedFrom(entry.core.index) {
         previous = PreferenceStandIns.current?.store(standingInFor: previous) ?? previous
-        if previous !== store { store.migrate(key, from: previous, oldKeys: entry.renamedFrom) }
+        if previous !== store { store.migrate(key, from: previous, oldKeys: entry.core.renamedFrom) }
       }
-      if !entry.renamedFrom.isEmpty { store.migrate(from: entry.renamedFrom, to: key) }
-      if entry.syncs { synced.insert(key) }
-      if entry.format == .json { json.append(key) }
-      if let value = entry.registeredValue ?? known[key] {
+      if !entry.core.renamedFrom.isEmpty { store.migrate(from: entry.core.renamedFrom, to: key) }
+      if entry.core.syncs { synced.insert(key) }
+      if entry.core.format == .json { json.append(key) }
+      if let value = entry.core.registeredValue ?? known[key] {
         defaults[key] = value
         continue
       }
-      let registration = entry.table.registration(entry.index)
+      let registration = entry.table.registration(entry.core.index)
       switch registration {
       case .none:
         break
@@ -500,8 +474,8 @@ final class RegistryCatalog: Sendable {
     if !synced.isEmpty { store.trackModifications(of: synced) }
     if !json.isEmpty { store.useFormat(.json, forKeys: json) }
     store.register(encoded: defaults)
-    let kept = entries.filter(\.storeIsKeptByDeclaration).map {
-      KeyNumbers.number(of: $0.key)
+    let kept = entries.filter(\.core.storeIsKeptByDeclaration).map {
+      KeyNumbers.number(of: $0.core.key)
     }
     if !kept.isEmpty { store.markRegisteredKept(numbers: kept, registry: number) }
     if marksStore { store.markRegistered(registry: number) }

@@ -124,7 +124,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     let catalog = RegistryCatalog.of(Registry.self)
     let fileID = String(cString: UnsafePointer<CChar>(bitPattern: fileIDAddress)!)
     if let entry = catalog.entry(fileID: fileID, location: self.location),
-      entry.storeIsKeptByDeclaration
+      entry.core.storeIsKeptByDeclaration
     {
       // Evaluated as the registry evaluates every store: outside a test's stand-ins, whose
       // factories would otherwise make it a stand-in for the whole process.
@@ -221,7 +221,7 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
     let catalog = RegistryCatalog.of(Registry.self)
     let entry = catalog.entry(fileID: fileID, location: location)
     if let entry, let stored = catalog.declaredDefault(of: entry, in: store),
-      let decoded: Value = try? PreferenceStore.decode(stored, json: entry.format == .json)
+      let decoded: Value = try? PreferenceStore.decode(stored, json: entry.core.format == .json)
     {
       value = decoded
     } else if let none = (Value.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? Value {
@@ -326,7 +326,7 @@ enum DeclarationResolver {
     let resolution: DeclarationTable.Resolution
     if let entry = catalog.entry(fileID: fileID, location: location) {
       let store = catalog.store(of: entry)
-      if entry.storeIsKeptByDeclaration, let store {
+      if entry.core.storeIsKeptByDeclaration, let store {
         // A declaration that keeps its store is resolved after its first creation gave the
         // store, so every registration of a store that starts later includes it; one that ran
         // before (or runs now) did not: it is registered here, before the resolution is
@@ -336,8 +336,8 @@ enum DeclarationResolver {
         catalog.registerKept(entry, in: target)
       }
       resolution = DeclarationTable.Resolution(
-        number: KeyNumbers.number(of: entry.key), registry: catalog.number,
-        store: store, key: entry.key, format: entry.format)
+        number: KeyNumbers.number(of: entry.core.key), registry: catalog.number,
+        store: store, key: entry.core.key, format: entry.core.format)
     } else {
       let place = "\(fileID):\(location)"
       PreferenceDiagnostics.report(.unresolvedDeclaration(location: place))

@@ -169,7 +169,9 @@ package indirect enum PlistLiteral: Sendable, Equatable {
   }
 
   /// A real as Foundation's property list writer writes it (`%.17g`: `30`, `0.10000000000000001`,
-  /// `1e+20`), so that an exported file is the one Foundation would write.
+  /// `1e+20`), so that an exported file is the one Foundation would write. `vsnprintf` is the C
+  /// library's on every host the scanner runs on (Glibc, Musl, Darwin); `withVaList(_:_:)` is
+  /// the standard library's (macOS 10.10+, per Apple's documentation).
   static func realText(_ value: Double) -> String {
     guard value.isFinite else { return "0" }
     var buffer = [CChar](repeating: 0, count: 40)
