@@ -1,6 +1,22 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+// The scanner runs for milliseconds in a build, so it is compiled without optimization in every
+// configuration: optimizing its module cost a clean Release build of a user's app about 30 s of
+// one core (twice under `swift build`, which compiles a plugin's tool once for the plugin and
+// again in the build), to save a fraction of a second in the plugin step, which Debug builds
+// already run unoptimized (`Benchmarks/README.md`, "What the package adds to a clean build").
+// Only `-Onone`: the module stays whole-module in Release, as Swift Build (Xcode's engine)
+// expects its outputs to be (`-no-whole-module-optimization` failed its build).
+// `PREFERENCES_OPTIMIZED_SCANNER=1` builds it optimized: the benchmarks set it to measure the
+// scanner's code rather than the compiler's mode.
+// `unsafeFlags` no longer keep a package from being a versioned dependency when its manifest says
+// swift-tools-version 6.2 or later (swiftlang/swift-package-manager#8951, in Swift 6.2 and Xcode
+// 26); Scripts/clean-build-benchmark.sh builds the package as a tagged dependency to hold that.
+let scannerSettings: [SwiftSetting] =
+  Context.environment["PREFERENCES_OPTIMIZED_SCANNER"] == "1"
+  ? [] : [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 let package = Package(
   name: "swift-preferences",
   platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
@@ -20,8 +36,9 @@ let package = Package(
     .target(name: "PreferencesTesting", dependencies: ["Preferences"]),
 
     // Scanner: lexer, declaration finder, validation and registry rendering. Never links the runtime.
-    .target(name: "PreferencesScannerCore"),
-    .executableTarget(name: "preferences-scanner", dependencies: ["PreferencesScannerCore"]),
+    .target(name: "PreferencesScannerCore", swiftSettings: scannerSettings),
+    .executableTarget(
+      name: "preferences-scanner", dependencies: ["PreferencesScannerCore"], swiftSettings: scannerSettings),
     // The scanner's fuzzer, shared by its tests and a long-run command (swift run -c release preferences-fuzz).
     .target(name: "ScannerFuzzing", dependencies: ["PreferencesScannerCore"]),
     .executableTarget(name: "preferences-fuzz", dependencies: ["ScannerFuzzing", "PreferencesScannerCore"]),

@@ -1,4 +1,8 @@
-// swift run -c release PreferencesBenchmarks [--quick | --check]
+// PREFERENCES_OPTIMIZED_SCANNER=1 swift run -c release PreferencesBenchmarks [--quick | --check]
+//
+// The variable builds the scanner optimized, to measure its code: Package.swift otherwise builds it
+// without optimization in every configuration, as users' builds run it (Scripts/debug-scan-time.sh
+// times that scan against this one).
 //
 // --check (what .ci/run passes, with a full run) ends with status 1 when a ratio regresses past
 // its bound. Every bound compares measurements of one run (the library against a baseline that
@@ -30,6 +34,13 @@ let checking = CommandLine.arguments.contains("--check")
 if quick && checking {
   // A quick run's rounds are too short and too few for bounds this close.
   FileHandle.standardError.write(Data("error: --check needs a full run (without --quick)\n".utf8))
+  exit(2)
+}
+if checking && !PreferenceScanner.isOptimized {
+  FileHandle.standardError.write(
+    Data(
+      "error: --check needs the scanner built optimized: PREFERENCES_OPTIMIZED_SCANNER=1 swift run -c release PreferencesBenchmarks --check\n"
+        .utf8))
   exit(2)
 }
 /// Ratios past their regression bound, for `--check`.

@@ -23,6 +23,11 @@ package struct PreferenceScanner: Sendable {
   /// Where the lock belongs, for the warning when there is none.
   package var expectedLockPath: String?
 
+  /// Whether this module was compiled with optimization. Package.swift builds the scanner without
+  /// it, as users' builds run it, unless `PREFERENCES_OPTIMIZED_SCANNER=1`; the benchmarks, which
+  /// measure the scanner's code, refuse to check an unoptimized build.
+  package static let isOptimized = !_isDebugAssertConfiguration()
+
   package init(
     module: String, configuration: ScannerConfiguration = ScannerConfiguration(),
     lock: PreferenceLock.Committed? = nil, expectedLockPath: String? = nil

@@ -5,7 +5,7 @@ import Testing
 @testable import PreferencesScannerCore
 
 /// Deterministic fuzzing: fixed seeds, so a failure replays exactly. For a long run:
-/// `swift run -c release preferences-fuzz --iterations 1000000`.
+/// `PREFERENCES_OPTIMIZED_SCANNER=1 swift run -c release preferences-fuzz --iterations 1000000`.
 @Suite struct ScannerFuzzTests {
   static let corpus: [(name: String, source: [UInt8])] = {
     (try? ScannerFuzzer.loadCorpus([

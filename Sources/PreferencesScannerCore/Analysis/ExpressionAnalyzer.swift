@@ -153,10 +153,10 @@ struct ExpressionAnalyzer {
         case UInt8(ascii: "."):
           // `.member` with no base: a member of the contextual type.
           if isLeadingDot(expression, position), let member = expression.word(position + 1) {
+            // Only the expression's first token takes the contextual type.
+            let context = tokens.startIndex == position ? contextualType : nil
             needs(
-              leadingDotIsolation(
-                member, storeContext: storeContext, contextualType: position == 0 ? contextualType : nil),
-              "." + member)
+              leadingDotIsolation(member, storeContext: storeContext, contextualType: context), "." + member)
             // A store of this module's own `PreferenceStore` extension that only its file sees.
             if storeContext, let store = index.child("PreferenceStore", of: nil),
               case .member(_, let found)? = index.lookup(member, inType: store),
