@@ -164,8 +164,7 @@ package struct LockAnalysis {
     let normalized = normalizedType(type)
     if normalized == "Int" { return .init(type: type, family: .integer) }
     if normalized == "Double" { return .init(type: type, family: .real) }
-    let planner = Planner(index: index, configuration: configuration)
-    let context = planner.lexicalContext(
+    let context = index.lexicalContext(
       scope: plan.syntax.scope, in: files[plan.fileIndex], fileIndex: plan.fileIndex)
     let declaringType = index.scopeTypes[plan.fileIndex][plan.syntax.scope]
     let analysis = ExpressionAnalyzer(

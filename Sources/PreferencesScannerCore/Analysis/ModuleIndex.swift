@@ -479,4 +479,19 @@ package final class ModuleIndex: @unchecked Sendable {
     }
     return current
   }
+
+  /// The types a declaration sits in, innermost first, as Swift looks names up from it: the
+  /// enclosing type declarations, up to and including an extension (whose outer types are not
+  /// in scope).
+  func lexicalContext(scope: Int, in file: FileSyntax, fileIndex: Int) -> [ModuleIndex.TypeID] {
+    var context: [ModuleIndex.TypeID] = []
+    var current: Int? = scope
+    while let index = current {
+      let scope = file.scopes[index]
+      context.append(scopeTypes[fileIndex][index])
+      if scope.kind == .extension { break }
+      current = scope.parent
+    }
+    return context
+  }
 }

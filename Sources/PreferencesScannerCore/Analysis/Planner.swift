@@ -51,7 +51,7 @@ package struct Planner: Sendable {
         // types it names are made storable where they can be, so that whichever it stores (or
         // keys a dictionary by) conforms.
         if let plan, plan.valueType == nil, let expression = syntax.defaultValue {
-          let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
+          let context = index.lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
           conformMentionedTypes(in: expression, context: context, synthesis: &synthesis)
         }
         // A type Swift 6 will not let hold a property wrapper. A warning: in the Swift 5 language
@@ -176,7 +176,7 @@ package struct Planner: Sendable {
       let property = names[names.count - 1]
       let written = (typeNames + [property]).joined(separator: ".")
       let subject = "@Preference '\(syntax.property)' shares '\(written)'"
-      let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
+      let context = index.lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
       guard let type = index.typeID(of: typeNames, in: context), index[type].kind != nil else {
         error(
           "\(subject), but this target declares no type '\(typeNames.joined(separator: "."))'; a declaration shares a preference of its own target (another target's preference is read through that target's API)"
@@ -300,7 +300,7 @@ package struct Planner: Sendable {
       )
       return (nil, problems, nil, [])
     }
-    let context = lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
+    let context = index.lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
     // A nested type named `Preference` around the declaration: `@Preference` names that type
     // there, not the wrapper. (One at file scope is one error of its own: see `plan(_:)`.)
     if let shadow = index.typeID(of: ["Preference"], in: context), index[shadow].parent != nil,
@@ -545,20 +545,5 @@ package struct Planner: Sendable {
     default:
       return nil
     }
-  }
-
-  /// The types a declaration sits in, innermost first, as Swift looks names up from it: the
-  /// enclosing type declarations, up to and including an extension (whose outer types are not
-  /// in scope).
-  func lexicalContext(scope: Int, in file: FileSyntax, fileIndex: Int) -> [ModuleIndex.TypeID] {
-    var context: [ModuleIndex.TypeID] = []
-    var current: Int? = scope
-    while let index = current {
-      let scope = file.scopes[index]
-      context.append(self.index.scopeTypes[fileIndex][index])
-      if scope.kind == .extension { break }
-      current = scope.parent
-    }
-    return context
   }
 }

@@ -47,7 +47,7 @@ struct TypedKeys {
             line: defaults.line, column: defaults.column)
           continue
         }
-        let context = planner.lexicalContext(scope: defaults.scope, in: file, fileIndex: fileIndex)
+        let context = index.lexicalContext(scope: defaults.scope, in: file, fileIndex: fileIndex)
         let analyzer = ExpressionAnalyzer(
           index: index, context: context, declaringType: type, file: file.path)
         let caseMembers = info.members.values.flatMap { $0 }.filter { $0.syntax.kind == .enumCase }
