@@ -223,6 +223,7 @@ FORMS = [
     ("= CorpusFlags.bold", None, None),
     (": CorpusFlags = [.bold, .italic]", "CorpusFlags([.bold, .italic])", "CorpusFlags([.bold, .italic])"),
     ('= CorpusTag(rawValue: "swift")', None, None),
+    ('= CorpusToken(rawValue: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)', None, None),
     ("= [CorpusMode.on]", None, None),
     ("= [CorpusPoint()]", None, None),
     ("= [CorpusMode.on: true]", None, None),

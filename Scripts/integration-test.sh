@@ -115,6 +115,19 @@ grep -E "error: preference key 'ContentView.username' is also declared at" "$wor
   cat "$work/dup.log"; exit 1
 }
 
+echo "== a RawRepresentable struct whose raw type is not a preference value fails at its declaration"
+make_copy
+cat >"$work/copy/Sources/IntegrationApp/Handle.swift" <<'SWIFT'
+struct Cursor: Equatable {}
+struct Handle: RawRepresentable, Equatable {
+  var rawValue: Cursor
+}
+struct HandleSettings {
+  @Preference var handle: Handle? = nil
+}
+SWIFT
+must_fail handle "Handle.swift:2:[0-9]+: error: .*'Handle' does not conform to protocol"
+
 echo "== an enum-keyed store's keys carry their types: a value of another type does not compile"
 make_copy
 # (A key of a Foundation type, in a file with no preference: the generated keys repeat its import.)

@@ -192,10 +192,11 @@ import Testing
     }
   }
 
-  /// A `RawRepresentable` struct whose raw value is a string or number (an `OptionSet`, the
-  /// "extensible enum" `struct Tag: RawRepresentable`) is stored as its raw value, as
-  /// `@AppStorage` stores it. The raw type is read from `rawValue` (stored or computed) or the
-  /// `RawValue` alias; where syntax does not show a storable one, the user writes the conformance.
+  /// A `RawRepresentable` struct (an `OptionSet`, the "extensible enum" `struct Tag:
+  /// RawRepresentable`) is stored as its raw value, as `@AppStorage` stores it. The raw type is
+  /// read from `rawValue` (stored or computed) or the `RawValue` alias, and may be any type: the
+  /// compiler decides whether it is a preference value (`CGPoint`, `UUID`, the module's own
+  /// `Tag`); where syntax does not show one, the user writes the conformance.
   @Test func rawRepresentableStructsAreStoredAsTheirRawValue() {
     let result = scan(
       """
@@ -215,6 +216,7 @@ import Testing
       struct Modifiers: Flags { let rawValue: Int }
       struct Point2: RawRepresentable { var rawValue: CGPoint }
       struct Wrapped: RawRepresentable { var rawValue: Tag }
+      struct Token: RawRepresentable { var rawValue: UUID }
       struct Unwritten: RawRepresentable { let rawValue = 1 }
       struct Named { var rawValue: String }
       enum Filter: RawRepresentable, Hashable {
@@ -236,13 +238,14 @@ import Testing
         @Preference var modifiers: Modifiers = []
         @Preference var point: Point2? = nil
         @Preference var wrapped: Wrapped? = nil
+        @Preference var token: Token? = nil
         @Preference var unwritten: Unwritten? = nil
         @Preference var named: Named? = nil
       }
       """)
     #expect(
       result.conformances.map(\.typeName) == [
-        "Filter", "Level", "Modifiers", "Mood", "ShippingOptions", "Tag",
+        "Filter", "Level", "Modifiers", "Mood", "Point2", "ShippingOptions", "Tag", "Token", "Wrapped",
       ],
       "\(errors(result))")
     #expect(
@@ -251,10 +254,13 @@ import Testing
     #expect(result.conformances.first?.keyStorage == .rawRepresentable)
     #expect(result.conformances.first?.storage == nil)
     let messages = errors(result)
-    #expect(messages.count == 4, "\(messages)")
-    for property in ["point", "wrapped", "unwritten", "named"] {
+    #expect(messages.count == 2, "\(messages)")
+    for property in ["unwritten", "named"] {
       #expect(
-        messages.contains { $0.contains("'\(property)'") && $0.contains("nor a RawRepresentable struct") },
+        messages.contains {
+          $0.contains("'\(property)'")
+            && $0.contains("nor RawRepresentable (an OptionSet, say) with its rawValue's type written")
+        },
         "\(property): \(messages)")
     }
     // Where the default isolation is MainActor the conformance needs a nonisolated type: the
@@ -400,7 +406,7 @@ import Testing
     #expect(message("box").contains("'Box' is a class; make it a final class that is Sendable"))
     #expect(
       message("noRaw").contains(
-        "neither an enum with a String, number or Character raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable; declare it Codable"
+        "neither an enum with a String, number or Character raw value, nor RawRepresentable (an OptionSet, say) with its rawValue's type written, nor Codable; declare it Codable"
       ))
     #expect(
       message("again")

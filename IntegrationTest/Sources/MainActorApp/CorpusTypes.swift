@@ -36,6 +36,11 @@ nonisolated struct CorpusTag: RawRepresentable, Equatable {
   var rawValue: String
 }
 
+/// Raw values of a type the scanner has no list for: the compiler decides it is a preference value.
+nonisolated struct CorpusToken: RawRepresentable, Equatable {
+  var rawValue: UUID
+}
+
 nonisolated func corpusCount() -> Int { 12 }
 func corpusLabel() -> String { "label" }
 func corpusIdentity<T>(_ value: T) -> T { value }

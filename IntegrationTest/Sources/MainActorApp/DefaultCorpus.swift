@@ -5,7 +5,7 @@ import Foundation
 import IntegrationSupport
 import Preferences
 
-/// 213 default forms, each declared as users write it.
+/// 214 default forms, each declared as users write it.
 struct DefaultCorpus {
   static let seed = 5
   static func makeSeed() -> Int { 6 }
@@ -204,27 +204,28 @@ struct DefaultCorpus {
   @Preference var d189 = CorpusFlags.bold
   @Preference var d190: CorpusFlags = [.bold, .italic]
   @Preference var d191 = CorpusTag(rawValue: "swift")
-  @Preference var d192 = [CorpusMode.on]
-  @Preference var d193 = [CorpusPoint()]
-  @Preference var d194 = [CorpusMode.on: true]
-  @Preference var d195 = corpusCount()
-  @Preference var d196 = corpusLabel()
-  @Preference var d197 = corpusIdentity(5)
-  @Preference var d198 = DefaultCorpus.seed
-  @Preference var d199 = DefaultCorpus.makeSeed()
-  @Preference var d200 = DefaultCorpus.computedSeed
-  @Preference var d201 = CorpusMode.allCases.count
-  @Preference var d202 = DefaultCorpus.sharedSeed
-  @Preference var d203 = corpusNonisolatedIdentity(8)
-  @Preference var d204 = corpusCount() > 2 ? 1.5 as Double : 2
-  @Preference var d205 = CorpusLibrary.defaultSort()
-  @Preference var d206 = CorpusLibrary.defaultColumns
-  @Preference var d207: CorpusDensity = .standard
-  @Preference var d208: CorpusStyle = .standard
-  @Preference var d209: Date = .distantPast
-  @Preference var d210: TimeZone = .current
-  @Preference var d211 = CorpusLayout()
-  @Preference var d212 = CorpusSeparator.tab
+  @Preference var d192 = CorpusToken(rawValue: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)
+  @Preference var d193 = [CorpusMode.on]
+  @Preference var d194 = [CorpusPoint()]
+  @Preference var d195 = [CorpusMode.on: true]
+  @Preference var d196 = corpusCount()
+  @Preference var d197 = corpusLabel()
+  @Preference var d198 = corpusIdentity(5)
+  @Preference var d199 = DefaultCorpus.seed
+  @Preference var d200 = DefaultCorpus.makeSeed()
+  @Preference var d201 = DefaultCorpus.computedSeed
+  @Preference var d202 = CorpusMode.allCases.count
+  @Preference var d203 = DefaultCorpus.sharedSeed
+  @Preference var d204 = corpusNonisolatedIdentity(8)
+  @Preference var d205 = corpusCount() > 2 ? 1.5 as Double : 2
+  @Preference var d206 = CorpusLibrary.defaultSort()
+  @Preference var d207 = CorpusLibrary.defaultColumns
+  @Preference var d208: CorpusDensity = .standard
+  @Preference var d209: CorpusStyle = .standard
+  @Preference var d210: Date = .distantPast
+  @Preference var d211: TimeZone = .current
+  @Preference var d212 = CorpusLayout()
+  @Preference var d213 = CorpusSeparator.tab
 }
 
 /// The same defaults as the cases of an enum of keys, each typed by the compiler.
@@ -248,8 +249,8 @@ enum CorpusKeys: String, PreferenceKeys {
   case d160, d161, d162, d163, d164, d165, d166, d167, d168, d169
   case d170, d171, d172, d173, d174, d175, d176, d177, d178, d180
   case d181, d182, d183, d184, d185, d186, d187, d188, d189, d190
-  case d191, d192, d193, d194, d195, d201, d202, d203, d204, d205
-  case d206, d207, d209, d210, d211, d212
+  case d191, d192, d193, d194, d195, d196, d202, d203, d204, d205
+  case d206, d207, d208, d210, d211, d212, d213
   var defaultValue: any PreferenceValue {
     switch self {
     case .d000: 42
@@ -443,21 +444,22 @@ enum CorpusKeys: String, PreferenceKeys {
     case .d189: CorpusFlags.bold
     case .d190: CorpusFlags([.bold, .italic])
     case .d191: CorpusTag(rawValue: "swift")
-    case .d192: [CorpusMode.on]
-    case .d193: [CorpusPoint()]
-    case .d194: [CorpusMode.on: true]
-    case .d195: corpusCount()
-    case .d201: CorpusMode.allCases.count
-    case .d202: DefaultCorpus.sharedSeed
-    case .d203: corpusNonisolatedIdentity(8)
-    case .d204: corpusCount() > 2 ? 1.5 as Double : 2
-    case .d205: CorpusLibrary.defaultSort()
-    case .d206: CorpusLibrary.defaultColumns
-    case .d207: CorpusDensity.standard
-    case .d209: Date.distantPast
-    case .d210: TimeZone.current
-    case .d211: CorpusLayout()
-    case .d212: CorpusSeparator.tab
+    case .d192: CorpusToken(rawValue: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)
+    case .d193: [CorpusMode.on]
+    case .d194: [CorpusPoint()]
+    case .d195: [CorpusMode.on: true]
+    case .d196: corpusCount()
+    case .d202: CorpusMode.allCases.count
+    case .d203: DefaultCorpus.sharedSeed
+    case .d204: corpusNonisolatedIdentity(8)
+    case .d205: corpusCount() > 2 ? 1.5 as Double : 2
+    case .d206: CorpusLibrary.defaultSort()
+    case .d207: CorpusLibrary.defaultColumns
+    case .d208: CorpusDensity.standard
+    case .d210: Date.distantPast
+    case .d211: TimeZone.current
+    case .d212: CorpusLayout()
+    case .d213: CorpusSeparator.tab
     }
   }
 }
@@ -669,27 +671,28 @@ func checkDefaultCorpus() {
   same("d189", corpus.d189, keys.value(for: .d189), CorpusFlags.bold)
   same("d190", corpus.d190, keys.value(for: .d190), CorpusFlags([.bold, .italic]))
   same("d191", corpus.d191, keys.value(for: .d191), CorpusTag(rawValue: "swift"))
-  same("d192", corpus.d192, keys.value(for: .d192), [CorpusMode.on])
-  same("d193", corpus.d193, keys.value(for: .d193), [CorpusPoint()])
-  same("d194", corpus.d194, keys.value(for: .d194), [CorpusMode.on: true])
-  same("d195", corpus.d195, keys.value(for: .d195), corpusCount())
-  read("d196", corpus.d196, corpusLabel())
-  read("d197", corpus.d197, corpusIdentity(5))
-  read("d198", corpus.d198, DefaultCorpus.seed)
-  read("d199", corpus.d199, DefaultCorpus.makeSeed())
-  read("d200", corpus.d200, DefaultCorpus.computedSeed)
-  same("d201", corpus.d201, keys.value(for: .d201), CorpusMode.allCases.count)
-  same("d202", corpus.d202, keys.value(for: .d202), DefaultCorpus.sharedSeed)
-  same("d203", corpus.d203, keys.value(for: .d203), corpusNonisolatedIdentity(8))
-  same("d204", corpus.d204, keys.value(for: .d204), corpusCount() > 2 ? 1.5 as Double : 2)
-  same("d205", corpus.d205, keys.value(for: .d205), CorpusLibrary.defaultSort())
-  same("d206", corpus.d206, keys.value(for: .d206), CorpusLibrary.defaultColumns)
-  same("d207", corpus.d207, keys.value(for: .d207), CorpusDensity.standard)
-  read("d208", corpus.d208, CorpusStyle.fancy)
-  same("d209", corpus.d209, keys.value(for: .d209), Date.distantPast)
-  same("d210", corpus.d210, keys.value(for: .d210), TimeZone.current)
-  same("d211", corpus.d211, keys.value(for: .d211), CorpusLayout())
-  same("d212", corpus.d212, keys.value(for: .d212), CorpusSeparator.tab)
+  same("d192", corpus.d192, keys.value(for: .d192), CorpusToken(rawValue: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!))
+  same("d193", corpus.d193, keys.value(for: .d193), [CorpusMode.on])
+  same("d194", corpus.d194, keys.value(for: .d194), [CorpusPoint()])
+  same("d195", corpus.d195, keys.value(for: .d195), [CorpusMode.on: true])
+  same("d196", corpus.d196, keys.value(for: .d196), corpusCount())
+  read("d197", corpus.d197, corpusLabel())
+  read("d198", corpus.d198, corpusIdentity(5))
+  read("d199", corpus.d199, DefaultCorpus.seed)
+  read("d200", corpus.d200, DefaultCorpus.makeSeed())
+  read("d201", corpus.d201, DefaultCorpus.computedSeed)
+  same("d202", corpus.d202, keys.value(for: .d202), CorpusMode.allCases.count)
+  same("d203", corpus.d203, keys.value(for: .d203), DefaultCorpus.sharedSeed)
+  same("d204", corpus.d204, keys.value(for: .d204), corpusNonisolatedIdentity(8))
+  same("d205", corpus.d205, keys.value(for: .d205), corpusCount() > 2 ? 1.5 as Double : 2)
+  same("d206", corpus.d206, keys.value(for: .d206), CorpusLibrary.defaultSort())
+  same("d207", corpus.d207, keys.value(for: .d207), CorpusLibrary.defaultColumns)
+  same("d208", corpus.d208, keys.value(for: .d208), CorpusDensity.standard)
+  read("d209", corpus.d209, CorpusStyle.fancy)
+  same("d210", corpus.d210, keys.value(for: .d210), Date.distantPast)
+  same("d211", corpus.d211, keys.value(for: .d211), TimeZone.current)
+  same("d212", corpus.d212, keys.value(for: .d212), CorpusLayout())
+  same("d213", corpus.d213, keys.value(for: .d213), CorpusSeparator.tab)
   check(failed.isEmpty, "default forms that did not read back: \(failed)")
-  passed("213 default forms read back through the wrapper, 206 through typed keys too")
+  passed("214 default forms read back through the wrapper, 207 through typed keys too")
 }

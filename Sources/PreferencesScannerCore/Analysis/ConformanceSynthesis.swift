@@ -171,7 +171,7 @@ struct ConformanceSynthesis {
       let rawTypes = Self.keyRawValueTypes
       if kind == .enum && isRawValueEnum(info, rawTypes: rawTypes) {
         keyStorage = .rawValue
-      } else if isWrittenRawRepresentable(type, rawTypes: rawTypes) {
+      } else if isWrittenRawRepresentable(type) {
         keyStorage = .rawRepresentable
       } else if index.inherits(type, anyOf: ["LosslessStringConvertible"]) {
         keyStorage = .description
@@ -179,7 +179,7 @@ struct ConformanceSynthesis {
         return .failure(
           ConformanceBlock(
             reason:
-              "it is neither an enum nor a RawRepresentable struct with a String, number or Character raw value, nor LosslessStringConvertible, so it has no text to be stored as",
+              "it is neither an enum with a String, number or Character raw value, nor RawRepresentable with its rawValue's type written, nor LosslessStringConvertible, so it has no text to be stored as",
             fix: "key the dictionary by its raw value or another text, or \(ownFix) and implement it"))
       }
     } else {
@@ -192,7 +192,7 @@ struct ConformanceSynthesis {
         return .failure(
           ConformanceBlock(
             reason:
-              "it is neither an enum with a String, number or Character raw value, nor a RawRepresentable struct (an OptionSet, say) whose rawValue is a String or number, nor Codable",
+              "it is neither an enum with a String, number or Character raw value, nor RawRepresentable (an OptionSet, say) with its rawValue's type written, nor Codable",
             fix: "declare it Codable (it is then stored as JSON text), or \(ownFix) and implement it"))
       }
       storage = rawValue ? .rawValue : rawStruct ? .rawRepresentable : .json
@@ -280,14 +280,13 @@ struct ConformanceSynthesis {
 
   /// Whether a struct or enum is `RawRepresentable` by its own members (an `OptionSet`,
   /// `struct Tag: RawRepresentable`, an enum with payloads that writes `var rawValue: String`)
-  /// with a raw value of a type the registry knows is storable, as written on its `rawValue`
-  /// property or its `RawValue` type alias: the protocol's default implementation then stores
-  /// its raw value, as `@AppStorage` stores such a type. A raw type syntax does not show (or of
-  /// another kind) leaves the type to the user, so that the generated conformance never names a
-  /// type that does not satisfy it.
-  private func isWrittenRawRepresentable(_ type: ModuleIndex.TypeID, rawTypes: Set<String> = rawValueTypes)
-    -> Bool
-  {
+  /// with its raw type written on its `rawValue` property or its `RawValue` type alias: the
+  /// protocol's default implementation then stores its raw value, as `@AppStorage` stores such a
+  /// type. Whether the raw type is a preference value (or a dictionary key) the compiler decides:
+  /// the generated conformance needs it, and is placed at the type's declaration
+  /// (`RegistryRenderer.conformances`), where the compiler reports it if not. A raw type syntax
+  /// does not show (`let rawValue = 1`) leaves the type to the user.
+  private func isWrittenRawRepresentable(_ type: ModuleIndex.TypeID) -> Bool {
     guard index[type].kind == .struct || index[type].kind == .enum else { return false }
     guard index.inherits(type, anyOf: ["RawRepresentable", "OptionSet"]) else { return false }
     let members = index[type].members
@@ -295,12 +294,7 @@ struct ConformanceSynthesis {
     var written = members["rawValue"]?.first { $0.syntax.kind == .property && !$0.syntax.isStatic }?.syntax
       .type
     if written == nil || written == "RawValue" || written == "Self.RawValue" { written = alias }
-    guard let written else { return false }
-    let names = ModuleIndex.dotted(written.removing(" "))
-    let standard =
-      names.count == 1
-      ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : ""
-    return rawTypes.contains(standard)
+    return written.map { !$0.isEmpty } ?? false
   }
 
   /// Where the conformance compiles: where the type is declared, and (with `excludingOwn`) not
