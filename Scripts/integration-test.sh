@@ -295,6 +295,7 @@ struct Matrix {
   @Preference var computed = Counters.compute()
   @Preference var shared = false
   @Preference var live = "live"
+  @Preference var ceiling = Int.max
 }
 SWIFT
 matrix="$work/copy/Sources/IntegrationApp/Matrix.swift"
@@ -302,6 +303,18 @@ lockfile="$work/copy/Sources/IntegrationApp/Preferences.lock"
 copy_lock || { cat "$work/lock.log"; exit 1; }
 must_build matrix-v1
 cp "$matrix" "$work/Matrix.v1"
+# A default whose type the scanner cannot tell: the lock keeps the default, and the build has the
+# compiler compare its type with the declaration's.
+grep -qx 'Matrix.ceiling: type(of: Int.max)' "$lockfile" || { cat "$lockfile"; exit 1; }
+if grep -q "cannot tell the type" "$work/lock.log"; then cat "$work/lock.log"; exit 1; fi
+sed -i.bak 's/@Preference var ceiling = Int.max/@Preference var ceiling = Int.min/' "$matrix"
+must_build shipped-default-same-type
+sed -i.bak 's/@Preference var ceiling = Int.min/@Preference var ceiling = Double.greatestFiniteMagnitude/' "$matrix"
+must_fail shipped-default-retyped \
+  "Matrix.swift:13:[0-9]+: error: .*preference 'Matrix.ceiling' was shipped as type\\(of: Int.max\\)"
+sed -i.bak 's/@Preference var ceiling = Double.greatestFiniteMagnitude/@Preference var ceiling = "max"/' "$matrix"
+must_fail shipped-default-literal "Matrix.swift:13:[0-9]+: error: .*'Matrix.ceiling' was shipped as type\\(of: Int.max\\)"
+cp "$work/Matrix.v1" "$matrix"
 
 # Deprecating shipped preferences (how one is replaced) builds without a warning in generated
 # code: the lock's checks of their types, and the defaults it evaluates, are as deprecated.

@@ -185,6 +185,35 @@ import Testing
     #expect(rendered.contains("#sourceLocation(file: \"Sources/App/File.swift\", line: 2)"))
   }
 
+  /// Where the lock has the default a key shipped with (`type(of: …)`, the scanner could not tell
+  /// its type), generated code passes that default with the key path, so the compiler compares
+  /// the two types, whatever the declaration says now; the scanner compares nothing.
+  @Test func aShippedDefaultIsComparedByTheCompiler() throws {
+    let result = scan(
+      "struct S {\n  @Preference var since = Date.distantPast\n  @Preference var cap = 0\n  @Preference var gone = hidden\n}\nprivate let hidden = Date.now",
+      lock: "S.since: type(of: Date.distantPast)\nS.cap: type(of: Int.max)\nS.gone: type(of: hidden)\n")
+    #expect(
+      errors(result).isEmpty, "a literal of another type is the compiler's to compare: \(errors(result))")
+    #expect(result.lockedTypes["S.since"]?.family == .typeOfShippedDefault)
+    #expect(result.lockedTypes["S.cap"]?.type == "Int.max")
+    #expect(result.lockedTypes["S.gone"] == nil, "generated code cannot name a private constant")
+    let rendered = RegistryRenderer.fileTable(
+      for: result.files[0], plans: result.plans, locks: result.lockedTypes)
+    #expect(rendered.contains("fileprivate static func _preferenceLock_cap<V>(_: KeyPath<S, V>, _: V) {}"))
+    #expect(rendered.contains("fileprivate static func _preferenceLock_cap<V>(_: KeyPath<S, V?>, _: V) {}"))
+    #expect(
+      rendered.contains(
+        "@available(*, unavailable, message: \"preference 'S.cap' was shipped as type(of: Int.max) (Preferences.lock)"
+      ))
+    #expect(
+      rendered.contains(
+        "_preferenceLock_cap<Declared, Shipped>(_: KeyPath<S, Declared>, _: Shipped) {}"))
+    #expect(
+      rendered.contains(
+        "#sourceLocation(file: \"Sources/App/File.swift\", line: 3)\n    _preferenceLock_cap(\\S.cap, Int.max)\n"
+      ))
+  }
+
   /// Each lock rule is worded once: the build's error, the check generated code places at the
   /// declaration, and the `lock` command's refusal name the same fixes, spelled the same way.
   @Test func aRetypeIsWordedTheSameEverywhere() throws {
@@ -324,6 +353,22 @@ import Testing
     #expect(package.lockText.contains("S.launchCount: Int\n"), "nothing was written")
     #expect(package.run(["--accept-retype", "S.launchCount"]).status == 0)
     #expect(package.lockText.contains("S.launchCount: String\n"))
+  }
+
+  /// A default whose type the scanner cannot tell is recorded as itself, `type(of: DEFAULT)`,
+  /// without a warning, and kept while the declaration changes: the build's compiler compares.
+  /// `--accept-retype` records the declaration as it is now.
+  @Test func lockRecordsTheDefaultWhoseTypeOnlyTheCompilerKnows() throws {
+    let package = try Package("struct S { @Preference var since = Date.distantPast }")
+    let first = package.run()
+    #expect(first.status == 0)
+    #expect(package.lockText.contains("S.since: type(of: Date.distantPast)\n"), "\(package.lockText)")
+    #expect(!first.errors.contains("cannot tell the type"), "\(first.errors)")
+    try package.write("struct S { @Preference var since = 0 }")
+    #expect(package.run().status == 0)
+    #expect(package.lockText.contains("S.since: type(of: Date.distantPast)\n"), "kept for the compiler")
+    #expect(package.run(["--accept-retype", "S.since"]).status == 0)
+    #expect(package.lockText.contains("S.since: Int\n"))
   }
 
   @Test func lockResolvesMergeConflictsAsTheUnionAndDropsUnreadableLinesSayingSo() throws {

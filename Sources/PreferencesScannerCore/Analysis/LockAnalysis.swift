@@ -154,6 +154,15 @@ package struct LockAnalysis {
   /// type resolves it as the declaration does, with the family of types that read its values;
   /// `nil` where the scanner already compares the written type, or cannot place the check.
   private func lockedType(_ type: String, for plan: PreferencePlan, files: [FileSyntax]) -> LockedType? {
+    // A shipped default whose type only the compiler knows: it compares that type with the
+    // declaration's, whatever the declaration now says.
+    if let shipped = PreferenceLock.Entry(key: plan.key, type: type).shippedDefault {
+      // Unless generated code can no longer name what it names (a name made private since).
+      let analysis = expressionAnalyzer(for: plan, files: files).analyze(
+        ExpressionSyntax(text: shipped), isType: false)
+      guard analysis.unreachable == nil else { return nil }
+      return .init(type: analysis.code, family: .typeOfShippedDefault)
+    }
     // A literal default, or a type written with standard names only, is compared by the scanner.
     if plan.syntax.declaredType == nil, let value = plan.syntax.defaultValue,
       LiteralType.of(value) != nil
@@ -164,15 +173,18 @@ package struct LockAnalysis {
     let normalized = normalizedType(type)
     if normalized == "Int" { return .init(type: type, family: .integer) }
     if normalized == "Double" { return .init(type: type, family: .real) }
+    let analysis = expressionAnalyzer(for: plan, files: files).analyze(
+      ExpressionSyntax(text: type), isType: true)
+    guard analysis.unreachable == nil else { return nil }
+    return .init(type: analysis.code, family: .exact)
+  }
+
+  /// An analyzer of code written where `plan`'s generated checks stand.
+  private func expressionAnalyzer(for plan: PreferencePlan, files: [FileSyntax]) -> ExpressionAnalyzer {
     let context = index.lexicalContext(
       scope: plan.syntax.scope, in: files[plan.fileIndex], fileIndex: plan.fileIndex)
     let declaringType = index.scopeTypes[plan.fileIndex][plan.syntax.scope]
-    let analysis = ExpressionAnalyzer(
-      index: index, context: context, declaringType: declaringType, file: plan.file
-    )
-    .analyze(ExpressionSyntax(text: type), isType: true)
-    guard analysis.unreachable == nil else { return nil }
-    return .init(type: analysis.code, family: .exact)
+    return ExpressionAnalyzer(index: index, context: context, declaringType: declaringType, file: plan.file)
   }
 
   static func isStandard(_ type: String) -> Bool {
@@ -223,9 +235,11 @@ package struct LockAnalysis {
 /// What the lock says about one declaration's type, for a check the generated code makes the
 /// compiler do where the scanner cannot see the declared type.
 package struct LockedType: Sendable {
+  /// The type; with ``Family/typeOfShippedDefault``, the default the key shipped with.
   package var type: String
-  /// Types whose stored values read as `type` (integers of every width, floating point).
+  /// Types whose stored values read as `type` (integers of every width, floating point), or the
+  /// type of the shipped default.
   package var family: Family
 
-  package enum Family: Sendable { case exact, integer, real }
+  package enum Family: Sendable { case exact, integer, real, typeOfShippedDefault }
 }

@@ -57,6 +57,8 @@ package enum LockRules {
 
   /// A declared type that would not read the values stored as the shipped one.
   static func retype(of entry: PreferenceLock.Entry, by plan: PreferencePlan) -> LockFinding? {
+    // The type of a shipped default only the compiler knows: the generated check compares it.
+    guard entry.shippedDefault == nil else { return nil }
     guard let shipped = entry.type, let declared = plan.valueType, !typesAreCompatible(shipped, declared)
     else {
       return nil

@@ -488,15 +488,26 @@ package struct ScannerCommand {
     updated.disagreements = [:]
     updated.malformed = []
     for plan in result.plans {
-      var entry = updated.entries[plan.key] ?? PreferenceLock.Entry(key: plan.key, type: plan.valueType)
+      var entry = updated.entries[plan.key] ?? PreferenceLock.Entry(key: plan.key, type: nil)
+      // The type as the lock records it: the scanner's, or else the default as generated code
+      // evaluates it, whose type the compiler checks in later builds.
+      let evaluated: String? =
+        switch plan.registration {
+        case .registry(let evaluation), .mainActor(let evaluation), .defaultIsolation(let evaluation):
+          evaluation.expression
+        case .none, .literal, .firstRead: nil
+        }
+      let declaredType = plan.valueType ?? evaluated.flatMap(PreferenceLock.Entry.type(ofDefault:))
       if let retyped = LockRules.retype(of: entry, by: plan) {
         if acceptRetype.contains(plan.key) {
-          entry.type = plan.valueType
+          entry.type = declaredType
         } else {
           problems.append(
             Diagnostic(.error, retyped.refusal, file: plan.file, line: plan.line, column: plan.column))
         }
-      } else if let new = plan.valueType {
+      } else if entry.shippedDefault != nil, !acceptRetype.contains(plan.key) {
+        // Shipped with a default only the compiler types: kept, for the build to compare.
+      } else if let new = declaredType {
         entry.type = new
       } else if entry.type == nil {
         problems.append(

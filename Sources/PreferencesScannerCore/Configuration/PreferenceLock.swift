@@ -34,7 +34,9 @@ package struct PreferenceLock: Sendable, Equatable {
 
   package struct Entry: Sendable, Equatable {
     package var key: String
-    /// The type the key was shipped with, or `nil` if unknown.
+    /// The type the key was shipped with, or `nil` if unknown. Where the scanner could not tell
+    /// the type from the default, `type(of: DEFAULT)`: the default it shipped with, whose type the
+    /// compiler compares with the declared one (``shippedDefault``).
     package var type: String?
     /// The store it was shipped in, as written in `store:`; `nil` for the default store.
     package var store: String?
@@ -56,6 +58,25 @@ package struct PreferenceLock: Sendable, Equatable {
       self.isRetired = isRetired
       self.line = line
     }
+
+    /// The default the key shipped with where the lock records its type as `type(of: DEFAULT)`
+    /// (the scanner could not tell it): generated code makes the compiler check that the
+    /// declaration's type is that default's.
+    package var shippedDefault: String? {
+      guard let type, type.hasPrefix(Self.typeOfPrefix), type.hasSuffix(")") else { return nil }
+      return String(type.dropFirst(Self.typeOfPrefix.count).dropLast())
+    }
+
+    /// How the lock records the type of `defaultText`, if it can: a default on one line, with
+    /// none of the words the lock's format uses.
+    package static func type(ofDefault defaultText: String) -> String? {
+      guard !defaultText.isEmpty, !defaultText.contains(where: \.isNewline),
+        !defaultText.contains(" store: "), !defaultText.contains(" renamed-from: ")
+      else { return nil }
+      return typeOfPrefix + defaultText + ")"
+    }
+
+    static let typeOfPrefix = "type(of: "
   }
 
   package var entries: [String: Entry]

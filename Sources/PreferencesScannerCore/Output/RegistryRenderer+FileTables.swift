@@ -159,32 +159,45 @@ extension RegistryRenderer {
   /// Overloads that accept the locked type (or its storage family, or its optional) and a
   /// generic one, unavailable, whose message names the key and the fixes; the call, placed at
   /// the declaration with `#sourceLocation`, picks the unavailable one exactly when the declared
-  /// type changed, so the compiler reports it there.
+  /// type changed, so the compiler reports it there. Where the lock has the default the key
+  /// shipped with instead of a type, the call passes that default too, and the accepting
+  /// overloads take a value of the declared type (or of its optional's wrapped type).
   static func lockCheck(_ plan: PreferencePlan, root: [String], lock: LockedType, file: FileSyntax)
     -> String
   {
     let name =
       "_preferenceLock_" + SwiftIdentifier.mangled(plan.property) + (plan.syntax.isStatic ? "_static" : "")
     let rootType = qualified(root) + (plan.syntax.isStatic ? ".Type" : "")
-    let message = LockFinding.retyped(key: plan.key, shipped: lock.type, declared: nil).buildMessage
+    let shippedDefault = lock.family == .typeOfShippedDefault
+    let shipped = shippedDefault ? "type(of: \(lock.type))" : lock.type
+    let message = LockFinding.retyped(key: plan.key, shipped: shipped, declared: nil).buildMessage
     var accepted: [String]
     switch lock.family {
     case .exact: accepted = ["KeyPath<\(rootType), \(lock.type)>", "KeyPath<\(rootType), \(lock.type)?>"]
-    case .integer: accepted = ["KeyPath<\(rootType), V>", "KeyPath<\(rootType), V?>"]
-    case .real: accepted = ["KeyPath<\(rootType), V>", "KeyPath<\(rootType), V?>"]
+    case .integer, .real: accepted = ["KeyPath<\(rootType), V>", "KeyPath<\(rootType), V?>"]
+    case .typeOfShippedDefault:
+      accepted = ["KeyPath<\(rootType), V>, _: V", "KeyPath<\(rootType), V?>, _: V"]
     }
     let generic =
-      lock.family == .exact
-      ? "" : "<V: \(lock.family == .integer ? "_Preferences.StoredAsInteger" : "_Preferences.StoredAsReal")>"
+      switch lock.family {
+      case .exact: ""
+      case .integer: "<V: _Preferences.StoredAsInteger>"
+      case .real: "<V: _Preferences.StoredAsReal>"
+      case .typeOfShippedDefault: "<V>"
+      }
     var out = ""
     for parameter in accepted {
       out += "  @MainActor fileprivate static func \(name)\(generic)(_: \(parameter)) {}\n"
     }
     out += "  @available(*, unavailable, message: \(StringLiteral.quote(message)))\n"
-    out += "  @MainActor fileprivate static func \(name)<Declared>(_: KeyPath<\(rootType), Declared>) {}\n"
+    out +=
+      shippedDefault
+      ? "  @MainActor fileprivate static func \(name)<Declared, Shipped>(_: KeyPath<\(rootType), Declared>, _: Shipped) {}\n"
+      : "  @MainActor fileprivate static func \(name)<Declared>(_: KeyPath<\(rootType), Declared>) {}\n"
     out += "  @MainActor fileprivate static func \(name)_check() {\n"
     out += "#sourceLocation(file: \(StringLiteral.quote(plan.file)), line: \(plan.line))\n"
-    out += "    \(name)(\\\(rootType).\(SwiftIdentifier.escaped(plan.property)))\n"
+    let keyPath = "\\\(rootType).\(SwiftIdentifier.escaped(plan.property))"
+    out += "    \(name)(\(keyPath)\(shippedDefault ? ", " + lock.type : ""))\n"
     out += "#sourceLocation()\n  }\n\n"
     return out
   }

@@ -100,6 +100,7 @@ package final class TableMemo {
         case .exact: inputs.add(1)
         case .integer: inputs.add(2)
         case .real: inputs.add(3)
+        case .typeOfShippedDefault: inputs.add(4)
         }
       }
     }
