@@ -39,7 +39,8 @@ let package = Package(
     .target(name: "PreferencesScannerCore", swiftSettings: scannerSettings),
     .executableTarget(
       name: "preferences-scanner", dependencies: ["PreferencesScannerCore"], swiftSettings: scannerSettings),
-    // The scanner's fuzzer, shared by its tests and a long-run command (swift run -c release preferences-fuzz).
+    // The scanner's fuzzer, shared by its tests and a long-run command
+    // (PREFERENCES_OPTIMIZED_SCANNER=1 swift run -c release preferences-fuzz).
     .target(name: "ScannerFuzzing", dependencies: ["PreferencesScannerCore"]),
     .executableTarget(name: "preferences-fuzz", dependencies: ["ScannerFuzzing", "PreferencesScannerCore"]),
 
@@ -79,7 +80,7 @@ let package = Package(
     .executableTarget(
       name: "PreferencesTestHelper", dependencies: ["Preferences"], exclude: ["preferences-config.json"],
       plugins: ["PreferenceRegistryPlugin"]),
-    // Benchmarks: swift run -c release PreferencesBenchmarks
+    // Benchmarks: PREFERENCES_OPTIMIZED_SCANNER=1 swift run -c release PreferencesBenchmarks
     .executableTarget(
       name: "PreferencesBenchmarks",
       dependencies: ["Preferences", "PreferencesScannerCore", "preferences-scanner"],

@@ -8,7 +8,7 @@
 #
 # Then the package's share per part, in the same configuration: each part's build dir removed
 # from the finished app's scratch path and the app built again, which rebuilds that part alone
-# (and relinks the app):
+# (and the app's one file):
 # - the scanner: PreferencesScannerCore and preferences-scanner, the tool the plugin runs (SwiftPM
 #   builds it before the build, for the plugin), and the plugin step;
 # - the runtime: the Preferences library;
@@ -38,11 +38,14 @@ trap 'rm -rf "$work"' EXIT
 # committed and tagged. Its directory's name is the package's identity.
 package="$work/swift-preferences"
 mkdir -p "$package"
-(cd "$root" && git ls-files -z --cached --others --exclude-standard) \
-  | (cd "$root" && xargs -0 cp --parents -t "$package" 2>/dev/null || true)
+# (Files deleted from the working tree but still tracked are left out.)
+(cd "$root" && git ls-files -z --cached --others --exclude-standard \
+  | while IFS= read -r -d '' file; do [ -e "$file" ] && printf '%s\0' "$file"; done \
+  | tar --null -T - -cf -) | tar -xf - -C "$package"
 git -C "$package" init -q
 git -C "$package" add -A
-git -C "$package" -c user.name=benchmark -c user.email=benchmark@localhost commit -qm "benchmark"
+git -C "$package" -c user.name=benchmark -c user.email=benchmark@localhost -c commit.gpgsign=false \
+  commit -qm "benchmark"
 git -C "$package" tag 1.0.0
 
 # The two apps: the same program, with and without the package.
@@ -113,7 +116,7 @@ rebuild() {
   local configuration="$1"; shift
   for path in "$@"; do
     # shellcheck disable=SC2086 # the globs are meant to expand
-    rm -rf $work/scratch/${path//PRODUCTS/$configuration}
+    rm -rf "$work/scratch/"${path//PRODUCTS/$configuration}
   done
   timed_build "$work/with" "$work/scratch" -c "$configuration"
 }

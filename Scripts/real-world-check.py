@@ -16,7 +16,8 @@ For each ROOT (a checkout of any Swift project), in temporary copies:
 Files in DocC catalogs (`*.docc/`) are skipped, as SwiftPM does not compile them.
 
 Needs `pip install tree-sitter "tree-sitter-language-pack<0.10"` and the scanner built
-(`swift build -c release --product preferences-scanner`). Exit status 1 when a check fails.
+(`PREFERENCES_OPTIMIZED_SCANNER=1 swift build -c release --product preferences-scanner`; without the
+variable it is built unoptimized, as users' builds run it). Exit status 1 when a check fails.
 
 Usage: Scripts/real-world-check.py [--scanner PATH] ROOT...
 """

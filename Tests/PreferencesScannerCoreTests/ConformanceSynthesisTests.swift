@@ -274,6 +274,25 @@ import Testing
         """), "\(text)")
   }
 
+  /// A `RawRepresentable` type that is also `Codable` is stored as its raw value only where the
+  /// raw type surely is a preference value; otherwise Codable's implementation applies (JSON
+  /// text), and the conformance is judged as a Codable one.
+  @Test func aCodableRawRepresentableOfAnotherRawTypeIsStoredAsJSON() {
+    let result = scan(
+      """
+      struct Stamp: RawRepresentable, Codable { var rawValue: Date }
+      struct Code: RawRepresentable, Codable { var rawValue: String }
+      struct S {
+        @Preference var stamp: Stamp? = nil
+        @Preference var code: Code? = nil
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    let storage = Dictionary(uniqueKeysWithValues: result.conformances.map { ($0.typeName, $0.storage) })
+    #expect(storage["Stamp"] == .json)
+    #expect(storage["Code"] == .rawRepresentable)
+  }
+
   /// A public raw-value enum has no payloads and never can: the registry states it `Sendable`
   /// as for an internal one (IceCubes' public settings enums), where a public struct must say so
   /// itself (see the next tests).

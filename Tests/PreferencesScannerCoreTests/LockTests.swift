@@ -369,6 +369,13 @@ import Testing
     #expect(package.lockText.contains("S.since: type(of: Date.distantPast)\n"), "kept for the compiler")
     #expect(package.run(["--accept-retype", "S.since"]).status == 0)
     #expect(package.lockText.contains("S.since: Int\n"))
+    // A shipped type is not replaced by a default the scanner cannot type: the build compares.
+    try package.write("struct S { @Preference var since = Date.distantPast }")
+    let kept = package.run()
+    #expect(kept.status == 0)
+    #expect(package.lockText.contains("S.since: Int\n"), "\(package.lockText)")
+    #expect(package.run(["--accept-retype", "S.since"]).status == 0)
+    #expect(package.lockText.contains("S.since: type(of: Date.distantPast)\n"))
   }
 
   @Test func lockResolvesMergeConflictsAsTheUnionAndDropsUnreadableLinesSayingSo() throws {

@@ -1,7 +1,7 @@
 /// The conformances to `PreferenceValue` the registry writes for module types declared without
 /// one, so that `@Preference var theme = Theme.dark` needs nothing more: an enum with a
-/// property-list raw value, or a `RawRepresentable` struct (an `OptionSet`) whose raw value is a
-/// string or number, is stored as its raw value, a `Codable` type as JSON text (the protocol's
+/// property-list raw value, or a `RawRepresentable` struct (an `OptionSet`) whose raw type is
+/// written, is stored as its raw value, a `Codable` type as JSON text (the protocol's
 /// default implementations, as for a conformance the user writes). Likewise the conformances to
 /// `PreferenceDictionaryKey` of the module types a stored dictionary is keyed by: a raw-value
 /// enum or struct is a key as its raw value, a `LosslessStringConvertible` type as its
@@ -184,10 +184,14 @@ struct ConformanceSynthesis {
       }
     } else {
       let rawValue = kind == .enum && isRawValueEnum(info)
-      let rawStruct = !rawValue && isWrittenRawRepresentable(type)
       let codable =
         index.inherits(type, anyOf: ["Codable"])
         || (index.inherits(type, anyOf: ["Encodable"]) && index.inherits(type, anyOf: ["Decodable"]))
+      // A Codable one is stored as its raw value only where that is a preference value for sure
+      // (else the conformance takes Codable's implementation: JSON text).
+      let rawStruct =
+        !rawValue && isWrittenRawRepresentable(type)
+        && (!codable || writtenRawType(type).map { Self.rawValueTypes.contains($0) } == true)
       guard rawValue || rawStruct || codable else {
         return .failure(
           ConformanceBlock(
@@ -287,14 +291,28 @@ struct ConformanceSynthesis {
   /// (`RegistryRenderer.conformances`), where the compiler reports it if not. A raw type syntax
   /// does not show (`let rawValue = 1`) leaves the type to the user.
   private func isWrittenRawRepresentable(_ type: ModuleIndex.TypeID) -> Bool {
-    guard index[type].kind == .struct || index[type].kind == .enum else { return false }
-    guard index.inherits(type, anyOf: ["RawRepresentable", "OptionSet"]) else { return false }
+    rawTypeText(type) != nil
+  }
+
+  /// The raw type a `RawRepresentable` struct or enum writes, as written.
+  private func rawTypeText(_ type: ModuleIndex.TypeID) -> String? {
+    guard index[type].kind == .struct || index[type].kind == .enum else { return nil }
+    guard index.inherits(type, anyOf: ["RawRepresentable", "OptionSet"]) else { return nil }
     let members = index[type].members
     let alias = members["RawValue"]?.first { $0.syntax.kind == .typeAlias }?.syntax.type
     var written = members["rawValue"]?.first { $0.syntax.kind == .property && !$0.syntax.isStatic }?.syntax
       .type
     if written == nil || written == "RawValue" || written == "Self.RawValue" { written = alias }
-    return written.map { !$0.isEmpty } ?? false
+    return written?.isEmpty == false ? written : nil
+  }
+
+  /// The raw type a `RawRepresentable` type writes, as a standard name (`Swift.Int` is `Int`),
+  /// if it writes one of those.
+  private func writtenRawType(_ type: ModuleIndex.TypeID) -> String? {
+    guard let written = rawTypeText(type) else { return nil }
+    let names = ModuleIndex.dotted(written.removing(" "))
+    return names.count == 1
+      ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : nil
   }
 
   /// Where the conformance compiles: where the type is declared, and (with `excludingOwn`) not

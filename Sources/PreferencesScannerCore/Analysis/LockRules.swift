@@ -19,7 +19,7 @@ package enum LockFinding: Sendable, Equatable {
   package var buildMessage: String {
     switch self {
     case .retyped(let key, let shipped, let declared):
-      "preference '\(key)' was shipped as \(shipped) (\(PreferenceLock.fileName)) and is now declared as \(declared ?? "another type"); values users already stored would no longer read. Keep the type \(shipped); or store the new type under a new key and retire this one with '\(LockRules.command("--retire \(key)"))'; or, if dropping the stored values is intended, '\(LockRules.command("--accept-retype \(key)"))'"
+      "preference '\(key)' was shipped as \(shipped) (\(PreferenceLock.fileName)) and is now declared as \(declared ?? "another type"); values users already stored would no longer read. Keep \(LockRules.keep(shipped)); or store the new type under a new key and retire this one with '\(LockRules.command("--retire \(key)"))'; or, if dropping the stored values is intended, '\(LockRules.command("--accept-retype \(key)"))'"
     case .moved(let key, let shipped, let declared):
       "preference '\(key)' was shipped in store \(shipped) (\(PreferenceLock.fileName)) and is now declared in store \(declared); the values users stored stay behind in \(shipped). Declare the move with @Preference(store: \(declared), movedFrom: \(shipped)), which moves each value at first use; or, to leave them, run '\(LockRules.command("--accept-move \(key)"))'"
     case .disagreement(let key, let sides):
@@ -50,6 +50,12 @@ package enum LockFinding: Sendable, Equatable {
 
 /// The lock's rules about one declaration.
 package enum LockRules {
+  /// "the type T", or "the type of DEFAULT" for a shipped default (`type(of: DEFAULT)`).
+  static func keep(_ shipped: String) -> String {
+    let entry = PreferenceLock.Entry(key: "", type: shipped)
+    return entry.shippedDefault.map { "the type of \($0)" } ?? "the type \(shipped)"
+  }
+
   /// The lock command with `arguments`, spelled the one way every message uses.
   static func command(_ arguments: String) -> String {
     "swift package --allow-writing-to-package-directory preferences lock \(arguments)"

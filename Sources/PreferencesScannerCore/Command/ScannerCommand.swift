@@ -497,19 +497,27 @@ package struct ScannerCommand {
           evaluation.expression
         case .none, .literal, .firstRead: nil
         }
-      let declaredType = plan.valueType ?? evaluated.flatMap(PreferenceLock.Entry.type(ofDefault:))
+      // Only where the build can place the check (a declaration a key path reaches).
+      let shippedDefault =
+        plan.lockCheck == nil ? nil : evaluated.flatMap(PreferenceLock.Entry.type(ofDefault:))
+      let accepted = acceptRetype.contains(plan.key)
       if let retyped = LockRules.retype(of: entry, by: plan) {
-        if acceptRetype.contains(plan.key) {
-          entry.type = declaredType
+        if accepted {
+          entry.type = plan.valueType
         } else {
           problems.append(
             Diagnostic(.error, retyped.refusal, file: plan.file, line: plan.line, column: plan.column))
         }
-      } else if entry.shippedDefault != nil, !acceptRetype.contains(plan.key) {
-        // Shipped with a default only the compiler types: kept, for the build to compare.
-      } else if let new = declaredType {
-        entry.type = new
-      } else if entry.type == nil {
+      } else if let new = plan.valueType {
+        // A type recorded as a shipped default stays, for the build's compiler to compare.
+        if entry.shippedDefault == nil || accepted { entry.type = new }
+      } else if entry.type != nil, !accepted {
+        // A shipped type (or default) is never replaced by what the scanner cannot type: the
+        // build compares them, and --accept-retype records the change.
+      } else if let shippedDefault {
+        entry.type = shippedDefault
+      } else {
+        entry.type = nil
         problems.append(
           Diagnostic(
             .warning,
