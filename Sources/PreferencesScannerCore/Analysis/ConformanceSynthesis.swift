@@ -171,7 +171,7 @@ struct ConformanceSynthesis {
       let rawTypes = Self.keyRawValueTypes
       if kind == .enum && isRawValueEnum(info, rawTypes: rawTypes) {
         keyStorage = .rawValue
-      } else if isWrittenRawRepresentable(type) {
+      } else if rawTypeText(type) != nil {
         keyStorage = .rawRepresentable
       } else if index.inherits(type, anyOf: ["LosslessStringConvertible"]) {
         keyStorage = .description
@@ -190,7 +190,7 @@ struct ConformanceSynthesis {
       // A Codable one is stored as its raw value only where that is a preference value for sure
       // (else the conformance takes Codable's implementation: JSON text).
       let rawStruct =
-        !rawValue && isWrittenRawRepresentable(type)
+        !rawValue && rawTypeText(type) != nil
         && (!codable || writtenRawType(type).map { Self.rawValueTypes.contains($0) } == true)
       guard rawValue || rawStruct || codable else {
         return .failure(
@@ -282,19 +282,14 @@ struct ConformanceSynthesis {
       && info.firstInherited.map { rawTypes.contains(ModuleIndex.lastComponent($0)) } == true
   }
 
-  /// Whether a struct or enum is `RawRepresentable` by its own members (an `OptionSet`,
-  /// `struct Tag: RawRepresentable`, an enum with payloads that writes `var rawValue: String`)
-  /// with its raw type written on its `rawValue` property or its `RawValue` type alias: the
+  /// The raw type, as written, of a struct or enum `RawRepresentable` by its own members (an
+  /// `OptionSet`, `struct Tag: RawRepresentable`, an enum with payloads that writes `var rawValue:
+  /// String`), read from its `rawValue` property or its `RawValue` type alias: the
   /// protocol's default implementation then stores its raw value, as `@AppStorage` stores such a
   /// type. Whether the raw type is a preference value (or a dictionary key) the compiler decides:
   /// the generated conformance needs it, and is placed at the type's declaration
   /// (`RegistryRenderer.conformances`), where the compiler reports it if not. A raw type syntax
   /// does not show (`let rawValue = 1`) leaves the type to the user.
-  private func isWrittenRawRepresentable(_ type: ModuleIndex.TypeID) -> Bool {
-    rawTypeText(type) != nil
-  }
-
-  /// The raw type a `RawRepresentable` struct or enum writes, as written.
   private func rawTypeText(_ type: ModuleIndex.TypeID) -> String? {
     guard index[type].kind == .struct || index[type].kind == .enum else { return nil }
     guard index.inherits(type, anyOf: ["RawRepresentable", "OptionSet"]) else { return nil }

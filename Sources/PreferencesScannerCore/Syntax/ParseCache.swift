@@ -37,7 +37,7 @@ package struct ParseCache: Sendable {
   }
 
   /// The cache format: raise it when an entry's encoding changes.
-  static let format = 10
+  static let format = 11
 
   /// The running executable's size and modification time, with the cache format.
   package static let runningScanner: String? = {

@@ -299,13 +299,13 @@
       let registrations = Self.registeredInProcess.withLock { $0.version }
       let shown = shownValues(keys: known)
       Self.afterReadingFileValues?()
+      // A registration (by any domain) under way or finished since UserDefaults was read: what
+      // was read may be an old default, not another writer's value. Compared next time.
+      let registered = Self.registeredInProcess.withLock { registered in
+        registered.version == registrations && registered.registering == 0 ? registered.values : nil
+      }
+      guard let registered else { return [] }
       let adopted = mirror.withLock { mirror -> [String: PropertyListValue?] in
-        // A registration (by any domain) under way or finished since UserDefaults was read: what
-        // was read may be an old default, not another writer's value. Compared next time.
-        let registered = Self.registeredInProcess.withLock { registered in
-          registered.version == registrations && registered.registering == 0 ? registered.values : nil
-        }
-        guard let registered else { return [:] }
         var adopted: [String: PropertyListValue?] = [:]
         for key in known where shown[key] != mirror.expectation(key, registered: registered) {
           guard mirror.mayCompare(key, readAt: version) else { continue }
