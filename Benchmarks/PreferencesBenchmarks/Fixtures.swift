@@ -7,7 +7,16 @@ struct Profile: Codable, Equatable, PreferenceValue {
   var tags: [String]
 }
 
-/// Read through `@Preference`.
+/// Read through `@Preference` in the property-list file store: the read path of every store on
+/// Apple platforms, a lookup in the store's cache.
+struct FileReader {
+  @Preference(store: FileWriter.store) var count = 0
+  @Preference(store: FileWriter.store) var name = "Anonymous"
+  @Preference(store: FileWriter.store) var profile = Profile(name: "P", age: 1, tags: ["a", "b"])
+}
+
+/// Read and written through `@Preference` in the UserDefaults store (on Linux, each read first
+/// compares its key with corelibs' `UserDefaults`, which tells nobody of other code's writes).
 struct Reader {
   @Preference var count = 0
   @Preference var name = "Anonymous"

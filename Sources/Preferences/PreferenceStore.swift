@@ -27,6 +27,11 @@ public final class PreferenceStore: Sendable {
   public let backend: any PreferenceBackend
   /// Launch-argument overrides: `-Key value` pairs from the process arguments.
   public let overrides: [String: String]
+  /// The backend, where other code in this process can write it unheard (a UserDefaults store on
+  /// Linux, where corelibs posts no change notification): each read asks it to compare the key
+  /// first, and reads skip the inlined cache path.
+  let checkedBeforeReads: UserDefaultsBackend?
+  @usableFromInline let checksEachRead: Bool
 
   @usableFromInline
   struct State {
@@ -84,6 +89,9 @@ public final class PreferenceStore: Sendable {
   ) {
     self.backend = backend
     self.overrides = LaunchArguments.overrides(in: arguments)
+    let userDefaults = backend as? UserDefaultsBackend
+    checkedBeforeReads = userDefaults?.checksBeforeReading == true ? userDefaults : nil
+    checksEachRead = checkedBeforeReads != nil
     // Changes the backend learns of through events (another process's write, other code's write
     // to the same UserDefaults, values a flush merged in) reach reads and observers whether or
     // not anything observes the store. Events cost nothing while nothing changes.
@@ -100,7 +108,9 @@ public final class PreferenceStore: Sendable {
   /// A stored value of the wrong type, or one that fails to decode, yields the default, is
   /// reported once through ``PreferenceDiagnostics``, and is left untouched in the store.
   ///
-  /// - Complexity: O(1) after the first read of `key`: one lock and one dictionary lookup.
+  /// - Complexity: O(1) after the first read of `key`: one lock and one dictionary lookup. On
+  ///   Linux a UserDefaults store first compares `key` with corelibs' `UserDefaults`, which tells
+  ///   nobody of other code's writes to it.
   public func value<Value: PreferenceValue>(
     forKey key: String, default defaultValue: @autoclosure () -> Value
   ) -> Value {
@@ -113,6 +123,7 @@ public final class PreferenceStore: Sendable {
   /// Observation.
   @inlinable @inline(__always)
   func cachedValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
+    if checksEachRead { return nil }
     let (value, cell) = state.withLock { state -> (Value?, Unmanaged<PreferenceCell>?) in
       guard let number = state.cache.numbers[key] else { return (nil, nil) }
       return state.cache.cachedValue(number, as: Value.self)
@@ -126,6 +137,7 @@ public final class PreferenceStore: Sendable {
   /// its defaults here: the `@Preference` read path, with no hashing. Tracked by Observation.
   @inlinable @inline(__always)
   func cachedValue<Value>(number: Int, registry: Int, as type: Value.Type) -> Value? {
+    if checksEachRead { return nil }
     let (value, cell) = state.withLock { state -> (Value?, Unmanaged<PreferenceCell>?) in
       guard registry < state.registeredRegistries.count, state.registeredRegistries[registry] else {
         return (nil, nil)
@@ -161,6 +173,7 @@ public final class PreferenceStore: Sendable {
   func load<Value: PreferenceValue>(
     _ key: String, number knownNumber: Int? = nil, default defaultValue: () -> Value
   ) -> (Value, PreferenceCell) {
+    checkedBeforeReads?.checkBeforeReading(key)
     var attempts = 0
     while true {
       attempts += 1
@@ -427,16 +440,19 @@ public final class PreferenceStore: Sendable {
 
   /// Whether a value is explicitly stored for `key` (as opposed to a default being used).
   public func hasStoredValue(forKey key: String) -> Bool {
-    backend.value(forKey: key) != nil
+    checkedBeforeReads?.checkBeforeReading(key)
+    return backend.value(forKey: key) != nil
   }
 
   /// The stored property-list value for `key`, or the registered default, or `nil`.
   public func propertyListValue(forKey key: String) -> PropertyListValue? {
-    effectiveValue(forKey: key)
+    checkedBeforeReads?.checkBeforeReading(key)
+    return effectiveValue(forKey: key)
   }
 
   /// Every stored value, with registered defaults for keys that have no stored value.
   public func dictionaryRepresentation() -> [String: PropertyListValue] {
+    checkedBeforeReads?.checkBeforeReadingAll()
     let registered = state.withLock { $0.registered }
     return registered.merging(backend.allValues().filter { !SyncMetadata.keys.contains($0.key) }) { $1 }
   }

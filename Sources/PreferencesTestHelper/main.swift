@@ -228,6 +228,15 @@ case "raw-values":
   print(
     arguments.dropFirst(3).map { defaults.object(forKey: $0).map { "\($0)" } ?? "none" }.joined(
       separator: "|"))
+case "plain-write-then-read":
+  // plain-write-then-read SUITE|standard KEY VALUE: reads KEY through an unobserved store, sets
+  // VALUE through plain UserDefaults in this process, reads KEY again at once; prints both reads.
+  guard arguments.count == 5 else { fail("usage: plain-write-then-read SUITE|standard KEY VALUE") }
+  let target = arguments[2] == "standard" ? "standard" : "suite:\(arguments[2])"
+  let store = store(target)
+  let before = store.value(forKey: arguments[3], default: "<default>")
+  plainDefaults(arguments[2]).set(arguments[4], forKey: arguments[3])
+  print(before, store.value(forKey: arguments[3], default: "<default>"))
 case "raw-set":
   // raw-set SUITE|standard KEY VALUE: sets a string through plain UserDefaults and synchronizes
   // (swift-corelibs-foundation writes its file only then).

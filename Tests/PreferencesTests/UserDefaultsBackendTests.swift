@@ -9,6 +9,118 @@ import Testing
   import Darwin
 #endif
 
+/// Preferences of a module half ported: its code still writes some of them with plain
+/// `UserDefaults`, in the same process, while the wrapper reads them.
+struct HalfPorted {
+  nonisolated static let suite = TemporarySuite()
+  nonisolated static let store = PreferenceStore(
+    backend: UserDefaultsBackend(suiteName: HalfPorted.suite.name), arguments: [])
+  @Preference(store: HalfPorted.store) var theme = "light"
+  @Preference(store: HalfPorted.store) var fontSize = 12
+}
+
+enum HalfPortedKeys: String, PreferenceKeys {
+  case volume = "HalfPortedKeys.volume"
+  var defaultValue: any PreferenceValue { 0.5 }
+}
+
+/// Other code in the same process writes the store's `UserDefaults` directly (a migration done
+/// in steps, `@AppStorage`, a Settings bundle): an unobserved store's very next read sees it,
+/// on every platform, with no timer (on Linux corelibs posts no change notification, so each
+/// read compares its key first).
+@Suite struct WritesByOtherCodeInThisProcessTests {
+  @Test func reachTheWrappersNextReadAtOnce() throws {
+    let settings = HalfPorted()
+    let plain = UserDefaults(suiteName: HalfPorted.suite.name)!
+    #expect(settings.theme == "light")
+    #expect(settings.fontSize == 12)
+    plain.set("dark", forKey: "HalfPorted.theme")
+    plain.set(15, forKey: "HalfPorted.fontSize")
+    #expect(settings.theme == "dark")
+    #expect(settings.fontSize == 15)
+    #expect(settings.$theme.hasStoredValue)
+    plain.removeObject(forKey: "HalfPorted.theme")
+    #expect(settings.theme == "light", "a removal by other code is a removal")
+    settings.fontSize = 16
+    #expect(plain.integer(forKey: "HalfPorted.fontSize") == 16)
+    #expect(settings.fontSize == 16)
+    let backend = try #require(HalfPorted.store.backend as? UserDefaultsBackend)
+    #expect(!backend.isPolling, "nothing observes the store: no timer runs")
+  }
+
+  @Test func reachTheEnumKeyedAndStringKeyedReadsAtOnceAndPersist() throws {
+    let suite = TemporarySuite()
+    let backend = UserDefaultsBackend(suiteName: suite.name)
+    let store = PreferenceStore(backend: backend, arguments: [])
+    let keyed = store.keyed(by: HalfPortedKeys.self)
+    store.register(defaults: ["HalfPortedKeys.volume": 0.5])
+    #expect(keyed.value(for: .volume) == 0.5)
+    #expect(store.value(forKey: "legacy.name", default: "none") == "none")
+    let plain = UserDefaults(suiteName: suite.name)!
+    plain.set(0.8, forKey: "HalfPortedKeys.volume")
+    plain.set("Paul", forKey: "legacy.name")
+    plain.set(true, forKey: "legacy.unread")
+    #expect(keyed.value(for: .volume) == 0.8)
+    #expect(store.value(forKey: "legacy.name", default: "none") == "Paul")
+    #expect(store.propertyListValue(forKey: "legacy.unread") == .bool(true), "a key this store never read")
+    plain.set(false, forKey: "legacy.unread")
+    #expect(store.hasStoredValue(forKey: "legacy.unread"))
+    #expect(store.dictionaryRepresentation()["legacy.unread"] == .bool(false))
+    plain.set("Kate", forKey: "legacy.listed")
+    #expect(
+      store.dictionaryRepresentation()["legacy.listed"] == .string("Kate"), "listed without a read of its own"
+    )
+    plain.removeObject(forKey: "HalfPortedKeys.volume")
+    #expect(keyed.value(for: .volume) == 0.5, "the registered default, not a stored 0.5")
+    #expect(!store.hasStoredValue(forKey: "HalfPortedKeys.volume"))
+    #expect(!backend.isPolling)
+    try store.flush()
+    #expect(suite.storedValues()?["legacy.name"] == .string("Paul"), "adopted, and persisted by the library")
+    #expect(suite.storedValues()?["HalfPortedKeys.volume"] == nil)
+  }
+
+  #if !canImport(Darwin)
+    /// `UserDefaults.standard`, in a process of its own (with a home of its own), as an app's
+    /// not-yet-ported code writes it; the library persists the value, which corelibs would not.
+    @Test func aPlainWriteToStandardReachesTheNextReadAndTheNextLaunch() throws {
+      let home = TemporaryDirectory()
+      let environment = ["HOME": home.url.path, "XDG_CONFIG_HOME": home.file("xdg").path]
+      #expect(
+        try runHelper(["plain-write-then-read", "standard", "Legacy.name", "Paul"], environment: environment)
+          == "<default> Paul")
+      #expect(
+        try runHelper(["file-value", "standard", "Legacy.name"], environment: environment)
+          == #"string("Paul")"#)
+    }
+  #endif
+
+  /// A real app's port: 124 settings read once, then all written by its not-yet-migrated code.
+  @Test func everySettingOfAPortReadsTheNewValueAtOnce() throws {
+    let suite = TemporarySuite()
+    let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
+    let keys = (0..<124).map { "Settings.option\($0)" }
+    for key in keys { #expect(store.value(forKey: key, default: -1) == -1) }
+    let plain = UserDefaults(suiteName: suite.name)!
+    for (index, key) in keys.enumerated() { plain.set(index, forKey: key) }
+    let missed = keys.enumerated().filter { store.value(forKey: $1, default: -1) != $0 }.map(\.element)
+    #expect(missed.count == 0, "still the old value: \(missed.prefix(3)) …")
+  }
+
+  /// The read that finds the write tells observers too, and an observer of a key nobody reads
+  /// hears it from the comparison an observed store runs.
+  @Test func theReadThatFindsAWriteTellsObservers() {
+    let suite = TemporarySuite()
+    let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
+    #expect(store.value(forKey: "legacy", default: "A") == "A")
+    let heard = Recorder<String>()
+    let observation = store.observe("legacy", default: "A") { heard.record($0) }
+    UserDefaults(suiteName: suite.name)!.set("B", forKey: "legacy")
+    #expect(store.value(forKey: "legacy", default: "A") == "B")
+    #expect(waitUntil { heard.all == ["B"] })
+    withExtendedLifetime(observation) {}
+  }
+}
+
 /// The UserDefaults store shares its values with plain `UserDefaults`, in this process and
 /// others, and on Linux has the file store's guarantees.
 @Suite struct UserDefaultsBackendTests {

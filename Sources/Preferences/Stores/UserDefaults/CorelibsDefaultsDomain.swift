@@ -36,7 +36,8 @@
   /// shortly after a change and at exit, merges with other processes, file-system events), and
   /// every value is mirrored into the process's `UserDefaults`, so code reading it directly sees
   /// the library's values. Values other code writes into the process's `UserDefaults` are found
-  /// by ``poll(known:)`` (only while the store is observed) and adopted into the file.
+  /// by ``poll(known:)`` (for a key before each read of it, and about once a second while the store
+  /// is observed) and adopted into the file.
   final class CorelibsDefaultsDomain: DefaultsDomain {
     /// `nonisolated(unsafe)` is safe: corelibs guards UserDefaults' state with internal locks
     /// (Apple documents it as thread-safe and marks it `Sendable`; corelibs does not declare the
@@ -48,6 +49,9 @@
     /// Other processes hear the file's events: nothing to announce.
     func announceChange() {}
     var announcesChanges: Bool { false }
+    /// Corelibs posts no `didChangeNotification`: other code's writes are found by ``poll(known:)``,
+    /// which the backend runs for a key before each read of it.
+    var hearsWritesInProcess: Bool { false }
     /// The domain's file, written atomically by this process.
     let file: PropertyListFileBackend
     /// Keys given on the command line (`-Key value`): UserDefaults shows the argument there, which

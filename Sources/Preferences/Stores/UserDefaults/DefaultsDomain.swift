@@ -19,7 +19,8 @@ import Foundation
 /// - Another process's write posts nothing, unless that process writes through this library,
 ///   which announces its writes (``announceChange()``); ``poll(known:)`` finds the rest, and is
 ///   called when the app becomes active and while it is (or while the store is observed).
-/// - Writes through any `UserDefaults` object of the domain in this process call the handler.
+/// - Writes through any `UserDefaults` object of the domain in this process call the handler
+///   (``hearsWritesInProcess``; not on Linux, where corelibs posts nothing).
 protocol DefaultsDomain: AnyObject, Sendable {
   /// The value stored in the persistent domain under `key`. O(1).
   func storedValue(forKey key: String) -> PropertyListValue?
@@ -69,9 +70,15 @@ protocol DefaultsDomain: AnyObject, Sendable {
   /// Calls `handler` when the system says the domain passed its size limit
   /// (`UserDefaults.sizeLimitExceededNotification`, posted on tvOS), until ``stopEvents()``.
   func observeSizeLimitExceeded(_ handler: @escaping @Sendable () -> Void)
+  /// Whether every write other code in this process makes through a `UserDefaults` object of the
+  /// domain calls the handler given to ``startEvents(_:)``. Apple's UserDefaults posts
+  /// `didChangeNotification` for each; swift-corelibs-foundation posts nothing, so there the
+  /// backend polls a key (``poll(known:)``) before each read of it.
+  var hearsWritesInProcess: Bool { get }
 }
 
 extension DefaultsDomain {
+  var hearsWritesInProcess: Bool { true }
   var sizeLimit: DomainSizeLimit? { nil }
   var keptValuesDirectory: URL? { nil }
   func observeSizeLimitExceeded(_ handler: @escaping @Sendable () -> Void) {}

@@ -11,7 +11,9 @@ import Foundation
 ///   (``PreferenceStore/hasStoredValue(forKey:)``, resets, migrations and sync rely on it).
 /// - Other code's writes through any `UserDefaults` object in this process reach reads and
 ///   observers at once, through `UserDefaults.didChangeNotification` (posted, on Apple
-///   platforms, on the writing thread): the keys this store uses are compared then.
+///   platforms, on the writing thread): the keys this store uses are compared then. On Linux,
+///   where corelibs posts nothing, each read compares its key first, and observers hear such a
+///   write within a second while the store is observed.
 /// - Another process's writes (a widget, an app extension writing the app group) post nothing
 ///   to this process. A process that writes through this library announces its writes (a Darwin
 ///   notification, on Apple platforms), and they arrive at once. Any other writer's changes are
@@ -488,6 +490,27 @@ public final class UserDefaultsBackend: PreferenceBackend {
     // The notification this backend's own write posts, synchronously, on this thread.
     if Self.writer == ObjectIdentifier(self) { return }
     check(keys)
+  }
+
+  /// Whether other code in this process can write the domain unheard (Linux: corelibs posts no
+  /// change notification), so that the store asks ``checkBeforeReading(_:)`` before each read.
+  var checksBeforeReading: Bool { !domain.hearsWritesInProcess }
+
+  /// Looks for a write of `key` by other code in this process that no event reported, before a
+  /// read of it: one comparison of what `UserDefaults` shows with what the domain expects. A
+  /// write found is adopted (stored, persisted) and reported, so the read that follows sees it.
+  func checkBeforeReading(_ key: String) {
+    if let changed = domain.poll(known: [key]), changed.isEmpty { return }
+    check([key])
+  }
+
+  /// ``checkBeforeReading(_:)`` for every key the domain or its `UserDefaults` shows, before a
+  /// read of every value.
+  func checkBeforeReadingAll() {
+    var known = Set(domain.storedValues().keys)
+    known.formUnion(domain.userDefaults.dictionaryRepresentation().keys)
+    known.formUnion(state.withLock { $0.seen.keys })
+    check(domain.poll(known: known))
   }
 
   /// Looks for the changes no event reports: what the poll runs while the store is observed.
