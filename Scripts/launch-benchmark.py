@@ -21,8 +21,8 @@ exists), printing for each size:
   hand-written app's register-and-read-everything.
 
 Medians of the rounds. With `--check RATIO` it fails when the start-to-first-read ratio passes
-RATIO at any size (`.ci/run` checks 1,200 preferences against the bound Benchmarks/README.md
-gives). Linux only (it reads `/proc`).
+RATIO at any size in two measurements in a row (the second made only when the first passes it;
+`.ci/run` checks 1,200 preferences against the bound Benchmarks/README.md gives). Linux only (it reads `/proc`).
 """
 
 import argparse
@@ -200,7 +200,9 @@ def main():
               "process to exit, app | by hand | resident per preference, app | by hand |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         failures = []
-        for size in sizes:
+
+        def measure(size):
+            """One row: `--rounds` interleaved runs of the app and the hand-written app."""
             app, hand = products / f"LaunchApp{size}", products / f"LaunchHand{size}"
             samples = {name: [] for name in ("app", "hand")}
             ratios = []
@@ -224,9 +226,20 @@ def main():
                   f"{process['app']:.1f} ms | {process['hand']:.1f} ms | "
                   f"{memory['app']['resident'] / size:.0f} B | {memory['hand']['resident'] / size:.0f} B |",
                   flush=True)
+            return ratio
+
+        for size in sizes:
+            ratio = measure(size)
             if options.check is not None and ratio > options.check:
-                failures.append(f"{size} preferences: the first read costs {ratio:.2f}× the hand-written "
-                                f"app's, over the bound of {options.check}×")
+                # Measured again before failing: a machine busy with something else for a few
+                # seconds moves one row (2.02× once, beside other builds); a slower library moves
+                # both.
+                print(f"{size} preferences: {ratio:.2f}× is over the bound of {options.check}×; measuring again",
+                      flush=True)
+                again = measure(size)
+                if again > options.check:
+                    failures.append(f"{size} preferences: the first read costs {ratio:.2f}× and then {again:.2f}× "
+                                    f"the hand-written app's, over the bound of {options.check}×")
         for failure in failures:
             print(f"error: {failure}", file=sys.stderr)
         if failures:
