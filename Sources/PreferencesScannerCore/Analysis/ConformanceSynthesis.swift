@@ -70,22 +70,6 @@ struct ConformanceSynthesis {
     }
   }
 
-  /// The raw types whose enums the registry makes storable.
-  static let rawValueTypes: Set<String> = [
-    "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
-    "Double",
-    "Float", "CGFloat", "Character",
-  ]
-
-  /// Standard value types, each `Sendable`, that a stored property proven `Sendable` may hold.
-  static let sendableValueTypes: Set<String> = [
-    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
-    "Float",
-    "Float16", "CGFloat", "Bool", "String", "Character", "UnicodeScalar", "Substring", "Date", "URL", "UUID",
-    "Data", "TimeInterval", "Decimal", "Locale", "TimeZone", "Calendar", "DateComponents", "CharacterSet",
-    "URLComponents", "Duration", "PropertyListValue", "CGPoint", "CGSize", "CGRect", "CGVector",
-  ]
-
   /// The conformance to `PreferenceValue` the registry writes for `type`, or why it cannot.
   mutating func conformance(for type: ModuleIndex.TypeID) -> Result<SynthesizedConformance, ConformanceBlock>
   {
@@ -122,10 +106,6 @@ struct ConformanceSynthesis {
       if case .success(let value) = result, value.keyStorage == .rawValue { decidedKeys[type] = result }
     }
   }
-
-  /// The raw types whose enums and structs the registry makes dictionary keys: those the
-  /// library conforms to `PreferenceDictionaryKey`.
-  static let keyRawValueTypes = rawValueTypes.subtracting(["CGFloat"])
 
   private mutating func decide(_ type: ModuleIndex.TypeID, asKey: Bool) -> Result<
     SynthesizedConformance, ConformanceBlock
@@ -168,8 +148,8 @@ struct ConformanceSynthesis {
     var storage: SynthesizedConformance.Storage?
     var keyStorage: SynthesizedConformance.KeyStorage?
     if asKey {
-      let rawTypes = Self.keyRawValueTypes
-      if kind == .enum && isRawValueEnum(info, rawTypes: rawTypes) {
+      // A raw type that reads back from text as the same key (`CGFloat` does not).
+      if kind == .enum && isRawValueEnum(info, asKey: true) {
         keyStorage = .rawValue
       } else if rawTypeText(type) != nil {
         keyStorage = .rawRepresentable
@@ -191,7 +171,7 @@ struct ConformanceSynthesis {
       // (else the conformance takes Codable's implementation: JSON text).
       let rawStruct =
         !rawValue && rawTypeText(type) != nil
-        && (!codable || writtenRawType(type).map { Self.rawValueTypes.contains($0) } == true)
+        && (!codable || writtenRawType(type).map { StandardTypes.name($0, has: .rawValueType) } == true)
       guard rawValue || rawStruct || codable else {
         return .failure(
           ConformanceBlock(
@@ -277,9 +257,12 @@ struct ConformanceSynthesis {
         site: info.declarationSite, availability: Availability(index.availability(of: type))))
   }
 
-  private func isRawValueEnum(_ info: ModuleIndex.TypeInfo, rawTypes: Set<String> = rawValueTypes) -> Bool {
-    info.kind == .enum
-      && info.firstInherited.map { rawTypes.contains(ModuleIndex.lastComponent($0)) } == true
+  private func isRawValueEnum(_ info: ModuleIndex.TypeInfo, asKey: Bool = false) -> Bool {
+    guard info.kind == .enum, let raw = info.firstInherited.map(ModuleIndex.lastComponent) else {
+      return false
+    }
+    return StandardTypes.name(raw, has: .rawValueType)
+      && !(asKey && StandardTypes.name(raw, has: .untextualKey))
   }
 
   /// The raw type, as written, of a struct or enum `RawRepresentable` by its own members (an
@@ -459,7 +442,7 @@ struct ConformanceSynthesis {
     let standard =
       names.count == 1
       ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : ""
-    return Self.sendableValueTypes.contains(standard)
+    return StandardTypes.name(standard, has: .sendable)
   }
 }
 
@@ -489,7 +472,7 @@ extension ConformanceSynthesis {
   ) -> Bool {
     guard let type = index.typeID(of: [value.type], in: context), index[type].kind != nil else {
       return index.aliasTarget(of: [value.type], in: context) == nil
-        && Self.sendableValueTypes.contains(value.type)
+        && StandardTypes.name(value.type, has: .sendable)
     }
     let names: Set<String> = ["Self", value.type, index.qualifiedName(type)]
     let ofType = index[type].members[value.member, default: []].contains { member in

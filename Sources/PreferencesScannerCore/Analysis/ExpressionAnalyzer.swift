@@ -30,25 +30,6 @@ struct ExpressionAnalyzer {
     var isolatedReference: String?
   }
 
-  /// Standard library and Foundation value types: their members and initializers need no actor.
-  static let standardTypes: Set<String> = [
-    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
-    "Float",
-    "Float16", "CGFloat", "Bool", "String", "Character", "UnicodeScalar", "Unicode", "Substring", "Array",
-    "Dictionary", "Set", "Optional",
-    "Range", "ClosedRange", "Date", "URL", "UUID", "Data", "TimeInterval", "Decimal", "Locale", "TimeZone",
-    "Calendar", "DateComponents", "CharacterSet", "URLComponents", "Duration", "CGPoint", "CGSize", "CGRect",
-    "PreferenceStore",
-    "PreferenceFormat", "PropertyListValue", "FileManager", "ProcessInfo", "Bundle", "NSHomeDirectory",
-    "NSTemporaryDirectory", "min", "max", "abs",
-  ]
-
-  /// Standard initializers that may fail, whose result type is then optional.
-  static let failableInitializers: Set<String> = [
-    "URL", "UUID", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
-    "Double", "Float", "Bool", "Character", "Decimal",
-  ]
-
   private static let keywords: Set<String> = [
     "true", "false", "nil", "self", "try", "await", "as", "is", "in", "if", "else", "switch", "case",
     "default",
@@ -233,7 +214,9 @@ struct ExpressionAnalyzer {
         }
         needs(isolation(of: global, in: nil), name)
       case .external:
-        if !Self.standardTypes.contains(name) && !isType && !storeContext { needs(.mainActor, name) }
+        if !StandardTypes.name(name, has: .nonisolated) && !isType && !storeContext {
+          needs(.mainActor, name)
+        }
       }
 
     }
@@ -298,7 +281,8 @@ struct ExpressionAnalyzer {
       }
       // A member of a standard type (`Date = .distantPast`, `Int = .max`, `TimeZone = .current`),
       // unless the module extends the type with a member of that name (which it may isolate).
-      if names.count == 1, Self.standardTypes.contains(names[0]), index.withoutModuleName(names) == nil,
+      if names.count == 1, StandardTypes.name(names[0], has: .nonisolated),
+        index.withoutModuleName(names) == nil,
         !index.typeNames.contains(names[0])
       {
         return .nonisolated

@@ -189,7 +189,7 @@ package struct LockAnalysis {
 
   static func isStandard(_ type: String) -> Bool {
     let names = type.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
-    return !names.isEmpty && names.allSatisfy { ExpressionAnalyzer.standardTypes.contains(String($0)) }
+    return !names.isEmpty && names.allSatisfy { StandardTypes.name($0, has: .nonisolated) }
   }
 
   /// Whether the dropped keys are the declared keys under another separator or prefix: the

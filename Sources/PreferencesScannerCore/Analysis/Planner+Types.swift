@@ -92,10 +92,10 @@ extension Planner {
       let closes = expression.matchingClose(1)
       let isForced = closes + 1 == tokens.count - 1 && expression.isOperator(closes + 1, "!")
       if closes == tokens.count - 1 || isForced {
-        if ExpressionAnalyzer.standardTypes.contains(name) {
+        if StandardTypes.name(name, has: .nonisolated) {
           // A generic type whose arguments the call infers, or a function: not the name.
-          if let type = Self.callTypes[name] { return type }
-          if isForced || !ExpressionAnalyzer.failableInitializers.contains(name) { return name }
+          if StandardTypes.name(name, has: .callIsNotOfItsName) { return StandardTypes.callResults[name] }
+          if isForced || !StandardTypes.name(name, has: .failableInitializer) { return name }
           // A type with failable initializers, called through one that cannot fail:
           // `URL(fileURLWithPath:)`, `URL(filePath:)`, `UUID()`.
           let label = closes > 3 && expression.punct(3, UInt8(ascii: ":")) ? expression.word(2) : nil
@@ -411,13 +411,6 @@ extension Planner {
     return found
   }
 
-  /// What a call of these standard names returns: a generic type's arguments are inferred from
-  /// the call (`Set([1, 2])`), and the functions return something else (`max(1, 2)`).
-  static let callTypes: [String: String?] = [
-    "Array": nil, "Dictionary": nil, "Set": nil, "Optional": nil, "Range": nil, "ClosedRange": nil,
-    "min": nil, "max": nil, "abs": nil, "NSHomeDirectory": "String", "NSTemporaryDirectory": "String",
-  ]
-
   /// The type of an array or dictionary literal (`[Theme.dark, .light]`, `["main": Layout()]`)
   /// whose elements' types are inferred and the same: `[T]`, or `[String: T]` for string keys.
   /// An element `.member` takes the others' type; an element whose type is unknown makes the
@@ -488,12 +481,6 @@ extension Planner {
     return info.members["init"]?.contains(where: { $0.syntax.isFailable }) == true ? nil : name
   }
 
-  /// Standard types a dictionary may be keyed by that the library does not conform to
-  /// `PreferenceDictionaryKey`: a stored dictionary (keyed by text) cannot be keyed by them.
-  static let untextualKeys: Set<String> = [
-    "CGFloat", "Date", "URL", "Data", "Decimal", "AnyHashable", "Substring", "Float16",
-  ]
-
   /// The keys of the dictionaries in `type` (`[K: V]` or `Dictionary<K, V>`, at any depth):
   /// the first that surely cannot be stored as text (a standard type the library does not make
   /// a key, such as `Date`, or a generic parameter), and the module's types among them that do
@@ -547,7 +534,7 @@ extension Planner {
         keyContext = owner.map(enclosingTypes) ?? []
       }
       if names == ["Swift", "String"] || names == ["String"] { continue }
-      if names.count == 1, Self.untextualKeys.contains(names[0]) { return (key, moduleKeys) }
+      if names.count == 1, StandardTypes.name(names[0], has: .untextualKey) { return (key, moduleKeys) }
       // A generic parameter (`[T: Int]` in `struct S<T: Hashable>`): the registry cannot conform it.
       if keyRange.count == 1, case .genericParameter = self.index.resolve(key, in: context).0 {
         return (key, moduleKeys)

@@ -272,7 +272,7 @@ struct TypedKeys {
       guard let name = syntax.word(position), !syntax.punct(position - 1, UInt8(ascii: ".")) else {
         return false
       }
-      return !Self.standardLibraryTypes.contains(name) && index.child(name, of: nil) == nil
+      return !StandardTypes.name(name, has: .standardLibrary) && index.child(name, of: nil) == nil
     }
   }
 
@@ -289,13 +289,6 @@ struct TypedKeys {
   /// Instance members every `PreferenceKeys` enum has without declaring them (its raw value,
   /// `Hashable`'s, the protocol's own).
   static let synthesizedInstanceMembers: Set<String> = ["rawValue", "hashValue", "defaultValue", "hash"]
-
-  /// Standard library types a value type may name, which every file sees without an import.
-  static let standardLibraryTypes: Set<String> = [
-    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
-    "Float", "Float16", "Bool", "String", "Character", "UnicodeScalar", "Unicode", "Substring", "Array",
-    "Dictionary", "Set", "Optional", "Swift",
-  ]
 
 }
 

@@ -1,0 +1,89 @@
+/// What the scanner knows of the standard library's and Foundation's names, in one table: each
+/// name with the traits the analyses ask about. A name is here only where generated code needs
+/// an answer before the compiler sees it (whether a default needs an actor, which raw types the
+/// registry stores, which standard types a `Sendable` stored property may hold); everything else
+/// is left to the compiler.
+enum StandardTypes {
+  struct Traits: OptionSet, Sendable {
+    let rawValue: UInt8
+
+    /// The standard library's: every file sees it without an import.
+    static let standardLibrary = Traits(rawValue: 1 << 0)
+    /// Its members, initializers or calls need no actor (a value type, or a function of values).
+    static let nonisolated = Traits(rawValue: 1 << 1)
+    /// `Sendable` in every supported SDK: a stored property proven `Sendable` may hold it.
+    static let sendable = Traits(rawValue: 1 << 2)
+    /// An enum with this raw type is stored as its raw value by a conformance the registry writes.
+    static let rawValueType = Traits(rawValue: 1 << 3)
+    /// Some initializer of it may fail (`Int("42")`, `URL(string:)`).
+    static let failableInitializer = Traits(rawValue: 1 << 4)
+    /// A dictionary keyed by it cannot be stored: the library does not make it a
+    /// `PreferenceDictionaryKey` (its text form does not read back as the same key).
+    static let untextualKey = Traits(rawValue: 1 << 5)
+    /// A call of it is not of the type it names: a generic type whose arguments the call infers
+    /// (`Set([1, 2])`), or a function (`max(1, 2)`); ``callResults`` gives the few that are known.
+    static let callIsNotOfItsName = Traits(rawValue: 1 << 6)
+  }
+
+  /// Whether `name` (one component: `Int`, not `Swift.Int`) has every trait of `traits`.
+  static func name(_ name: some StringProtocol, has traits: Traits) -> Bool {
+    table[String(name)]?.isSuperset(of: traits) == true
+  }
+
+  /// What a call of a ``Traits/callIsNotOfItsName`` name returns, where that is known.
+  static let callResults: [String: String] = ["NSHomeDirectory": "String", "NSTemporaryDirectory": "String"]
+
+  private static let integer: Traits = [
+    .standardLibrary, .nonisolated, .sendable, .rawValueType, .failableInitializer,
+  ]
+
+  static let table: [String: Traits] = [
+    "Int": integer, "Int8": integer, "Int16": integer, "Int32": integer, "Int64": integer, "UInt": integer,
+    "UInt8": integer, "UInt16": integer, "UInt32": integer, "UInt64": integer, "Double": integer,
+    "Float": integer,
+    "Float16": [.standardLibrary, .nonisolated, .sendable, .untextualKey],
+    "CGFloat": [.nonisolated, .sendable, .rawValueType, .untextualKey],
+    "Bool": [.standardLibrary, .nonisolated, .sendable, .failableInitializer],
+    "String": [.standardLibrary, .nonisolated, .sendable, .rawValueType],
+    "Character": [.standardLibrary, .nonisolated, .sendable, .rawValueType, .failableInitializer],
+    "UnicodeScalar": [.standardLibrary, .nonisolated, .sendable],
+    "Unicode": [.standardLibrary, .nonisolated],
+    "Substring": [.standardLibrary, .nonisolated, .sendable, .untextualKey],
+    "Array": [.standardLibrary, .nonisolated, .callIsNotOfItsName],
+    "Dictionary": [.standardLibrary, .nonisolated, .callIsNotOfItsName],
+    "Set": [.standardLibrary, .nonisolated, .callIsNotOfItsName],
+    "Optional": [.standardLibrary, .nonisolated, .callIsNotOfItsName],
+    "Swift": [.standardLibrary],
+    "Range": [.nonisolated, .callIsNotOfItsName],
+    "ClosedRange": [.nonisolated, .callIsNotOfItsName],
+    "Date": [.nonisolated, .sendable, .untextualKey],
+    "URL": [.nonisolated, .sendable, .failableInitializer, .untextualKey],
+    "UUID": [.nonisolated, .sendable, .failableInitializer],
+    "Data": [.nonisolated, .sendable, .untextualKey],
+    "TimeInterval": [.nonisolated, .sendable],
+    "Decimal": [.nonisolated, .sendable, .failableInitializer, .untextualKey],
+    "Locale": [.nonisolated, .sendable],
+    "TimeZone": [.nonisolated, .sendable],
+    "Calendar": [.nonisolated, .sendable],
+    "DateComponents": [.nonisolated, .sendable],
+    "CharacterSet": [.nonisolated, .sendable],
+    "URLComponents": [.nonisolated, .sendable],
+    "Duration": [.nonisolated, .sendable],
+    "CGPoint": [.nonisolated, .sendable],
+    "CGSize": [.nonisolated, .sendable],
+    "CGRect": [.nonisolated, .sendable],
+    "CGVector": [.sendable],
+    "PropertyListValue": [.nonisolated, .sendable],
+    "PreferenceStore": [.nonisolated],
+    "PreferenceFormat": [.nonisolated],
+    "FileManager": [.nonisolated],
+    "ProcessInfo": [.nonisolated],
+    "Bundle": [.nonisolated],
+    "AnyHashable": [.untextualKey],
+    "NSHomeDirectory": [.nonisolated, .callIsNotOfItsName],
+    "NSTemporaryDirectory": [.nonisolated, .callIsNotOfItsName],
+    "min": [.nonisolated, .callIsNotOfItsName],
+    "max": [.nonisolated, .callIsNotOfItsName],
+    "abs": [.nonisolated, .callIsNotOfItsName],
+  ]
+}
