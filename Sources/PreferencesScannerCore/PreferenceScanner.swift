@@ -104,14 +104,21 @@ package struct PreferenceScanner: Sendable {
   package func analyze(_ files: [FileSyntax]) -> Result {
     let index = ModuleIndex(files)
     let planner = Planner(index: index, configuration: configuration)
-    var (plans, planning, synthesis) = planner.plan(files)
-    let (typedKeys, keyProblems) = TypedKeys(index: index, files: files, planner: planner).analyze(
-      synthesis: &synthesis)
+    let (plans, planning, planRequests) = planner.plan(files)
+    let (typedKeys, keyProblems, keyRequests) = TypedKeys(index: index, files: files, planner: planner)
+      .analyze()
+    var requests = planRequests
+    requests.append(keyRequests)
+    // One stage decides every conformance the analyses asked for; its result is a value.
+    let synthesis = ConformanceSynthesis(
+      index: index, files: files, defaultIsolation: configuration.defaultIsolation,
+      infersIsolatedConformances: configuration.infersIsolatedConformances ?? false, requests: requests)
     let conformances = synthesis.conformances
     let locked = LockAnalysis(configuration: configuration, index: index).analyze(
       plans, files: files, lock: lock, expectedLockPath: expectedLockPath)
     var diagnostics =
-      files.flatMap(\.diagnostics) + planning + keyProblems + Validation.check(locked.plans, files: files)
+      files.flatMap(\.diagnostics) + planning + keyProblems + synthesis.diagnostics(for: requests.checks)
+      + Validation.check(locked.plans, files: files)
       + locked.diagnostics
     // In source order, each note kept after the diagnostic it explains.
     var groups: [[Diagnostic]] = []

@@ -26,24 +26,35 @@ struct ConformanceSynthesis {
   let defaultIsolation: DefaultIsolation?
   /// Whether the target infers isolated conformances (Approachable Concurrency).
   let infersIsolatedConformances: Bool
-  private var decided: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
-  private var decidedKeys: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
+  private(set) var decided: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
+  private(set) var decidedKeys: [ModuleIndex.TypeID: Result<SynthesizedConformance, ConformanceBlock>] = [:]
   private var sendable: [ModuleIndex.TypeID: Bool] = [:]
   /// How many times a proof assumed a type it was already proving.
   private var assumptions = 0
 
+  /// Why Swift rejects a property wrapper in each type asked about (``wrapperRejection(_:)``).
+  private(set) var wrapperRejections: [ModuleIndex.TypeID: String] = [:]
+
+  /// Decides every conformance `requests` asks for.
   init(
     index: ModuleIndex, files: [FileSyntax], defaultIsolation: DefaultIsolation? = nil,
-    infersIsolatedConformances: Bool = false
+    infersIsolatedConformances: Bool = false, requests: Requests = Requests()
   ) {
     self.index = index
     self.defaultIsolation = defaultIsolation
     self.infersIsolatedConformances = infersIsolatedConformances
     let own = files.lazy.flatMap(\.imports).filter { $0.module == "Preferences" && $0.kind == nil }
     importsPublicly = own.isEmpty || own.contains { $0.accessLevel == nil || $0.accessLevel == "public" }
+    // Each decision depends on its type alone, so the order of the requests does not matter.
+    conformIfPossible(values: requests.possibleValues, keys: requests.possibleKeys)
+    for type in requests.values where decided[type] == nil { decided[type] = decide(type, asKey: false) }
+    for type in requests.keys where decidedKeys[type] == nil { decidedKeys[type] = decide(type, asKey: true) }
+    for type in requests.declaringTypes where wrapperRejections[type] == nil {
+      if let reason = wrapperRejection(type) { wrapperRejections[type] = reason }
+    }
   }
 
-  /// Every conformance decided so far, by type name: a type that is both stored and a stored
+  /// Every conformance decided, by type name: a type that is both stored and a stored
   /// dictionary's key gets one extension that lists both protocols (and states `Sendable` once).
   var conformances: [SynthesizedConformance] {
     var byType: [String: SynthesizedConformance] = [:]
@@ -70,33 +81,13 @@ struct ConformanceSynthesis {
     }
   }
 
-  /// The conformance to `PreferenceValue` the registry writes for `type`, or why it cannot.
-  mutating func conformance(for type: ModuleIndex.TypeID) -> Result<SynthesizedConformance, ConformanceBlock>
-  {
-    if let known = decided[type] { return known }
-    let result = decide(type, asKey: false)
-    decided[type] = result
-    return result
-  }
-
-  /// The conformance to `PreferenceDictionaryKey` the registry writes for `type`, a stored
-  /// dictionary's key, or why it cannot.
-  mutating func keyConformance(for type: ModuleIndex.TypeID) -> Result<
-    SynthesizedConformance, ConformanceBlock
-  > {
-    if let known = decidedKeys[type] { return known }
-    let result = decide(type, asKey: true)
-    decidedKeys[type] = result
-    return result
-  }
-
   /// Conformances to `PreferenceValue` (for `values`) and `PreferenceDictionaryKey` (for
   /// `keys`) of the module types a default names whose type only the compiler knows, so that
   /// whichever the default stores, or keys a dictionary by, conforms. Only raw-value enums,
   /// whose conformance holds in any isolation: a type merely named must never draw an error, and
   /// one stored as JSON or through its own `rawValue` may not conform where the target's
   /// isolation makes that conformance isolated. The callers leave out types that conform already.
-  mutating func conformIfPossible(values: [ModuleIndex.TypeID], keys: [ModuleIndex.TypeID]) {
+  private mutating func conformIfPossible(values: [ModuleIndex.TypeID], keys: [ModuleIndex.TypeID]) {
     for type in values where decided[type] == nil {
       let result = decide(type, asKey: false)
       if case .success(let value) = result, value.storage == .rawValue { decided[type] = result }
@@ -326,7 +317,7 @@ struct ConformanceSynthesis {
   /// public, as the compiler infers it from stored properties that are all `Sendable`, where the
   /// scanner proves that (else the compiler is left to say it). Returns how the type is
   /// `Sendable`, for the message.
-  mutating func nonisolatedSendable(_ type: ModuleIndex.TypeID) -> String? {
+  private mutating func wrapperRejection(_ type: ModuleIndex.TypeID) -> String? {
     let info = index[type]
     guard info.isNonisolated, info.kind == .struct || info.kind == .class else { return nil }
     if index.inherits(type, anyOf: ["Sendable"]) { return "declared Sendable" }

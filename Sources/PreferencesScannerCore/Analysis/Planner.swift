@@ -27,14 +27,14 @@ package struct Planner: Sendable {
 
   // MARK: Plans
 
+  /// The plans of `files`' declarations, the diagnostics found, and what the declarations ask of
+  /// conformance synthesis (which runs once every analysis has asked).
   func plan(_ files: [FileSyntax]) -> (
-    plans: [PreferencePlan], diagnostics: [Diagnostic], synthesis: ConformanceSynthesis
+    plans: [PreferencePlan], diagnostics: [Diagnostic], requests: ConformanceSynthesis.Requests
   ) {
     var plans: [PreferencePlan] = []
     var diagnostics: [Diagnostic] = []
-    var synthesis = ConformanceSynthesis(
-      index: index, files: files, defaultIsolation: configuration.defaultIsolation,
-      infersIsolatedConformances: configuration.infersIsolatedConformances ?? false)
+    var requests = ConformanceSynthesis.Requests()
     diagnostics += preferenceNameClashes(first: files.first(where: { !$0.preferences.isEmpty }))
     var references: [(fileIndex: Int, syntax: PreferenceSyntax)] = []
     for (fileIndex, file) in files.enumerated() {
@@ -47,67 +47,57 @@ package struct Planner: Sendable {
           syntax, number: declarationIndex, file: file, fileIndex: fileIndex)
         if let plan { plans.append(plan) }
         diagnostics += problems
+        func check(_ kind: ConformanceSynthesis.Check.Kind, _ subject: String) {
+          requests.checks.append(
+            .init(kind: kind, subject: subject, file: file.path, line: syntax.line, column: syntax.column))
+        }
         // A default whose type the scanner cannot read is typed by the compiler; the module
         // types it names are made storable where they can be, so that whichever it stores (or
         // keys a dictionary by) conforms.
         if let plan, plan.valueType == nil, let expression = syntax.defaultValue {
           let context = index.lexicalContext(scope: syntax.scope, in: file, fileIndex: fileIndex)
-          conformMentionedTypes(in: expression, context: context, synthesis: &synthesis)
+          requestMentionedTypes(in: expression, context: context, requests: &requests)
         }
         // A type Swift 6 will not let hold a property wrapper. A warning: in the Swift 5 language
         // mode, which the scanner cannot see, the compiler only warns too.
-        let declaringType = index.scopeTypes[fileIndex][syntax.scope]
-        if plan != nil, !syntax.isStatic, let sendable = synthesis.nonisolatedSendable(declaringType) {
-          let kind = index[declaringType].kind == .class ? "class" : "struct"
-          let name = index.qualifiedName(declaringType)
-          let fix =
-            kind == "class"
-            ? "remove 'Sendable' from '\(name)', and create an instance where you read them (every instance reads the same stored values)"
-            : "remove 'nonisolated' from '\(name)' (its preferences then take the module's default isolation), or, for preferences read off the main actor, declare them in a 'nonisolated final class' that is not Sendable"
-          diagnostics.append(
-            Diagnostic(
-              .warning,
-              "@Preference '\(syntax.property)' is declared in '\(name)', a nonisolated \(kind) that is \(sendable), and Swift 6 rejects a property wrapper there ('nonisolated' cannot be applied to mutable stored properties; the Swift 5 language mode warns); \(fix)",
-              file: file.path, line: syntax.line, column: syntax.column))
+        if plan != nil, !syntax.isStatic {
+          let declaringType = index.scopeTypes[fileIndex][syntax.scope]
+          requests.declaringTypes.append(declaringType)
+          check(.wrapper(in: declaringType), "@Preference '\(syntax.property)'")
         }
         // A module type stored without a conformance: the registry writes it where it can, else
         // one error that names the fix.
-        if let unstorable, case .failure(let blocked) = synthesis.conformance(for: unstorable.type) {
-          diagnostics.append(
-            Diagnostic(
-              .error,
-              blocked.valueError(
-                "@Preference '\(syntax.property)' stores \(unstorable.valueType)", type: unstorable.name),
-              file: file.path, line: syntax.line, column: syntax.column))
+        if let unstorable {
+          requests.values.append(unstorable.type)
+          check(
+            .value(unstorable.type, name: unstorable.name),
+            "@Preference '\(syntax.property)' stores \(unstorable.valueType)")
         }
         // A module type a stored dictionary is keyed by: the registry makes it a key where it can.
         for key in keyTypes {
-          guard case .failure(let blocked) = synthesis.keyConformance(for: key.type) else { continue }
-          diagnostics.append(
-            Diagnostic(
-              .error,
-              blocked.keyError(
-                "@Preference '\(syntax.property)' stores \(plan?.valueType ?? "")", key: key.name),
-              file: file.path, line: syntax.line, column: syntax.column))
+          requests.keys.append(key.type)
+          check(
+            .key(key.type, name: key.name), "@Preference '\(syntax.property)' stores \(plan?.valueType ?? "")"
+          )
         }
       }
     }
     diagnostics += resolve(references, in: files, plans: &plans)
-    return (plans, diagnostics, synthesis)
+    return (plans, diagnostics, requests)
   }
 
-  /// Makes the module types `expression` names storable where they can be and are not already
-  /// (see ``ConformanceSynthesis/conformIfPossible(values:keys:)``).
-  func conformMentionedTypes(
-    in expression: ExpressionSyntax, context: [ModuleIndex.TypeID], synthesis: inout ConformanceSynthesis
+  /// Asks that the module types `expression` names be made storable where they can be and are
+  /// not already (see ``ConformanceSynthesis/Requests/possibleValues``).
+  func requestMentionedTypes(
+    in expression: ExpressionSyntax, context: [ModuleIndex.TypeID],
+    requests: inout ConformanceSynthesis.Requests
   ) {
     let types = mentionedTypes(in: expression, context: context)
     guard !types.isEmpty else { return }
-    synthesis.conformIfPossible(
-      values: types.filter { type in
-        !conformsToPreferenceValue(type) && index[type].preferenceValueConditions.isEmpty
-      },
-      keys: types.filter { !index.inherits($0, anyOf: ["PreferenceDictionaryKey"]) })
+    requests.possibleValues += types.filter { type in
+      !conformsToPreferenceValue(type) && index[type].preferenceValueConditions.isEmpty
+    }
+    requests.possibleKeys += types.filter { !index.inherits($0, anyOf: ["PreferenceDictionaryKey"]) }
   }
 
   /// The module types `expression` names (`Theme` in `[Theme.dark: 1]`, `Layout.Pane` in

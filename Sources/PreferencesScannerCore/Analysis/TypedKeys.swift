@@ -14,12 +14,15 @@ struct TypedKeys {
   let files: [FileSyntax]
   let planner: Planner
 
-  /// The module's typed keys, one group per enum, and what could not be typed. A module type a
-  /// key holds gets its conformances from `synthesis`, as a `@Preference` of that type does.
-  func analyze(synthesis: inout ConformanceSynthesis) -> (groups: [TypedKeyGroup], diagnostics: [Diagnostic])
-  {
+  /// The module's typed keys, one group per enum, what could not be typed, and what the keys ask
+  /// of conformance synthesis: a module type a key holds gets its conformances as a
+  /// `@Preference` of that type does.
+  func analyze() -> (
+    groups: [TypedKeyGroup], diagnostics: [Diagnostic], requests: ConformanceSynthesis.Requests
+  ) {
     var groups: [TypedKeyGroup] = []
     var diagnostics: [Diagnostic] = []
+    var requests = ConformanceSynthesis.Requests()
     var seen: Set<ModuleIndex.TypeID> = []
     let own = files.lazy.flatMap(\.imports).filter { $0.module == "Preferences" && $0.kind == nil }
     let importsPublicly = own.isEmpty || own.contains { $0.accessLevel == nil || $0.accessLevel == "public" }
@@ -102,7 +105,7 @@ struct TypedKeys {
                 caseName: caseName, expression: expression.text, file: file.path, line: clause.line,
                 condition: conditions[caseName])
               witnesses.append(witness)
-              planner.conformMentionedTypes(in: expression, context: context, synthesis: &synthesis)
+              planner.requestMentionedTypes(in: expression, context: context, requests: &requests)
               typed[caseName] = (
                 SwiftIdentifier.escapedPath(name) + "." + witness.typeName + "._PreferenceKeyValue", clause
               )
@@ -121,12 +124,13 @@ struct TypedKeys {
           typed[caseName] = (analysis.code, clause)
           // The module types it holds conform as a preference's do: the user's `defaultValue`
           // switch, which returns `any PreferenceValue`, needs the conformance to compile.
-          if let problem = planner.storabilityProblem(written, context: context),
-            case .failure(let blocked) = synthesis.conformance(for: problem.type)
-          {
-            error(
-              blocked.valueError("'\(name).\(caseName)' holds \(written)", type: problem.name),
-              line: clause.line, column: clause.column)
+          if let problem = planner.storabilityProblem(written, context: context) {
+            requests.values.append(problem.type)
+            requests.checks.append(
+              .init(
+                kind: .value(problem.type, name: problem.name),
+                subject: "'\(name).\(caseName)' holds \(written)",
+                file: file.path, line: clause.line, column: clause.column))
           }
           let keys = planner.dictionaryKeys(written, context: context)
           if let problem = keys.problem {
@@ -135,10 +139,11 @@ struct TypedKeys {
               line: clause.line, column: clause.column)
           }
           for key in keys.moduleKeys {
-            guard case .failure(let blocked) = synthesis.keyConformance(for: key.type) else { continue }
-            error(
-              blocked.keyError("'\(name).\(caseName)' holds \(written)", key: key.name),
-              line: clause.line, column: clause.column)
+            requests.keys.append(key.type)
+            requests.checks.append(
+              .init(
+                kind: .key(key.type, name: key.name), subject: "'\(name).\(caseName)' holds \(written)",
+                file: file.path, line: clause.line, column: clause.column))
           }
         }
         // A warning, not an error: the key is still registered, and a target that never reads
@@ -189,7 +194,7 @@ struct TypedKeys {
             conditions: conditions.filter { typed[$0.key] != nil }))
       }
     }
-    return (groups.sorted { $0.keysType < $1.keysType }, diagnostics)
+    return (groups.sorted { $0.keysType < $1.keysType }, diagnostics, requests)
   }
 
   /// Whether generated code can evaluate a key's default where it declares the default's type:
