@@ -227,6 +227,10 @@ FORMS = [
     ("= [CorpusMode.on]", None, None),
     ("= [CorpusPoint()]", None, None),
     ("= [CorpusMode.on: true]", None, None),
+    # A module enum stored only inside nested collections: its conformance is written all the same.
+    (': [[String: CorpusLayer]] = [["a": .base]]', '[["a": CorpusLayer.base]]', '[["a": CorpusLayer.base]]'),
+    (': [String: [CorpusLayer]?] = ["b": [.top]]', '["b": [CorpusLayer.top] as [CorpusLayer]?]',
+     '["b": [CorpusLayer.top] as [CorpusLayer]?]'),
     ("= corpusCount()", None, None),
     ("= corpusLabel()", WRAPPER_ONLY, None),
     ("= corpusIdentity(5)", WRAPPER_ONLY, None),

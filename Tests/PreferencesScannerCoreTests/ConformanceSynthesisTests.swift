@@ -555,3 +555,26 @@ import Testing
     #expect(theme?.storage == .rawValue && theme?.keyStorage == nil, "already a key: a value only")
   }
 }
+
+/// Types nested in collections, read through one model of the written type (`WrittenType`): the
+/// element of `[[String: Theme]]` is `Theme`, not the text after its first colon.
+@Suite struct NestedCollectionConformanceTests {
+  @Test func typesInsideNestedCollectionsConformAndAreProvenSendable() {
+    let result = scan(
+      """
+      enum Theme: String { case light, dark }
+      enum Tint: String { case red }
+      enum Mode: String { case a }
+      struct Board: Codable { var cells: [[String: Int]]; var marks: [Int: [String]]? }
+      struct S {
+        @Preference var grid: [[String: Theme]] = []
+        @Preference var tints: [String: [Tint]] = [:]
+        @Preference var modes: [[Mode]?] = []
+        @Preference var board: Board? = nil
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(result.conformances.map(\.typeName) == ["Board", "Mode", "Theme", "Tint"])
+    #expect(result.conformances.first { $0.typeName == "Board" }?.statesSendable == true)
+  }
+}

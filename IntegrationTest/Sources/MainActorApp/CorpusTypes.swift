@@ -63,6 +63,9 @@ nonisolated struct CorpusLibrary {
 /// says.
 nonisolated enum CorpusDensity: String { case compact, standard }
 
+/// Stored only inside nested collections (`[[String: CorpusLayer]]`).
+enum CorpusLayer: String { case base, top }
+
 enum CorpusStyle: String {
   case plain, fancy
   static var standard: CorpusStyle { .fancy }

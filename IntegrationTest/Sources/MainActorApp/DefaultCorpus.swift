@@ -5,7 +5,7 @@ import Foundation
 import IntegrationSupport
 import Preferences
 
-/// 214 default forms, each declared as users write it.
+/// 216 default forms, each declared as users write it.
 struct DefaultCorpus {
   static let seed = 5
   static func makeSeed() -> Int { 6 }
@@ -208,24 +208,26 @@ struct DefaultCorpus {
   @Preference var d193 = [CorpusMode.on]
   @Preference var d194 = [CorpusPoint()]
   @Preference var d195 = [CorpusMode.on: true]
-  @Preference var d196 = corpusCount()
-  @Preference var d197 = corpusLabel()
-  @Preference var d198 = corpusIdentity(5)
-  @Preference var d199 = DefaultCorpus.seed
-  @Preference var d200 = DefaultCorpus.makeSeed()
-  @Preference var d201 = DefaultCorpus.computedSeed
-  @Preference var d202 = CorpusMode.allCases.count
-  @Preference var d203 = DefaultCorpus.sharedSeed
-  @Preference var d204 = corpusNonisolatedIdentity(8)
-  @Preference var d205 = corpusCount() > 2 ? 1.5 as Double : 2
-  @Preference var d206 = CorpusLibrary.defaultSort()
-  @Preference var d207 = CorpusLibrary.defaultColumns
-  @Preference var d208: CorpusDensity = .standard
-  @Preference var d209: CorpusStyle = .standard
-  @Preference var d210: Date = .distantPast
-  @Preference var d211: TimeZone = .current
-  @Preference var d212 = CorpusLayout()
-  @Preference var d213 = CorpusSeparator.tab
+  @Preference var d196: [[String: CorpusLayer]] = [["a": .base]]
+  @Preference var d197: [String: [CorpusLayer]?] = ["b": [.top]]
+  @Preference var d198 = corpusCount()
+  @Preference var d199 = corpusLabel()
+  @Preference var d200 = corpusIdentity(5)
+  @Preference var d201 = DefaultCorpus.seed
+  @Preference var d202 = DefaultCorpus.makeSeed()
+  @Preference var d203 = DefaultCorpus.computedSeed
+  @Preference var d204 = CorpusMode.allCases.count
+  @Preference var d205 = DefaultCorpus.sharedSeed
+  @Preference var d206 = corpusNonisolatedIdentity(8)
+  @Preference var d207 = corpusCount() > 2 ? 1.5 as Double : 2
+  @Preference var d208 = CorpusLibrary.defaultSort()
+  @Preference var d209 = CorpusLibrary.defaultColumns
+  @Preference var d210: CorpusDensity = .standard
+  @Preference var d211: CorpusStyle = .standard
+  @Preference var d212: Date = .distantPast
+  @Preference var d213: TimeZone = .current
+  @Preference var d214 = CorpusLayout()
+  @Preference var d215 = CorpusSeparator.tab
 }
 
 /// The same defaults as the cases of an enum of keys, each typed by the compiler.
@@ -249,8 +251,8 @@ enum CorpusKeys: String, PreferenceKeys {
   case d160, d161, d162, d163, d164, d165, d166, d167, d168, d169
   case d170, d171, d172, d173, d174, d175, d176, d177, d178, d180
   case d181, d182, d183, d184, d185, d186, d187, d188, d189, d190
-  case d191, d192, d193, d194, d195, d196, d202, d203, d204, d205
-  case d206, d207, d208, d210, d211, d212, d213
+  case d191, d192, d193, d194, d195, d196, d197, d198, d204, d205
+  case d206, d207, d208, d209, d210, d212, d213, d214, d215
   var defaultValue: any PreferenceValue {
     switch self {
     case .d000: 42
@@ -448,18 +450,20 @@ enum CorpusKeys: String, PreferenceKeys {
     case .d193: [CorpusMode.on]
     case .d194: [CorpusPoint()]
     case .d195: [CorpusMode.on: true]
-    case .d196: corpusCount()
-    case .d202: CorpusMode.allCases.count
-    case .d203: DefaultCorpus.sharedSeed
-    case .d204: corpusNonisolatedIdentity(8)
-    case .d205: corpusCount() > 2 ? 1.5 as Double : 2
-    case .d206: CorpusLibrary.defaultSort()
-    case .d207: CorpusLibrary.defaultColumns
-    case .d208: CorpusDensity.standard
-    case .d210: Date.distantPast
-    case .d211: TimeZone.current
-    case .d212: CorpusLayout()
-    case .d213: CorpusSeparator.tab
+    case .d196: [["a": CorpusLayer.base]]
+    case .d197: ["b": [CorpusLayer.top] as [CorpusLayer]?]
+    case .d198: corpusCount()
+    case .d204: CorpusMode.allCases.count
+    case .d205: DefaultCorpus.sharedSeed
+    case .d206: corpusNonisolatedIdentity(8)
+    case .d207: corpusCount() > 2 ? 1.5 as Double : 2
+    case .d208: CorpusLibrary.defaultSort()
+    case .d209: CorpusLibrary.defaultColumns
+    case .d210: CorpusDensity.standard
+    case .d212: Date.distantPast
+    case .d213: TimeZone.current
+    case .d214: CorpusLayout()
+    case .d215: CorpusSeparator.tab
     }
   }
 }
@@ -675,24 +679,26 @@ func checkDefaultCorpus() {
   same("d193", corpus.d193, keys.value(for: .d193), [CorpusMode.on])
   same("d194", corpus.d194, keys.value(for: .d194), [CorpusPoint()])
   same("d195", corpus.d195, keys.value(for: .d195), [CorpusMode.on: true])
-  same("d196", corpus.d196, keys.value(for: .d196), corpusCount())
-  read("d197", corpus.d197, corpusLabel())
-  read("d198", corpus.d198, corpusIdentity(5))
-  read("d199", corpus.d199, DefaultCorpus.seed)
-  read("d200", corpus.d200, DefaultCorpus.makeSeed())
-  read("d201", corpus.d201, DefaultCorpus.computedSeed)
-  same("d202", corpus.d202, keys.value(for: .d202), CorpusMode.allCases.count)
-  same("d203", corpus.d203, keys.value(for: .d203), DefaultCorpus.sharedSeed)
-  same("d204", corpus.d204, keys.value(for: .d204), corpusNonisolatedIdentity(8))
-  same("d205", corpus.d205, keys.value(for: .d205), corpusCount() > 2 ? 1.5 as Double : 2)
-  same("d206", corpus.d206, keys.value(for: .d206), CorpusLibrary.defaultSort())
-  same("d207", corpus.d207, keys.value(for: .d207), CorpusLibrary.defaultColumns)
-  same("d208", corpus.d208, keys.value(for: .d208), CorpusDensity.standard)
-  read("d209", corpus.d209, CorpusStyle.fancy)
-  same("d210", corpus.d210, keys.value(for: .d210), Date.distantPast)
-  same("d211", corpus.d211, keys.value(for: .d211), TimeZone.current)
-  same("d212", corpus.d212, keys.value(for: .d212), CorpusLayout())
-  same("d213", corpus.d213, keys.value(for: .d213), CorpusSeparator.tab)
+  same("d196", corpus.d196, keys.value(for: .d196), [["a": CorpusLayer.base]])
+  same("d197", corpus.d197, keys.value(for: .d197), ["b": [CorpusLayer.top] as [CorpusLayer]?])
+  same("d198", corpus.d198, keys.value(for: .d198), corpusCount())
+  read("d199", corpus.d199, corpusLabel())
+  read("d200", corpus.d200, corpusIdentity(5))
+  read("d201", corpus.d201, DefaultCorpus.seed)
+  read("d202", corpus.d202, DefaultCorpus.makeSeed())
+  read("d203", corpus.d203, DefaultCorpus.computedSeed)
+  same("d204", corpus.d204, keys.value(for: .d204), CorpusMode.allCases.count)
+  same("d205", corpus.d205, keys.value(for: .d205), DefaultCorpus.sharedSeed)
+  same("d206", corpus.d206, keys.value(for: .d206), corpusNonisolatedIdentity(8))
+  same("d207", corpus.d207, keys.value(for: .d207), corpusCount() > 2 ? 1.5 as Double : 2)
+  same("d208", corpus.d208, keys.value(for: .d208), CorpusLibrary.defaultSort())
+  same("d209", corpus.d209, keys.value(for: .d209), CorpusLibrary.defaultColumns)
+  same("d210", corpus.d210, keys.value(for: .d210), CorpusDensity.standard)
+  read("d211", corpus.d211, CorpusStyle.fancy)
+  same("d212", corpus.d212, keys.value(for: .d212), Date.distantPast)
+  same("d213", corpus.d213, keys.value(for: .d213), TimeZone.current)
+  same("d214", corpus.d214, keys.value(for: .d214), CorpusLayout())
+  same("d215", corpus.d215, keys.value(for: .d215), CorpusSeparator.tab)
   check(failed.isEmpty, "default forms that did not read back: \(failed)")
-  passed("214 default forms read back through the wrapper, 207 through typed keys too")
+  passed("216 default forms read back through the wrapper, 209 through typed keys too")
 }

@@ -372,55 +372,35 @@ struct ConformanceSynthesis {
   }
 
   /// Whether a written type is `Sendable`: a standard value type, a module type proven so, or an
-  /// optional, array, set or dictionary of them.
+  /// optional, array, set, range or dictionary of them.
   private mutating func isSendableType(
     _ written: String, context: [ModuleIndex.TypeID], visiting: inout Set<ModuleIndex.TypeID>, depth: Int = 0
   ) -> Bool {
+    isSendableType(WrittenType(parsing: written), context: context, visiting: &visiting, depth: depth)
+  }
+
+  private mutating func isSendableType(
+    _ written: WrittenType, context: [ModuleIndex.TypeID], visiting: inout Set<ModuleIndex.TypeID>, depth: Int
+  ) -> Bool {
     guard depth < 16 else { return false }
-    var text = written.removing(" ")
-    while text.hasSuffix("?") { text.removeLast() }
-    for wrapper in ["Optional<", "Set<", "Array<", "ClosedRange<", "Range<"]
-    where text.hasPrefix(wrapper) && text.hasSuffix(">") {
-      return isSendableType(
-        String(text.dropFirst(wrapper.count).dropLast()), context: context, visiting: &visiting,
-        depth: depth + 1)
-    }
-    if text.hasPrefix("Dictionary<") && text.hasSuffix(">") {
-      // `Dictionary<K, V>`: split at the comma outside any brackets.
-      let inner = text.dropFirst("Dictionary<".count).dropLast()
-      var nesting = 0
-      for index in inner.indices {
-        switch inner[index] {
-        case "<", "[", "(": nesting += 1
-        case ">", "]", ")": nesting -= 1
-        case "," where nesting == 0:
-          return isSendableType(
-            String(inner[..<index]), context: context, visiting: &visiting, depth: depth + 1)
-            && isSendableType(
-              String(inner[inner.index(after: index)...]), context: context, visiting: &visiting,
-              depth: depth + 1)
-        default: break
-        }
-      }
-      return false
-    }
-    if text.hasPrefix("[") && text.hasSuffix("]") {
-      let inner = text.dropFirst().dropLast()
-      guard let colon = inner.firstIndex(of: ":") else {
-        return isSendableType(String(inner), context: context, visiting: &visiting, depth: depth + 1)
-      }
-      // A key with no brackets of its own: `[String: [Int]]`.
-      let key = String(inner[..<colon])
-      guard !key.contains("["), !key.contains("<") else { return false }
+    let components: [WrittenType.Component]
+    switch written {
+    case .optional(let inner), .array(let inner), .set(let inner):
+      return isSendableType(inner, context: context, visiting: &visiting, depth: depth + 1)
+    case .dictionary(let key, let value):
       return isSendableType(key, context: context, visiting: &visiting, depth: depth + 1)
-        && isSendableType(
-          String(inner[inner.index(after: colon)...]), context: context, visiting: &visiting, depth: depth + 1
-        )
+        && isSendableType(value, context: context, visiting: &visiting, depth: depth + 1)
+    case .other: return false
+    case .named(let named): components = named
     }
-    let names = ModuleIndex.dotted(text)
-    guard !names.isEmpty,
-      names.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
-    else { return false }
+    // `Range<T>`, `ClosedRange<T>` (also `Swift.`): as their bounds.
+    if let last = components.last, last.arguments.count == 1, ["Range", "ClosedRange"].contains(last.name),
+      components.count == 1 || (components.count == 2 && components[0].name == "Swift")
+    {
+      return isSendableType(last.arguments[0], context: context, visiting: &visiting, depth: depth + 1)
+    }
+    guard components.allSatisfy(\.arguments.isEmpty) else { return false }
+    let names = components.map(\.name)
     if let type = index.typeID(of: names, in: context), index[type].kind != nil {
       return isProvablySendable(type, visiting: &visiting)
     }

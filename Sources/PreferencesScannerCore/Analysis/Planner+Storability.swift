@@ -295,43 +295,36 @@ extension Planner {
     guard depth < 32 else { return nil }
     let namesModuleType = Self.namesAny(of: index.typeNames, index.aliasNames, in: type)
     guard namesModuleType else { return nil }
-    var text = type.removing(" ")
-    while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
-    for wrapper in ["Optional<", "Set<", "Array<"] where text.hasPrefix(wrapper) && text.hasSuffix(">") {
-      return storabilityProblem(
-        String(text.dropFirst(wrapper.count).dropLast()), context: context, depth: depth + 1)
-    }
-    // Dictionary<K, V>: its values (a key that is not a string is reported on its own).
-    if text.hasPrefix("Dictionary<") && text.hasSuffix(">") {
-      let arguments = text.dropFirst("Dictionary<".count).dropLast()
-      guard let comma = Self.separator(",", in: arguments) else { return nil }
-      return storabilityProblem(
-        String(arguments[arguments.index(after: comma)...]), context: context, depth: depth + 1)
-    }
-    if text.hasPrefix("[") && text.hasSuffix("]") {
-      let inner = String(text.dropFirst().dropLast())
-      if let colon = inner.firstIndex(of: ":") {
-        return storabilityProblem(
-          String(inner[inner.index(after: colon)...]), context: context, depth: depth + 1)
-      }
+    return storabilityProblem(WrittenType(parsing: type), context: context, depth: depth)
+  }
+
+  private func storabilityProblem(_ written: WrittenType, context: [ModuleIndex.TypeID], depth: Int) -> (
+    name: String, type: ModuleIndex.TypeID
+  )? {
+    guard depth < 32 else { return nil }
+    let components: [WrittenType.Component]
+    switch written {
+    case .optional(let inner), .array(let inner), .set(let inner):
       return storabilityProblem(inner, context: context, depth: depth + 1)
+    // Its values (a key that is not a string is reported on its own).
+    case .dictionary(_, let value): return storabilityProblem(value, context: context, depth: depth + 1)
+    case .other: return nil
+    case .named(let named): components = named
     }
+    let names = components.map(\.name)
     // A generic type of the module with its arguments (`Pair<Int>`): the generic type, which is
     // what the registry conforms.
-    if text.hasSuffix(">"), let open = text.firstIndex(of: "<"),
-      case let base = text[..<open].split(separator: ".", omittingEmptySubsequences: false).map(String.init),
-      base.allSatisfy({ !$0.isEmpty }),
-      let type = index.typeID(of: base, in: context), index[type].kind != nil, index[type].kind != .protocol,
+    if let last = components.last, !last.arguments.isEmpty,
+      components.dropLast().allSatisfy(\.arguments.isEmpty),
+      let type = index.typeID(of: names, in: context), index[type].kind != nil, index[type].kind != .protocol,
       !index[type].genericParameters.isEmpty
     {
       let conditions = index[type].preferenceValueConditions
       let conditional = !conditions.isEmpty && !conditions.contains(nil)
-      return conformsToPreferenceValue(type) && !conditional ? nil : (text, type)
+      return conformsToPreferenceValue(type) && !conditional ? nil : (written.text, type)
     }
     // A type nested in a generic type, named with its arguments (`Box<Int>.Mode`): the nested
     // type, whose conformance does not depend on them.
-    let names = Self.droppingGenericArguments(text)
-    guard names.allSatisfy({ !$0.isEmpty && !$0.contains("<") }) else { return nil }
     // A type alias of the module: what it stands for, resolved from where it is declared.
     if let (target, owner) = index.aliasTarget(of: names, in: context) {
       return storabilityProblem(target, context: owner.map(enclosingTypes) ?? [], depth: depth + 1)
@@ -340,33 +333,7 @@ extension Planner {
     else { return nil }
     let conditions = index[type].preferenceValueConditions
     let conditional = !conditions.isEmpty && !conditions.contains(nil)
-    return conformsToPreferenceValue(type) && !conditional ? nil : (text, type)
-  }
-
-  /// The dotted components of a type name, each without its generic argument clause
-  /// (`Outer<Int, A.B>.Inner` → `Outer`, `Inner`); a name whose brackets do not balance keeps them,
-  /// and is left to the compiler.
-  static func droppingGenericArguments(_ text: String) -> [String] {
-    var components: [String] = []
-    var current = ""
-    var depth = 0
-    for character in text {
-      switch character {
-      case "<":
-        depth += 1
-      case ">":
-        depth -= 1
-        if depth < 0 { return [text] }
-      case "." where depth == 0:
-        components.append(current)
-        current = ""
-      default:
-        if depth == 0 { current.append(character) }
-      }
-    }
-    guard depth == 0 else { return [text] }
-    components.append(current)
-    return components
+    return conformsToPreferenceValue(type) && !conditional ? nil : (written.text, type)
   }
 
   /// Protocols of the standard library and Apple's frameworks that classes often list first,

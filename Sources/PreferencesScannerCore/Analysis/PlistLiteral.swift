@@ -50,24 +50,20 @@ package indirect enum PlistLiteral: Sendable, Equatable {
 
   /// Nested deeper than 32 collections, a type is left to generated code: bounded work per
   /// declaration.
-  private static func shape(of type: String, depth: Int = 0) -> Shape? {
+  private static func shape(of type: String) -> Shape? { shape(of: WrittenType(parsing: type)) }
+
+  private static func shape(of type: WrittenType, depth: Int = 0) -> Shape? {
     guard depth < 32 else { return nil }
-    var text = type.removing(" ")
-    if text.hasSuffix("?") { text.removeLast() }
-    if text.hasPrefix("Optional<") && text.hasSuffix(">") { text = String(text.dropFirst(9).dropLast()) }
-    if text.hasPrefix("Array<") && text.hasSuffix(">") {
-      return shape(of: String(text.dropFirst(6).dropLast()), depth: depth + 1).map(Shape.array)
+    var type = type
+    if case .optional(let wrapped) = type { type = wrapped }
+    switch type {
+    case .array(let element): return shape(of: element, depth: depth + 1).map(Shape.array)
+    case .dictionary(.named([WrittenType.Component(name: "String")]), let value):
+      return shape(of: value, depth: depth + 1).map(Shape.dictionary)
+    case .named(let components) where components.count == 1 && components[0].arguments.isEmpty: break
+    default: return nil
     }
-    if text.hasPrefix("Dictionary<String,") && text.hasSuffix(">") {
-      return shape(of: String(text.dropFirst(18).dropLast()), depth: depth + 1).map(Shape.dictionary)
-    }
-    if text.hasPrefix("[") && text.hasSuffix("]") {
-      let inner = String(text.dropFirst().dropLast())
-      if inner.hasPrefix("String:") {
-        return shape(of: String(inner.dropFirst(7)), depth: depth + 1).map(Shape.dictionary)
-      }
-      return inner.contains(":") ? nil : shape(of: inner, depth: depth + 1).map(Shape.array)
-    }
+    let text = type.text
     switch text {
     case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
       return .scalar(.integer)
