@@ -31,6 +31,7 @@ extension PreferenceStore {
     transform: (PropertyListValue) -> PropertyListValue? = { $0 }
   ) -> MigrationResult {
     let oldKeys = oldKeys.filter { $0 != newKey }
+    for key in oldKeys + [newKey] { adoptWritesByOtherCode(key) }
     guard let (oldKey, old) = Self.firstValue(of: oldKeys, in: backend) else { return .nothingToMigrate }
     if backend.value(forKey: newKey) != nil { return .keptExistingValue }
     guard let new = transform(old) else { return .nothingToMigrate }
@@ -68,6 +69,8 @@ extension PreferenceStore {
   {
     guard previous !== self else { return .nothingToMigrate }
     let keys = [key] + oldKeys.filter { $0 != key }
+    for key in keys { previous.adoptWritesByOtherCode(key) }
+    adoptWritesByOtherCode(key)
     guard let (oldKey, value) = Self.firstValue(of: keys, in: previous.backend) else {
       return .nothingToMigrate
     }

@@ -173,7 +173,7 @@ public final class PreferenceStore: Sendable {
   func load<Value: PreferenceValue>(
     _ key: String, number knownNumber: Int? = nil, default defaultValue: () -> Value
   ) -> (Value, PreferenceCell) {
-    checkedBeforeReads?.checkBeforeReading(key)
+    adoptWritesByOtherCode(key)
     var attempts = 0
     while true {
       attempts += 1
@@ -341,6 +341,7 @@ public final class PreferenceStore: Sendable {
   public func convertStoredValue<Value: PreferenceValue>(
     forKey key: String, as type: Value.Type, to format: PreferenceFormat
   ) -> Bool {
+    adoptWritesByOtherCode(key)
     guard let stored = backend.value(forKey: key),
       let value: Value = try? Self.decode(stored, json: true),
       let rewritten = try? Self.encode(value, json: format == .json),
@@ -425,6 +426,7 @@ public final class PreferenceStore: Sendable {
 
   /// Removes every value this store's backend holds. Registered defaults stay registered.
   public func removeAllValues() {
+    adoptWritesByOtherCode()
     let keys = Set(backend.allValues().keys).subtracting(SyncMetadata.keys)
     for key in keys { write(nil, forKey: key) }
     // What the backend holds but could not list (a store unreadable until the device's first
@@ -438,21 +440,30 @@ public final class PreferenceStore: Sendable {
     notify(keys)
   }
 
+  /// Before a read of `key` (`nil`: of every value), where other code in this process can write
+  /// the backend unheard: a write found there is dropped from the cache now, so the read sees
+  /// it, and observers hear it on a background queue, as of any outside change.
+  func adoptWritesByOtherCode(_ key: String? = nil) {
+    guard let checked = checkedBeforeReads else { return }
+    let changed = key.map(checked.checkBeforeReading) ?? checked.checkBeforeReadingAll()
+    if !changed.isEmpty { externalChange(changed, listenersAsync: true) }
+  }
+
   /// Whether a value is explicitly stored for `key` (as opposed to a default being used).
   public func hasStoredValue(forKey key: String) -> Bool {
-    checkedBeforeReads?.checkBeforeReading(key)
+    adoptWritesByOtherCode(key)
     return backend.value(forKey: key) != nil
   }
 
   /// The stored property-list value for `key`, or the registered default, or `nil`.
   public func propertyListValue(forKey key: String) -> PropertyListValue? {
-    checkedBeforeReads?.checkBeforeReading(key)
+    adoptWritesByOtherCode(key)
     return effectiveValue(forKey: key)
   }
 
   /// Every stored value, with registered defaults for keys that have no stored value.
   public func dictionaryRepresentation() -> [String: PropertyListValue] {
-    checkedBeforeReads?.checkBeforeReadingAll()
+    adoptWritesByOtherCode()
     let registered = state.withLock { $0.registered }
     return registered.merging(backend.allValues().filter { !SyncMetadata.keys.contains($0.key) }) { $1 }
   }

@@ -63,8 +63,9 @@ enum HalfPortedKeys: String, PreferenceKeys {
     #expect(keyed.value(for: .volume) == 0.8)
     #expect(store.value(forKey: "legacy.name", default: "none") == "Paul")
     #expect(store.propertyListValue(forKey: "legacy.unread") == .bool(true), "a key this store never read")
+    plain.set(false, forKey: "legacy.fresh")
+    #expect(store.hasStoredValue(forKey: "legacy.fresh"), "a key this store never read")
     plain.set(false, forKey: "legacy.unread")
-    #expect(store.hasStoredValue(forKey: "legacy.unread"))
     #expect(store.dictionaryRepresentation()["legacy.unread"] == .bool(false))
     plain.set("Kate", forKey: "legacy.listed")
     #expect(
@@ -103,22 +104,81 @@ enum HalfPortedKeys: String, PreferenceKeys {
     let plain = UserDefaults(suiteName: suite.name)!
     for (index, key) in keys.enumerated() { plain.set(index, forKey: key) }
     let missed = keys.enumerated().filter { store.value(forKey: $1, default: -1) != $0 }.map(\.element)
-    #expect(missed.count == 0, "still the old value: \(missed.prefix(3)) …")
+    #expect(
+      missed.count == 0,
+      "still the old value: \(missed.prefix(3).map { ($0, store.value(forKey: $0, default: -1), UserDefaults(suiteName: suite.name)!.object(forKey: $0) as Any) }) …"
+    )
   }
 
-  /// The read that finds the write tells observers too, and an observer of a key nobody reads
-  /// hears it from the comparison an observed store runs.
-  @Test func theReadThatFindsAWriteTellsObservers() {
+  /// A migration done in steps: the old key, written by code still on `UserDefaults`, moves
+  /// with the value that code wrote last, and the old key is gone for that code too.
+  @Test func aMigrationMovesTheValueOtherCodeWroteLast() {
     let suite = TemporarySuite()
     let store = PreferenceStore(backend: UserDefaultsBackend(suiteName: suite.name), arguments: [])
-    #expect(store.value(forKey: "legacy", default: "A") == "A")
-    let heard = Recorder<String>()
-    let observation = store.observe("legacy", default: "A") { heard.record($0) }
-    UserDefaults(suiteName: suite.name)!.set("B", forKey: "legacy")
-    #expect(store.value(forKey: "legacy", default: "A") == "B")
-    #expect(waitUntil { heard.all == ["B"] })
-    withExtendedLifetime(observation) {}
+    let plain = UserDefaults(suiteName: suite.name)!
+    store.set("A", forKey: "old_theme")
+    plain.set("C", forKey: "old_theme")
+    #expect(store.migrate(from: ["old_theme"], to: "Settings.theme") == .moved)
+    #expect(store.value(forKey: "Settings.theme", default: "") == "C")
+    #expect(plain.object(forKey: "old_theme") == nil)
+    #expect(plain.string(forKey: "Settings.theme") == "C")
   }
+
+  #if !canImport(Darwin)
+    /// A store that never polls: what observers hear, the read told them.
+    private func unpolledStore(_ suite: TemporarySuite) -> (PreferenceStore, UserDefaultsBackend) {
+      let backend = UserDefaultsBackend(
+        suiteName: suite.name, domain: CorelibsDefaultsDomain(suiteName: suite.name), activity: nil,
+        makePoller: { _, _ in NSObject() })
+      return (PreferenceStore(backend: backend, arguments: []), backend)
+    }
+
+    /// The read that finds the write tells observers too, on a background queue (as of any
+    /// outside change), with no poll.
+    @Test func theReadThatFindsAWriteTellsObservers() {
+      let suite = TemporarySuite()
+      let (store, _) = unpolledStore(suite)
+      #expect(store.value(forKey: "legacy", default: "A") == "A")
+      let heard = Recorder<String>()
+      let observation = store.observe("legacy", default: "A") { heard.record($0) }
+      UserDefaults(suiteName: suite.name)!.set("B", forKey: "legacy")
+      #expect(store.value(forKey: "legacy", default: "A") == "B")
+      #expect(waitUntil { heard.all == ["B"] })
+      withExtendedLifetime(observation) {}
+    }
+
+    /// A default other code registers (corelibs keeps one registration domain for every suite)
+    /// is not a stored value: a read never stores it.
+    @Test func aDefaultOtherCodeRegisteredIsNeverStored() throws {
+      let suite = TemporarySuite()
+      let (store, _) = unpolledStore(suite)
+      let key = "Legacy.limit-\(UUID().uuidString)"
+      UserDefaults(suiteName: suite.name)!.register(defaults: [key: 5])
+      #expect(store.value(forKey: key, default: 1) == 1)
+      #expect(!store.hasStoredValue(forKey: key))
+      #expect(store.dictionaryRepresentation()[key] == nil)
+      try store.flush()
+      #expect(suite.storedValues()?[key] == nil)
+    }
+
+    /// A read finds other code's write and, between deciding to adopt it and storing it, the store
+    /// writes the key itself: the store's write stays, in the file and in UserDefaults.
+    @Test func aWriteLandingWhileAReadAdoptsOtherCodesWriteIsNeverUndone() throws {
+      let suite = TemporarySuite()
+      let (store, _) = unpolledStore(suite)
+      let plain = UserDefaults(suiteName: suite.name)!
+      store.set("A", forKey: "k")
+      plain.set("C", forKey: "k")
+      let read = CorelibsDefaultsDomain.$beforeAdopting.withValue(TestHook { store.set("B", forKey: "k") }) {
+        store.value(forKey: "k", default: "")
+      }
+      #expect(read == "B")
+      #expect(store.value(forKey: "k", default: "") == "B")
+      #expect(plain.string(forKey: "k") == "B")
+      try store.flush()
+      #expect(suite.storedValues()?["k"] == .string("B"))
+    }
+  #endif
 }
 
 /// The UserDefaults store shares its values with plain `UserDefaults`, in this process and

@@ -179,17 +179,19 @@ extension PreferenceStore {
 
   /// Values changed outside the store (another process, other code, a merge): drop them from the
   /// cache, then notify.
-  func externalChange(_ keys: Set<String>) {
+  /// `listenersAsync`: the listeners are called on a background queue, not on this thread (a
+  /// read that found the change; the Observation cells are invalidated before it goes on).
+  func externalChange(_ keys: Set<String>, listenersAsync: Bool = false) {
     state.withLock { state in
       for key in keys { state.cache[key] = nil }
       state.version &+= 1
     }
-    notify(keys)
+    notify(keys, listenersAsync: listenersAsync)
   }
 
   /// Invalidates the Observation cells of `keys` whose value actually changed, then calls their
   /// listeners in registration order. The backend and the listeners run without the lock held.
-  func notify(_ changed: some Collection<String>) {
+  func notify(_ changed: some Collection<String>, listenersAsync: Bool = false) {
     // Only keys someone reads through a cell or listens to (a registration notifies every key
     // of the module, most of them never read yet; at launch, none).
     guard state.withLock({ !$0.listeners.isEmpty || !$0.cache.cells.isEmpty }) else { return }
@@ -225,7 +227,11 @@ extension PreferenceStore {
       return (cells, due)
     }
     for cell in cells { cell.changed() }
-    for (key, listener) in due { listener(key) }
+    if listenersAsync, !due.isEmpty {
+      DispatchQueue.global(qos: .utility).async { for (key, listener) in due { listener(key) } }
+    } else {
+      for (key, listener) in due { listener(key) }
+    }
   }
 }
 

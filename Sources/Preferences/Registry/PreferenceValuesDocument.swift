@@ -213,7 +213,10 @@ extension RegistryCatalog {
 
 extension PreferenceStore {
   /// The value stored for `key` (not a default), in stored form.
-  func storedValue(forKey key: String) -> PropertyListValue? { backend.value(forKey: key) }
+  func storedValue(forKey key: String) -> PropertyListValue? {
+    adoptWritesByOtherCode(key)
+    return backend.value(forKey: key)
+  }
 
   /// Stores `value`, in stored form, and tells observers.
   func setStoredValue(_ value: PropertyListValue, forKey key: String) {

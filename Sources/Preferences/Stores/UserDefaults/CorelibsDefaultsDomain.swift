@@ -121,6 +121,9 @@
     /// ``poll(known:)`` reading UserDefaults and comparing, for tests that interleave a write or
     /// a registration there.
     @TaskLocal static var afterReadingFileValues: TestHook?
+    /// Runs between ``poll(known:)`` deciding what to adopt and storing it, for tests that
+    /// interleave a write there.
+    @TaskLocal static var beforeAdopting: TestHook?
 
     /// The domain's name: the suite, or the application's domain for `.standard`.
     private let domainName: String
@@ -295,38 +298,72 @@
     func stopEvents() { file.stopWatching() }
 
     /// Compares what the process's UserDefaults shows for `known` with what this domain expects,
-    /// and adopts each difference as a write by other code (a value equal to the default this
-    /// library registered in the process, for any domain, counts as a removal). UserDefaults is read without the lock held; keys
-    /// this domain changes meanwhile are skipped and compared at the next poll.
+    /// and adopts each difference as a write by other code. A value equal to a default registered
+    /// in the process (by this library for any domain, or by other code: corelibs keeps one
+    /// registration domain for every suite), or to a value of `NSGlobalDomain`, counts as no
+    /// stored value: it is never stored. UserDefaults is read without the lock held; keys this
+    /// domain changes meanwhile are skipped and compared at the next poll. A value is adopted only
+    /// where the file still holds what the domain expected, so a write of this domain's that
+    /// lands meanwhile is never replaced.
     func poll(known: Set<String>) -> Set<String>? {
-      let version = mirror.withLock { $0.version }
-      let registrations = Self.registeredInProcess.withLock { $0.version }
-      let shown = shownValues(keys: known)
-      Self.afterReadingFileValues?()
-      // A registration (by any domain) under way or finished since UserDefaults was read: what
-      // was read may be an old default, not another writer's value. Compared next time.
-      let registered = Self.registeredInProcess.withLock { registered in
-        registered.version == registrations && registered.registering == 0 ? registered.values : nil
+      // A registration (by any domain) under way or finished while UserDefaults was read: what
+      // was read may be an old default, not another writer's value. Read again (a read waits for
+      // this comparison); after a few tries under constant registrations, compared next time.
+      var attempt = 0
+      var read:
+        (version: UInt64, shown: [String: PropertyListValue], registered: [String: PropertyListValue])?
+      while read == nil, attempt < 4 {
+        attempt += 1
+        let version = mirror.withLock { $0.version }
+        let registrations = Self.registeredInProcess.withLock { $0.version }
+        let shown = shownValues(keys: known)
+        if attempt == 1 { Self.afterReadingFileValues?() }
+        let registered = Self.registeredInProcess.withLock { registered in
+          registered.version == registrations && registered.registering == 0 ? registered.values : nil
+        }
+        if let registered { read = (version, shown, registered) }
       }
-      guard let registered else { return [] }
-      let adopted = mirror.withLock { mirror -> [String: PropertyListValue?] in
-        var adopted: [String: PropertyListValue?] = [:]
-        for key in known where shown[key] != mirror.expectation(key, registered: registered) {
-          guard mirror.mayCompare(key, readAt: version) else { continue }
-          // Shown by this library (another store over the suite): not another writer's.
-          guard !libraryShowed(shown[key], forKey: key) else { continue }
-          let stored = shown[key] == registered[key] ? nil : shown[key]
+      guard let (version, shown, registered) = read else { return [] }
+      let candidates = mirror.withLock { mirror in
+        known.filter { key in
+          shown[key] != mirror.expectation(key, registered: registered)
+            && mirror.mayCompare(key, readAt: version)
+            // Shown by this library (another store over the suite): not another writer's.
+            && !libraryShowed(shown[key], forKey: key)
+        }
+      }
+      guard !candidates.isEmpty else { return [] }
+      // What UserDefaults shows where nothing is stored: defaults registered in the process and
+      // `NSGlobalDomain` (read through a suite that stores nothing).
+      let unstored = Dictionary(
+        uniqueKeysWithValues: candidates.map { key in
+          (key, Self.registrationProbe.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)))
+        })
+      let adopted = mirror.withLock {
+        mirror -> [(key: String, previous: PropertyListValue?, value: PropertyListValue?)] in
+        var adopted: [(key: String, previous: PropertyListValue?, value: PropertyListValue?)] = []
+        for key in candidates where mirror.mayCompare(key, readAt: version) {
+          let value = shown[key]
+          let stored =
+            value == registered[key] || (value != nil && value == unstored[key] ?? nil) ? nil : value
+          guard stored != mirror.expected[key] else { continue }
+          adopted.append((key, mirror.expected[key], stored))
           mirror.expected[key] = stored
-          adopted[key] = .some(stored)
         }
         return adopted
       }
+      Self.beforeAdopting?()
       var changed: Set<String> = []
-      for (key, value) in adopted where value != file.value(forKey: key) {
-        file.setValue(value, forKey: key)
+      for (key, previous, value) in adopted
+      where file.replaceValue(forKey: key, ifEqualTo: previous, with: value) {
         changed.insert(key)
       }
       return changed
     }
+
+    /// A suite that nothing stores in: what it shows is what any domain shows where nothing is
+    /// stored. `nonisolated(unsafe)` is safe for the reason ``defaults`` is.
+    private nonisolated(unsafe) static let registrationProbe = UserDefaults(
+      suiteName: "swift-preferences.registration-probe")!
   }
 #endif

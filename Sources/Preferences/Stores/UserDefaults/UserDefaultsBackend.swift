@@ -498,19 +498,20 @@ public final class UserDefaultsBackend: PreferenceBackend {
 
   /// Looks for a write of `key` by other code in this process that no event reported, before a
   /// read of it: one comparison of what `UserDefaults` shows with what the domain expects. A
-  /// write found is adopted (stored, persisted) and reported, so the read that follows sees it.
-  func checkBeforeReading(_ key: String) {
-    if let changed = domain.poll(known: [key]), changed.isEmpty { return }
-    check([key])
+  /// write found is adopted (stored, persisted) and returned, not reported: the store drops it
+  /// from its cache before the read goes on, and tells observers.
+  func checkBeforeReading(_ key: String) -> Set<String> {
+    if let changed = domain.poll(known: [key]), changed.isEmpty { return [] }
+    return check([key], reporting: false)
   }
 
   /// ``checkBeforeReading(_:)`` for every key the domain or its `UserDefaults` shows, before a
   /// read of every value.
-  func checkBeforeReadingAll() {
+  func checkBeforeReadingAll() -> Set<String> {
     var known = Set(domain.storedValues().keys)
     known.formUnion(domain.userDefaults.dictionaryRepresentation().keys)
     known.formUnion(state.withLock { $0.seen.keys })
-    check(domain.poll(known: known))
+    return check(domain.poll(known: known), reporting: false)
   }
 
   /// Looks for the changes no event reports: what the poll runs while the store is observed.
@@ -523,12 +524,13 @@ public final class UserDefaultsBackend: PreferenceBackend {
   /// from what this backend last saw. The domain is read without the lock held; a key this
   /// backend writes meanwhile is skipped, since what was read may predate the write, and
   /// compared again when that write is done.
-  func check(_ keys: Set<String>?, retrying: Bool = true) {
+  @discardableResult
+  func check(_ keys: Set<String>?, retrying: Bool = true, reporting: Bool = true) -> Set<String> {
     let (candidates, writes) = state.withLock { state -> ([String], UInt64) in
       state.events &+= 1
       return (keys.map(Array.init) ?? Array(state.seen.keys), state.writes)
     }
-    guard !candidates.isEmpty else { return }
+    guard !candidates.isEmpty else { return [] }
     let current = candidates.map { ($0, domain.storedValue(forKey: $0)) }
     let (changed, finished, onChange) = state.withLock {
       state -> (Set<String>, Set<String>, (@Sendable (Set<String>) -> Void)?) in
@@ -550,8 +552,11 @@ public final class UserDefaultsBackend: PreferenceBackend {
         for (key, value) in current where changed.contains(key) { sizes.note(value, forKey: key) }
       }
     }
-    if !changed.isEmpty { onChange?(changed) }
+    if reporting, !changed.isEmpty { onChange?(changed) }
     // Keys whose write started and ended while the domain was read: read them again, once.
-    if retrying && !finished.isEmpty { check(finished, retrying: false) }
+    if retrying && !finished.isEmpty {
+      return changed.union(check(finished, retrying: false, reporting: reporting))
+    }
+    return changed
   }
 }
