@@ -577,4 +577,21 @@ import Testing
     #expect(result.conformances.map(\.typeName) == ["Board", "Mode", "Theme", "Tint"])
     #expect(result.conformances.first { $0.typeName == "Board" }?.statesSendable == true)
   }
+
+  /// A type nested in a generic one, named with an argument the model does not take apart.
+  @Test func aTypeInAGenericNamedWithAnExistentialArgumentGetsTheFix() {
+    let result = scan(
+      """
+      struct Box<T> { enum Mode: String { case a, b } }
+      struct S {
+        @Preference var mode: Box<any Codable>.Mode = .a
+      }
+      """)
+    // As for `Box<Int>.Mode`: the scanner's error names the one-line fix (it said nothing, and
+    // the compiler's error named none, while the argument made the whole type unreadable).
+    #expect(errors(result).count == 1)
+    #expect(
+      errors(result).first?.contains("add 'extension Box.Mode: PreferenceValue {}'") == true,
+      "\(errors(result))")
+  }
 }

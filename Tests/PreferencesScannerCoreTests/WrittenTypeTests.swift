@@ -55,7 +55,19 @@ import Testing
     }
   }
 
+  /// A generic argument the model does not take apart keeps the names around it.
+  @Test func argumentsItCannotReadKeepTheComponentsAroundThem() {
+    #expect(WrittenType(parsing: "Box<(Int, Int)>.Mode").componentNames == ["Box", "Mode"])
+    #expect(WrittenType(parsing: "Cache<() -> Void>.Policy").componentNames == ["Cache", "Policy"])
+    #expect(WrittenType(parsing: "Box<any Codable, [Int]>.Mode").text == "Box<any Codable,[Int]>.Mode")
+    #expect(
+      WrittenType(parsing: "Pair<any P>") == .named([.init(name: "Pair", arguments: [.other("any P")])]))
+    #expect(WrittenType(parsing: "Box<(Int>.Mode") == .other("Box<(Int>.Mode"))
+  }
+
   @Test func nestingPastTheLimitIsOther() {
+    let optionals = "Int" + String(repeating: "?", count: 100)
+    #expect(WrittenType(parsing: optionals) == .other(optionals))
     let deep = String(repeating: "[", count: 40) + "Int" + String(repeating: "]", count: 40)
     #expect(WrittenType(parsing: deep) == .other(deep))
     let shallow = String(repeating: "[", count: 20) + "Int" + String(repeating: "]", count: 20)

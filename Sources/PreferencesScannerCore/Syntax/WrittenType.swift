@@ -32,7 +32,8 @@ package indirect enum WrittenType: Equatable, Sendable {
     }
   }
 
-  /// Nested deeper than this, a type is ``other(_:)``: bounded work for any text.
+  /// Nested deeper than this (optionals counted), a type is ``other(_:)``: bounded work for any
+  /// text.
   static let depthLimit = 32
 
   /// `text` taken apart.
@@ -124,7 +125,7 @@ package indirect enum WrittenType: Equatable, Sendable {
           var component = Component(name: name)
           if take(UInt8(ascii: "<")) {
             repeat {
-              guard let argument = self.type(depth: depth + 1) else { return nil }
+              guard let argument = self.argument(depth: depth + 1) else { return nil }
               component.arguments.append(argument)
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: ">")) else { return nil }
@@ -133,13 +134,55 @@ package indirect enum WrittenType: Equatable, Sendable {
         } while take(UInt8(ascii: "."))
         type = Self.standardForm(of: components)
       }
-      while true {
-        if take(UInt8(ascii: "?")) || take(UInt8(ascii: "!")) {
-          type = .optional(type)
-        } else {
+      var optionals = 0
+      while take(UInt8(ascii: "?")) || take(UInt8(ascii: "!")) {
+        optionals += 1
+        guard depth + optionals < WrittenType.depthLimit else { return nil }
+        type = .optional(type)
+      }
+      return type
+    }
+
+    /// A generic argument: a type, or what the model does not take apart (`(Int, Int)`,
+    /// `() -> Void`, `any P`) as ``WrittenType/other(_:)``, so that the components around it keep
+    /// their names (`Box<(Int, Int)>.Mode` is `Box`, `Mode`).
+    mutating func argument(depth: Int) -> WrittenType? {
+      let start = position
+      if let type = self.type(depth: depth) {
+        skipBlanks()
+        if position < bytes.count,
+          bytes[position] == UInt8(ascii: ",") || bytes[position] == UInt8(ascii: ">")
+        {
           return type
         }
       }
+      position = start
+      var nesting = 0
+      while position < bytes.count {
+        let byte = bytes[position]
+        if byte == UInt8(ascii: "-"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ">") {
+          position += 2  // the arrow of a function type
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"): nesting += 1
+        case UInt8(ascii: ")"), UInt8(ascii: "]"):
+          nesting -= 1
+          if nesting < 0 { return nil }
+        case UInt8(ascii: ">"):
+          if nesting == 0 { return other(from: start) }
+          nesting -= 1
+        case UInt8(ascii: ",") where nesting == 0: return other(from: start)
+        default: break
+        }
+        position += 1
+      }
+      return nil
+    }
+
+    private func other(from start: Int) -> WrittenType? {
+      let text = String(decoding: bytes[start..<position], as: UTF8.self).trimmingBlanks()
+      return text.isEmpty ? nil : .other(text)
     }
 
     /// `Optional<T>`, `Array<T>`, `Set<T>` and `Dictionary<K, V>` (also after `Swift.`) as the
