@@ -2,25 +2,17 @@ extension ConformanceSynthesis {
   /// What the analyses ask of the synthesis, gathered before it runs: the stage decides them all
   /// at once, and its result is a value the analyses after it only read.
   struct Requests {
-    /// Module types stored (`PreferenceValue`) and module types a stored dictionary is keyed by
-    /// (`PreferenceDictionaryKey`): each conforms, or its check is an error that names the fix.
-    var values: [ModuleIndex.TypeID] = []
-    var keys: [ModuleIndex.TypeID] = []
     /// Module types a default names whose type only the compiler knows: each conforms where it
     /// can (``conformIfPossible(values:keys:)``), silently.
     var possibleValues: [ModuleIndex.TypeID] = []
     var possibleKeys: [ModuleIndex.TypeID] = []
-    /// Types that declare a `@Preference` instance property.
-    var declaringTypes: [ModuleIndex.TypeID] = []
-    /// The diagnostics that wait for the decisions, in the order the analyses found them.
+    /// The diagnostics that wait for the decisions, in the order the analyses found them; the
+    /// types they name are decided (each conforms, or its check is an error that names the fix).
     var checks: [Check] = []
 
     mutating func append(_ other: Requests) {
-      values += other.values
-      keys += other.keys
       possibleValues += other.possibleValues
       possibleKeys += other.possibleKeys
-      declaringTypes += other.declaringTypes
       checks += other.checks
     }
   }

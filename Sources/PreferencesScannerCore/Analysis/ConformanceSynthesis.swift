@@ -47,10 +47,15 @@ struct ConformanceSynthesis {
     importsPublicly = own.isEmpty || own.contains { $0.accessLevel == nil || $0.accessLevel == "public" }
     // Each decision depends on its type alone, so the order of the requests does not matter.
     conformIfPossible(values: requests.possibleValues, keys: requests.possibleKeys)
-    for type in requests.values where decided[type] == nil { decided[type] = decide(type, asKey: false) }
-    for type in requests.keys where decidedKeys[type] == nil { decidedKeys[type] = decide(type, asKey: true) }
-    for type in requests.declaringTypes where wrapperRejections[type] == nil {
-      if let reason = wrapperRejection(type) { wrapperRejections[type] = reason }
+    var askedForWrapper: Set<ModuleIndex.TypeID> = []
+    for check in requests.checks {
+      switch check.kind {
+      case .value(let type, _) where decided[type] == nil: decided[type] = decide(type, asKey: false)
+      case .key(let type, _) where decidedKeys[type] == nil: decidedKeys[type] = decide(type, asKey: true)
+      case .wrapper(let type) where askedForWrapper.insert(type).inserted:
+        wrapperRejections[type] = wrapperRejection(type)
+      default: break
+      }
     }
   }
 

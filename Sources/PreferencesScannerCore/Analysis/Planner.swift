@@ -62,20 +62,17 @@ package struct Planner: Sendable {
         // mode, which the scanner cannot see, the compiler only warns too.
         if plan != nil, !syntax.isStatic {
           let declaringType = index.scopeTypes[fileIndex][syntax.scope]
-          requests.declaringTypes.append(declaringType)
           check(.wrapper(in: declaringType), "@Preference '\(syntax.property)'")
         }
         // A module type stored without a conformance: the registry writes it where it can, else
         // one error that names the fix.
         if let unstorable {
-          requests.values.append(unstorable.type)
           check(
             .value(unstorable.type, name: unstorable.name),
             "@Preference '\(syntax.property)' stores \(unstorable.valueType)")
         }
         // A module type a stored dictionary is keyed by: the registry makes it a key where it can.
         for key in keyTypes {
-          requests.keys.append(key.type)
           check(
             .key(key.type, name: key.name), "@Preference '\(syntax.property)' stores \(plan?.valueType ?? "")"
           )

@@ -125,7 +125,6 @@ struct TypedKeys {
           // The module types it holds conform as a preference's do: the user's `defaultValue`
           // switch, which returns `any PreferenceValue`, needs the conformance to compile.
           if let problem = planner.storabilityProblem(written, context: context) {
-            requests.values.append(problem.type)
             requests.checks.append(
               .init(
                 kind: .value(problem.type, name: problem.name),
@@ -139,7 +138,6 @@ struct TypedKeys {
               line: clause.line, column: clause.column)
           }
           for key in keys.moduleKeys {
-            requests.keys.append(key.type)
             requests.checks.append(
               .init(
                 kind: .key(key.type, name: key.name), subject: "'\(name).\(caseName)' holds \(written)",
