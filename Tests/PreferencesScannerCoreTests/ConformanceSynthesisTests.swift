@@ -594,4 +594,21 @@ import Testing
       errors(result).first?.contains("add 'extension Box.Mode: PreferenceValue {}'") == true,
       "\(errors(result))")
   }
+
+  /// A tuple or function type among another generic type's arguments is not what the preference
+  /// stores: not the shape error, which was reported for any tuple anywhere in the text.
+  @Test func aTupleInsideAGenericTypesArgumentsIsNotTheStoredShape() {
+    let result = scan(
+      """
+      struct Box<T> { enum Mode: String { case a, b } }
+      struct S {
+        @Preference var mode: Box<(Int, Int)>.Mode = .a
+        @Preference var cache: Box<() -> Void>.Mode = .b
+      }
+      """)
+    #expect(errors(result).count == 2, "\(errors(result))")
+    #expect(
+      errors(result).allSatisfy { $0.contains("add 'extension Box.Mode: PreferenceValue {}'") },
+      "\(errors(result))")
+  }
 }

@@ -45,8 +45,8 @@ import Testing
 
   /// What the model does not take apart is left, as written, to the compiler.
   @Test(arguments: [
-    "(Int, String)", "() -> Int", "any Codable", "some View", "[Int", "Pair<Int", "Int]", "[Int: ]", "",
-    "Array<Int, Int>.Type<", "1Bad",
+    "some View", "[Int", "Pair<Int", "Int]", "[Int: ]", "", "Array<Int, Int>.Type<", "1Bad", "(Int, String",
+    "() async", "Int & ", "@ Int",
   ])
   func leavesWhatItCannotReadAsOther(written: String) {
     guard case .other = WrittenType(parsing: written) else {
@@ -55,14 +55,78 @@ import Testing
     }
   }
 
+  /// Tuples, function types, protocol types, metatypes and inline arrays: each what the checks of
+  /// a stored value tell apart.
+  @Test(arguments: [
+    ("()", "()"),
+    ("(Int, String)", "(Int,String)"),
+    ("(x: Double, y: [String: Int])?", "(Double,[String:Int])?"),
+    ("(Int)", "Int"),
+    ("(Int)?", "Int?"),
+    ("() -> Int", "()->Int"),
+    ("@Sendable (Int, _ b: String) async throws -> Void", "(Int,String)->Void"),
+    ("@convention(c) (Int32) -> Int32", "(Int32)->Int32"),
+    ("sending @Sendable () -> Void", "()->Void"),
+    ("(() -> Void)?", "(()->Void)?"),
+    ("(Int) throws(MyError) -> @Sendable (Int) -> Int", "(Int)->(Int)->Int"),
+    ("(Int...) -> Int", "(Int)->Int"),
+    ("any Codable", "any Codable"),
+    ("any P & Sendable", "any P&Sendable"),
+    ("P & Q", "P&Q"),
+    ("P.Type", "P.Type"),
+    ("Kit.P.Protocol", "Kit.P.Protocol"),
+    ("any P.Type", "any P.Type"),
+    ("(any P).Type", "(any P).Type"),
+    ("[Int].Type?", "[Int].Type?"),
+    ("[3 of Int]", "[3 of Int]"),
+    ("[count of Element]", "[count of Element]"),
+    ("Swift.InlineArray<2, Bool>", "InlineArray"),
+  ])
+  func readsTheShapesNoStoreCanHold(written: String, text: String) {
+    #expect(WrittenType(parsing: written).text == text)
+  }
+
+  @Test func takesFunctionsAndProtocolTypesApart() {
+    let int = WrittenType.named([.init(name: "Int")])
+    #expect(WrittenType(parsing: "(Int, Int)") == .tuple([int, int]))
+    #expect(WrittenType(parsing: "@MainActor (Int) -> Int") == .function(parameters: [int], result: int))
+    #expect(
+      WrittenType(parsing: "any P.Type")
+        == .existential(.metatype(.named([.init(name: "P")]), isProtocol: false)))
+    #expect(
+      WrittenType(parsing: "(any P).Type")
+        == .metatype(.existential(.named([.init(name: "P")])), isProtocol: false))
+    #expect(
+      WrittenType(parsing: "Box<Int>.Type")
+        == .metatype(.named([.init(name: "Box", arguments: [int])]), isProtocol: false))
+    #expect(WrittenType(parsing: "[Int.Type: Int]").text == "[Int.Type:Int]")
+  }
+
   /// A generic argument the model does not take apart keeps the names around it.
   @Test func argumentsItCannotReadKeepTheComponentsAroundThem() {
     #expect(WrittenType(parsing: "Box<(Int, Int)>.Mode").componentNames == ["Box", "Mode"])
     #expect(WrittenType(parsing: "Cache<() -> Void>.Policy").componentNames == ["Cache", "Policy"])
     #expect(WrittenType(parsing: "Box<any Codable, [Int]>.Mode").text == "Box<any Codable,[Int]>.Mode")
     #expect(
-      WrittenType(parsing: "Pair<any P>") == .named([.init(name: "Pair", arguments: [.other("any P")])]))
+      WrittenType(parsing: "Vector<3, Int>")
+        == .named([.init(name: "Vector", arguments: [.other("3"), .named([.init(name: "Int")])])]))
     #expect(WrittenType(parsing: "Box<(Int>.Mode") == .other("Box<(Int>.Mode"))
+  }
+
+  /// The names a type's paths start with, where each resolves, at any depth.
+  @Test func leadingNamesAreThoseOfEveryPath() {
+    #expect(WrittenType(parsing: "Kit.Box<Int, [T: U.Element]>?").leadingNames == ["Kit", "Int", "T", "U"])
+    #expect(WrittenType(parsing: "(T) -> Kit.Mode").leadingNames == ["T", "Kit"])
+    #expect(WrittenType(parsing: "some View<T.Element>").leadingNames == ["some", "View", "T"])
+  }
+
+  /// `Self` in a path is replaced whole, arguments and all.
+  @Test func pathsAreMappedAtEveryDepth() {
+    let mapped = WrittenType(parsing: "[Self: (Self.Mode, Int)]?").mappingPaths { components in
+      components[0].name == "Self"
+        ? [.init(name: "Outer"), .init(name: "Grid")] + components.dropFirst() : components
+    }
+    #expect(mapped.text == "[Outer.Grid:(Outer.Grid.Mode,Int)]?")
   }
 
   @Test func nestingPastTheLimitIsOther() {

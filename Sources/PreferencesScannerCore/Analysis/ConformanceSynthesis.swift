@@ -284,7 +284,7 @@ struct ConformanceSynthesis {
   /// if it writes one of those.
   private func writtenRawType(_ type: ModuleIndex.TypeID) -> String? {
     guard let written = rawTypeText(type) else { return nil }
-    let names = ModuleIndex.dotted(written.removing(" "))
+    guard let names = WrittenType(parsing: written).path else { return nil }
     return names.count == 1
       ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : nil
   }
@@ -395,7 +395,11 @@ struct ConformanceSynthesis {
     case .dictionary(let key, let value):
       return isSendableType(key, context: context, visiting: &visiting, depth: depth + 1)
         && isSendableType(value, context: context, visiting: &visiting, depth: depth + 1)
-    case .other: return false
+    case .tuple(let elements):
+      return elements.allSatisfy {
+        isSendableType($0, context: context, visiting: &visiting, depth: depth + 1)
+      }
+    case .function, .existential, .composition, .metatype, .inlineArray, .other: return false
     case .named(let named): components = named
     }
     // `Range<T>`, `ClosedRange<T>` (also `Swift.`): as their bounds.

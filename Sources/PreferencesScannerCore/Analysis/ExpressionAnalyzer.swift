@@ -262,16 +262,11 @@ struct ExpressionAnalyzer {
   {
     if storeContext { return .nonisolated }
     if let contextualType {
-      var type = Substring(contextualType.removing(" "))
-      var isOptional = false
-      while type.hasSuffix("?") || type.hasSuffix("!") {
-        type.removeLast()
-        isOptional = true
-      }
+      let (type, isOptional) = WrittenType(parsing: contextualType).unwrapped
       // `.none` and `.some(…)` of an optional.
       if isOptional, member == "none" || member == "some" { return .nonisolated }
-      let names = ModuleIndex.dotted(String(type))
-      if let owner = index.typeID(of: names, in: context) {
+      let names = type.path ?? []
+      if !names.isEmpty, let owner = index.typeID(of: names, in: context) {
         // A member of a module type: as the compiler isolates it; one the index does not hold
         // (a protocol extension's) may be isolated anywhere: the main actor, to be safe.
         guard case .member(let found, let declaration)? = index.lookup(member, inType: owner) else {

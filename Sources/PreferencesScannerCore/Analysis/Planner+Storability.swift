@@ -71,104 +71,59 @@ extension Planner {
   }
 
   /// What in `type` no store can hold, whatever the module declares: a tuple, a function type,
-  /// a protocol type, a metatype, `Any`, `AnyObject` or `AnyHashable` (none can conform to a
-  /// protocol in a way a store could read back, so the compiler's error would name no fix),
-  /// written out or through the module's type aliases (`[Before]` where `typealias Before = ()
-  /// -> Void`, found porting Spectre). `nil` for anything else, and for a
-  /// type longer than any real one (256 tokens) or aliases nested deeper than 8: bounded work.
-  func shapeProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> ShapeProblem? {
-    if let problem = writtenShapeProblem(type, context: context) { return problem }
-    guard depth < 8, Self.namesAny(of: index.aliasNames, in: type) else { return nil }
-    let syntax = ExpressionSyntax(text: type)
-    guard syntax.tokens.count <= 256 else { return nil }
-    for position in syntax.tokens.indices {
-      guard let word = syntax.word(position), !syntax.punct(position - 1, UInt8(ascii: ".")),
-        let alias = alias(named: word, context: context),
-        let problem = shapeProblem(alias.target, context: alias.context, depth: depth + 1)
-      else { continue }
-      return problem
+  /// a protocol type, a metatype, a fixed-size inline array, `Any`, `AnyObject` or `AnyHashable`
+  /// (none can conform to a protocol in a way a store could read back, so the compiler's error
+  /// would name no fix), as the value or as what an optional, array, set or dictionary of it
+  /// stores, written out or through the module's type aliases (`[Before]` where `typealias Before
+  /// = () -> Void`, found porting Spectre). What another generic type's arguments hold
+  /// (`Box<Mixin>`) may be no stored value, and is left to the compiler; so are aliases nested
+  /// deeper than 8: bounded work.
+  func shapeProblem(_ type: WrittenType, context: [ModuleIndex.TypeID], aliasDepth: Int = 0) -> ShapeProblem?
+  {
+    switch type {
+    case .optional(let inner), .array(let inner), .set(let inner):
+      return shapeProblem(inner, context: context, aliasDepth: aliasDepth)
+    case .dictionary(let key, let value):
+      return shapeProblem(key, context: context, aliasDepth: aliasDepth)
+        ?? shapeProblem(value, context: context, aliasDepth: aliasDepth)
+    case .tuple: return .tuple
+    case .function: return .function
+    case .inlineArray(let written): return .inlineArray(written)
+    case .metatype: return .metatype(type.text)
+    case .existential(let inner):
+      if case .metatype = inner { return .metatype(type.text) }  // `any P.Type`
+      // `any P & Q`: named by its first part.
+      if case .composition(let parts) = inner { return .existential("any " + parts[0].text) }
+      return .existential(type.text)
+    case .composition(let parts):
+      // `P & Q`: a protocol type where one of its parts is.
+      return parts.first { $0.path.map { isProtocol($0, context: context) } == true }.map {
+        .existential($0.text)
+      }
+    case .other: return nil
+    case .named(let components):
+      guard let names = type.path else { return nil }
+      if components.count == 1 || (components.count == 2 && names[0] == "Swift"),
+        Self.untypedNames.contains(names[names.count - 1])
+      {
+        return .untyped(names[names.count - 1])
+      }
+      if isProtocol(names, context: context) { return .existential(names.joined(separator: ".")) }
+      // A type alias of the module: what it stands for, where it is declared.
+      guard aliasDepth < 8, index.aliasNames.contains(names[names.count - 1]),
+        let (target, owner) = index.aliasTarget(of: names, in: context)
+      else { return nil }
+      return shapeProblem(
+        WrittenType(parsing: target), context: owner.map(enclosingTypes) ?? [], aliasDepth: aliasDepth + 1)
     }
-    return nil
   }
 
-  /// ``shapeProblem(_:context:depth:)`` of the type as written.
-  func writtenShapeProblem(_ type: String, context: [ModuleIndex.TypeID]) -> ShapeProblem? {
-    // Most types have no parentheses and name no protocol nor `Any`: told apart without
-    // tokenizing (every declaration's type comes here).
-    if !type.containsByte(from: Self.notIdentifierBytes) {
-      // One name (`String`, `Theme`, `Mixin`).
-      if Self.untypedNames.contains(type) { return .untyped(type) }
-      if index.protocolNames.contains(type),
-        let id = index.typeID(of: [type], in: context), index[id].kind == .protocol
-      {
-        return .existential(type)
-      }
-      if isStandardExistential([type], context: context) { return .existential(type) }
-      return nil
-    }
-    if type.containsText(" of ") || type.containsText("InlineArray"), let written = Self.inlineArray(in: type)
-    {
-      return .inlineArray(written)
-    }
-    if !type.containsByte(from: Self.parenthesis), !type.containsText("ny"), !type.containsText(".Type"),
-      !type.containsText(".Protocol"),
-      !Self.namesAny(of: index.protocolNames, Self.standardExistentials, in: type)
-    {
-      return nil
-    }
-    let syntax = ExpressionSyntax(text: type)
-    guard syntax.tokens.count <= 256 else { return nil }
-    if syntax.tokens.indices.contains(where: { syntax.isOperator($0, "->") }) { return .function }
-    for index in syntax.tokens.indices {
-      // `any P`, a protocol of the module written bare (`[String: Mixin]`), or a metatype.
-      if let word = syntax.word(index), !syntax.punct(index - 1, UInt8(ascii: ".")) {
-        if Self.untypedNames.contains(word) {
-          if Self.isStoredElement(index, in: syntax) { return .untyped(word) }
-          continue
-        }
-        let start = word == "any" ? index + 1 : index
-        guard let first = syntax.word(start) else { continue }
-        var names = [first]
-        var last = start
-        while syntax.punct(last + 1, UInt8(ascii: ".")), let next = syntax.word(last + 2) {
-          names.append(next)
-          last += 2
-        }
-        // `P.Type`, `any P.Type`, `P.Protocol`: a type, not a value.
-        let isMetatype = names.count > 1 && (names.last == "Type" || names.last == "Protocol")
-        let isProtocol =
-          !isMetatype
-          && (word == "any"
-            || self.index.typeID(of: names, in: context).map { self.index[$0].kind == .protocol } == true
-            || isStandardExistential(names, context: context))
-        guard isMetatype || isProtocol, Self.isStoredElement(index, in: syntax) else { continue }
-        let written = (word == "any" ? "any " : "") + names.joined(separator: ".")
-        return isMetatype ? .metatype(written) : .existential(written)
-      }
-      if syntax.punct(index, UInt8(ascii: "(")), Self.isTuple(syntax, open: index) { return .tuple }
-    }
-    return nil
-  }
-
-  /// The first inline array `type` stores (`[3 of Int]` or `InlineArray<3, Int>`, Swift 6.2; as
-  /// the value, or an element of an optional, array, set or dictionary), as written; `nil` if
-  /// none (found trying Swift 6.2's syntax around declarations: the compiler's error named no
-  /// fix).
-  static func inlineArray(in type: String) -> String? {
-    let syntax = ExpressionSyntax(text: type)
-    guard syntax.tokens.count <= 256 else { return nil }
-    for index in syntax.tokens.indices where isStoredElement(index, in: syntax) {
-      if syntax.punct(index, UInt8(ascii: "[")), syntax.word(index + 2) == "of" {
-        let close = syntax.matchingClose(index)
-        if close < syntax.tokens.count { return syntax.text(index...close) }
-      }
-      if syntax.word(index) == "InlineArray",
-        !syntax.punct(index - 1, UInt8(ascii: ".")) || syntax.word(index - 2) == "Swift"
-      {
-        return "InlineArray"
-      }
-    }
-    return nil
+  /// Whether the type `names` written at `context` is a protocol: the module's, or one of
+  /// ``standardExistentials``.
+  private func isProtocol(_ names: [String], context: [ModuleIndex.TypeID]) -> Bool {
+    isStandardExistential(names, context: context)
+      || (index.protocolNames.contains(names[names.count - 1])
+        && index.typeID(of: names, in: context).map { index[$0].kind == .protocol } == true)
   }
 
   /// The standard library's type-erased values: whatever they hold is known only at run time, so
@@ -225,32 +180,6 @@ extension Planner {
     return false
   }
 
-  /// Whether the token at `index` is outside any generic arguments but those of the standard
-  /// collections and `Optional` (whose elements are stored): a protocol inside another generic
-  /// type's arguments (`Box<Mixin>`) may be no stored value, and is left to the compiler.
-  static func isStoredElement(_ index: Int, in syntax: ExpressionSyntax) -> Bool {
-    var depth = 0
-    var position = index - 1
-    while position >= 0 {
-      if syntax.tokens[position].kind == .operator {
-        for byte in syntax.text(position).utf8.reversed() {
-          if byte == UInt8(ascii: ">") {
-            depth += 1
-          } else if byte == UInt8(ascii: "<") {
-            if depth == 0 {
-              guard let name = syntax.word(position - 1) else { return false }
-              return ["Optional", "Array", "Set", "Dictionary"].contains(name)
-                && isStoredElement(position - 1, in: syntax)
-            }
-            depth -= 1
-          }
-        }
-      }
-      position -= 1
-    }
-    return true
-  }
-
   /// What a default of no written type is when it is a tuple (`(1, 2)`) or a closure (`{ 0 }`)
   /// whole, which no store can hold.
   static func literalShape(_ expression: ExpressionSyntax) -> ShapeProblem? {
@@ -259,46 +188,9 @@ extension Planner {
     return expression.punct(0, UInt8(ascii: "(")) && last > 1 && isTuple(expression, open: 0) ? .tuple : nil
   }
 
-  /// The ASCII bytes that cannot be part of an identifier.
-  static let notIdentifierBytes = String.ByteSet(
-    (1...0x7F).filter {
-      !($0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
-        || (0x61...0x7A).contains($0))
-    })
-
-  static let parenthesis = String.ByteSet([UInt8(ascii: "(")])
-
-  /// Whether any identifier in `type` (split at every byte that cannot be part of one) is in
-  /// `names`; a type of one identifier is looked up whole, without splitting.
-  static func namesAny(of names: Set<String>, _ more: Set<String> = [], in type: String) -> Bool {
-    guard type.containsByte(from: notIdentifierBytes) else {
-      return names.contains(type) || more.contains(type)
-    }
-    return type.utf8.split(whereSeparator: {
-      !($0 == UInt8(ascii: "_") || $0 >= 0x80 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
-        || (0x61...0x7A).contains($0))
-    })
-    .contains(where: {
-      let name = String(decoding: $0, as: UTF8.self)
-      return names.contains(name) || more.contains(name)
-    })
-  }
-
   /// The module type in `type` (or in its optional, array, set or dictionary values) that does not
   /// conform to `PreferenceValue` (or only under `#if` conditions), if the module declares one.
-  func storabilityProblem(_ type: String, context: [ModuleIndex.TypeID], depth: Int = 0) -> (
-    name: String, type: ModuleIndex.TypeID
-  )? {
-    // Nested deeper than any real type: left to the compiler, and bounded work. A type that
-    // names no type of the module has nothing to check.
-    // Most types are one identifier (`String`, `Theme`): looked up whole, without splitting.
-    guard depth < 32 else { return nil }
-    let namesModuleType = Self.namesAny(of: index.typeNames, index.aliasNames, in: type)
-    guard namesModuleType else { return nil }
-    return storabilityProblem(WrittenType(parsing: type), context: context, depth: depth)
-  }
-
-  private func storabilityProblem(_ written: WrittenType, context: [ModuleIndex.TypeID], depth: Int) -> (
+  func storabilityProblem(_ written: WrittenType, context: [ModuleIndex.TypeID], depth: Int = 0) -> (
     name: String, type: ModuleIndex.TypeID
   )? {
     guard depth < 32 else { return nil }
@@ -308,7 +200,7 @@ extension Planner {
       return storabilityProblem(inner, context: context, depth: depth + 1)
     // Its values (a key that is not a string is reported on its own).
     case .dictionary(_, let value): return storabilityProblem(value, context: context, depth: depth + 1)
-    case .other: return nil
+    case .tuple, .function, .existential, .composition, .metatype, .inlineArray, .other: return nil
     case .named(let named): components = named
     }
     let names = components.map(\.name)
@@ -327,7 +219,8 @@ extension Planner {
     // type, whose conformance does not depend on them.
     // A type alias of the module: what it stands for, resolved from where it is declared.
     if let (target, owner) = index.aliasTarget(of: names, in: context) {
-      return storabilityProblem(target, context: owner.map(enclosingTypes) ?? [], depth: depth + 1)
+      return storabilityProblem(
+        WrittenType(parsing: target), context: owner.map(enclosingTypes) ?? [], depth: depth + 1)
     }
     guard let type = index.typeID(of: names, in: context), let kind = index[type].kind, kind != .protocol
     else { return nil }

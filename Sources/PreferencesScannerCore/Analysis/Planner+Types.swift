@@ -124,8 +124,7 @@ extension Planner {
         // An alias of a module type (`typealias Options = Emitter.Options`): that type, named
         // by its qualified name, so that it names the same type anywhere.
         if let (target, owner) = index.aliasTarget(of: [name], in: context),
-          case let names = ModuleIndex.dotted(target.removing(" ")),
-          names.allSatisfy({ !$0.isEmpty && !$0.contains("<") && !$0.contains("[") }),
+          let names = WrittenType(parsing: target).path,
           let type = index.typeID(of: names, in: owner.map(enclosingTypes) ?? []),
           case let info = index[type],
           info.kind != nil, info.kind != .protocol
@@ -195,9 +194,7 @@ extension Planner {
         overloads.allSatisfy({ $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.type == type })
       else { return nil }
       // Written where the function is: `Sort` in `Library` is `Library.Sort` here.
-      return qualified(
-        Self.replacingSelf(in: type, with: index.qualifiedName(owner)).removing(" "),
-        in: enclosingTypes(owner))
+      return qualified(replacingSelf(in: WrittenType(parsing: type), with: owner), in: enclosingTypes(owner))
     }
     switch member.syntax.kind {
     case .enumCase where !member.syntax.hasPayload:
@@ -217,23 +214,22 @@ extension Planner {
     }
   }
 
-  /// The generic parameter (of `parameters`) that the type written `typeText` at `context`
-  /// names, directly or through the module's member type aliases (`typealias KeyMap = [Key:
-  /// [Int]]`, `typealias Element = Base.Element`), with the first alias on the way.
+  /// The generic parameter (of `parameters`) that `type`, written at `context`, names, directly
+  /// or through the module's member type aliases (`typealias KeyMap = [Key: [Int]]`, `typealias
+  /// Element = Base.Element`), with the first alias on the way.
   func genericParameter(
-    named typeText: String, among parameters: Set<String>, context: [ModuleIndex.TypeID], depth: Int = 0
+    named type: WrittenType, among parameters: Set<String>, context: [ModuleIndex.TypeID], depth: Int = 0
   ) -> (parameter: String, alias: String?)? {
     guard depth < 8 else { return nil }
-    let type = ExpressionSyntax(text: typeText)
-    for position in type.tokens.indices {
-      guard let word = type.word(position), !type.punct(position - 1, UInt8(ascii: ".")) else { continue }
-      if parameters.contains(word) { return (word, nil) }
+    for name in type.leadingNames {
+      if parameters.contains(name) { return (name, nil) }
       // A member alias only: one at file scope cannot name a type's parameter.
-      if let alias = alias(named: word, context: context), alias.isMember,
+      if let alias = alias(named: name, context: context), alias.isMember,
         let (parameter, _) = genericParameter(
-          named: alias.target, among: parameters, context: alias.context, depth: depth + 1)
+          named: WrittenType(parsing: alias.target), among: parameters, context: alias.context,
+          depth: depth + 1)
       {
-        return (parameter, word)
+        return (parameter, name)
       }
     }
     return nil
@@ -268,90 +264,59 @@ extension Planner {
     _ member: ModuleIndex.Member, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
     budget: InferenceBudget
   ) -> String? {
-    let type: String?
     if let written = member.syntax.type {
       // `static var standard: Self`: the type that declares it.
-      type = Self.replacingSelf(in: written, with: index.qualifiedName(declaringType))
-    } else if let value = member.syntax.initialValue {
-      type = inferType(
-        ExpressionSyntax(text: value), context: context, declaringType: declaringType, budget: budget)
-    } else {
-      type = nil
+      return qualified(replacingSelf(in: WrittenType(parsing: written), with: declaringType), in: context)
     }
-    return type.flatMap { qualified($0.removing(" "), in: context) }
+    guard let value = member.syntax.initialValue,
+      let inferred = inferType(
+        ExpressionSyntax(text: value), context: context, declaringType: declaringType, budget: budget)
+    else { return nil }
+    return qualified(WrittenType(parsing: inferred), in: context)
   }
 
-  /// `type` with each `Self` in it (a whole name) replaced by `owner`: `Self?` → `Layout?`.
-  static func replacingSelf(in type: String, with owner: String) -> String {
-    guard type.contains("Self") else { return type }
-    var result = ""
-    var word = ""
-    func flush() {
-      result += word == "Self" ? owner : word
-      word = ""
+  /// `type` with each path that starts with `Self` starting with `owner`'s path instead: `Self?`
+  /// → `Layout?`.
+  func replacingSelf(in type: WrittenType, with owner: ModuleIndex.TypeID) -> WrittenType {
+    type.mappingPaths { components in
+      guard components[0].name == "Self", components[0].arguments.isEmpty else { return components }
+      return index.path(of: owner).map { WrittenType.Component(name: $0) } + components.dropFirst()
     }
-    for character in type {
-      if character.isLetter || character.isNumber || character == "_" {
-        word.append(character)
-      } else {
-        flush()
-        result.append(character)
-      }
-    }
-    flush()
-    return result
   }
 
   /// `type`, as written where names resolve from `context`, with each of the module's types in it
   /// named by its qualified name (`[Grid]` inside `Outer` is `[Outer.Grid]`), so that it names the
   /// same types anywhere; `nil` for a form that names the module's types in other ways.
-  func qualified(_ type: String, in context: [ModuleIndex.TypeID], depth: Int = 0) -> String? {
+  func qualified(_ type: WrittenType, in context: [ModuleIndex.TypeID], depth: Int = 0) -> String? {
     guard depth < 8 else { return nil }
-    var base = Substring(type)
-    var optionals = ""
-    while base.hasSuffix("?") || base.hasSuffix("!") { optionals = String(base.removeLast()) + optionals }
-    if base.hasPrefix("["), base.hasSuffix("]") {
-      let inner = base.dropFirst().dropLast()
-      if let colon = Self.separator(":", in: inner) {
-        guard let key = qualified(String(inner[..<colon]), in: context, depth: depth + 1),
-          let value = qualified(String(inner[inner.index(after: colon)...]), in: context, depth: depth + 1)
-        else { return nil }
-        return "[\(key): \(value)]" + optionals
+    switch type {
+    case .optional(let wrapped):
+      // `Handler?` of `typealias Handler = () -> Void` is `(() -> Void)?`.
+      return qualified(wrapped, in: context, depth: depth).map {
+        $0.contains("->") || $0.contains("&") || $0.hasPrefix("any ") ? "(\($0))?" : $0 + "?"
       }
-      return qualified(String(inner), in: context, depth: depth + 1).map { "[\($0)]" + optionals }
+    case .array(let element):
+      return qualified(element, in: context, depth: depth + 1).map { "[\($0)]" }
+    case .dictionary(let key, let value):
+      guard let key = qualified(key, in: context, depth: depth + 1),
+        let value = qualified(value, in: context, depth: depth + 1)
+      else { return nil }
+      return "[\(key): \(value)]"
+    default:
+      break
     }
-    let names = base.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-    let isPath = names.allSatisfy { name in
-      !name.isEmpty && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
-    }
-    if isPath, let id = index.typeID(of: names, in: context), index[id].kind != nil {
-      return index.qualifiedName(id) + optionals
-    }
-    // A type alias of the module (`typealias Columns = [String]` inside `Library`): what it
-    // stands for, named from where the alias is, so that it names the same type anywhere.
-    if isPath, let (target, owner) = index.aliasTarget(of: names, in: context) {
-      return qualified(target.removing(" "), in: owner.map(enclosingTypes) ?? [], depth: depth + 1).map {
-        // `Handler?` of `typealias Handler = () -> Void` is `(() -> Void)?`.
-        optionals.isEmpty || !($0.contains("->") || $0.contains("&")) ? $0 + optionals : "(\($0))" + optionals
+    if let names = type.path {
+      if let id = index.typeID(of: names, in: context), index[id].kind != nil {
+        return index.qualifiedName(id)
+      }
+      // A type alias of the module (`typealias Columns = [String]` inside `Library`): what it
+      // stands for, named from where the alias is, so that it names the same type anywhere.
+      if let (target, owner) = index.aliasTarget(of: names, in: context) {
+        return qualified(WrittenType(parsing: target), in: owner.map(enclosingTypes) ?? [], depth: depth + 1)
       }
     }
     // Another module's type (`Date`, `Set<String>`), written the same from anywhere.
-    return Self.namesAny(of: index.typeNames, in: String(base)) ? nil : String(base) + optionals
-  }
-
-  /// The first `separator` in a type's text outside brackets: the `:` of `[K: V]`, the `,` of
-  /// `Dictionary<K, V>`.
-  static func separator(_ separator: Character, in text: Substring) -> Substring.Index? {
-    var nesting = 0
-    for position in text.indices {
-      switch text[position] {
-      case "[", "<", "(": nesting += 1
-      case "]", ">", ")": nesting -= 1
-      case separator where nesting == 0: return position
-      default: break
-      }
-    }
-    return nil
+    return type.leadingNames.contains(where: index.typeNames.contains) ? nil : type.text
   }
 
   /// The type written after the last `as` (not `as?` or `as!`) outside brackets, if the rest of
@@ -456,7 +421,7 @@ extension Planner {
         let inferred = inferType(
           ExpressionSyntax(text: expression.text(value)), context: context, declaringType: declaringType,
           budget: budget),
-        let type = qualified(inferred.removing(" "), in: context),
+        let type = qualified(WrittenType(parsing: inferred), in: context),
         valueType == nil || valueType == type
       else { return nil }
       valueType = type
@@ -486,71 +451,47 @@ extension Planner {
   /// a key, such as `Date`, or a generic parameter), and the module's types among them that do
   /// not declare `PreferenceDictionaryKey` (whose conformance the registry writes where it can).
   /// `String`, the numbers, `Bool`, `Character` and `UUID` are keys. A name from another module
-  /// is left to the compiler, and so is a type longer than any real one (256 tokens: bounded
-  /// work).
-  func dictionaryKeys(_ type: String, context: [ModuleIndex.TypeID]) -> (
+  /// is left to the compiler.
+  func dictionaryKeys(_ type: WrittenType, context: [ModuleIndex.TypeID]) -> (
     problem: String?, moduleKeys: [(name: String, type: ModuleIndex.TypeID)]
   ) {
     var moduleKeys: [(name: String, type: ModuleIndex.TypeID)] = []
-    guard type.containsText(":") || type.containsText("Dictionary") else { return (nil, moduleKeys) }
-    let syntax = ExpressionSyntax(text: type)
-    guard syntax.tokens.count <= 256 else { return (nil, moduleKeys) }
-    for index in syntax.tokens.indices {
-      let keyRange: ClosedRange<Int>
-      if syntax.punct(index, UInt8(ascii: "[")) {
-        // The `:` at this bracket's depth, if any, ends the key.
-        let close = syntax.matchingClose(index)
-        var position = index + 1
-        var colon: Int?
-        while position < close {
-          if syntax.opens(position) {
-            position = syntax.matchingClose(position) + 1
-            continue
-          }
-          if syntax.punct(position, UInt8(ascii: ":")) {
-            colon = position
-            break
-          }
-          position += 1
-        }
-        guard let colon, colon > index + 1 else { continue }
-        keyRange = (index + 1)...(colon - 1)
-      } else if syntax.word(index) == "Dictionary", syntax.isOperator(index + 1, "<"),
-        let comma = syntax.tokens.indices.dropFirst(index + 2).first(where: {
-          syntax.punct($0, UInt8(ascii: ","))
-        }), comma > index + 2
-      {
-        keyRange = (index + 2)...(comma - 1)
-      } else {
-        continue
-      }
-      let key = syntax.text(keyRange)
-      var names = key.split(separator: ".").map { $0.trimmingBlanks() }
+    var problem: String?
+    func visit(_ type: WrittenType) {
+      guard problem == nil else { return }
+      if case .dictionary(let key, _) = type { check(key) }
+      type.parts.forEach(visit)
+    }
+    func check(_ key: WrittenType) {
+      guard var names = key.path else { return }
       // A type alias of the module (`typealias ID = Int`): the type it stands for.
       var keyContext = context
       for _ in 0..<8 {
-        guard let (target, owner) = self.index.aliasTarget(of: names, in: keyContext) else { break }
-        names = target.split(separator: ".").map { $0.trimmingBlanks() }
+        guard let (target, owner) = index.aliasTarget(of: names, in: keyContext) else { break }
+        guard let targetNames = WrittenType(parsing: target).path else { return }
+        names = targetNames
         keyContext = owner.map(enclosingTypes) ?? []
       }
-      if names == ["Swift", "String"] || names == ["String"] { continue }
-      if names.count == 1, StandardTypes.name(names[0], has: .untextualKey) { return (key, moduleKeys) }
-      // A generic parameter (`[T: Int]` in `struct S<T: Hashable>`): the registry cannot conform it.
-      if keyRange.count == 1, case .genericParameter = self.index.resolve(key, in: context).0 {
-        return (key, moduleKeys)
+      if names == ["Swift", "String"] || names == ["String"] { return }
+      if names.count == 1, StandardTypes.name(names[0], has: .untextualKey) {
+        problem = key.text
+        return
       }
-      if names.allSatisfy({
-        !$0.isEmpty && !$0.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") })
-      }),
-        let id = self.index.typeID(of: names, in: keyContext), let kind = self.index[id].kind,
-        kind != .protocol,
-        kind != .extension, !self.index.inherits(id, anyOf: ["PreferenceDictionaryKey"]),
+      // A generic parameter (`[T: Int]` in `struct S<T: Hashable>`): the registry cannot conform it.
+      if let name = key.path, name.count == 1, case .genericParameter = index.resolve(name[0], in: context).0
+      {
+        problem = key.text
+        return
+      }
+      if let id = index.typeID(of: names, in: keyContext), let kind = index[id].kind, kind != .protocol,
+        kind != .extension, !index.inherits(id, anyOf: ["PreferenceDictionaryKey"]),
         !moduleKeys.contains(where: { $0.type == id })
       {
         moduleKeys.append((names.joined(separator: "."), id))
       }
     }
-    return (nil, moduleKeys)
+    visit(type)
+    return (problem, moduleKeys)
   }
 }
 

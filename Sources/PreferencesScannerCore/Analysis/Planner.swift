@@ -348,6 +348,8 @@ package struct Planner: Sendable {
     let valueType =
       syntax.declaredType ?? literalType
       ?? inferType(syntax.defaultValue, context: context, declaringType: declaringType)
+    // Taken apart once, for every check below.
+    let writtenValueType = valueType.map { WrittenType(parsing: $0) }
 
     // The default.
     let registration: PreferencePlan.Registration
@@ -427,7 +429,7 @@ package struct Planner: Sendable {
     let movedFrom = storeCode(syntax.arguments.movedFrom, label: "movedFrom")?.code
 
     // A dictionary keyed by what has no text: property lists key dictionaries by string.
-    let keys = valueType.map { dictionaryKeys($0, context: context) }
+    let keys = writtenValueType.map { dictionaryKeys($0, context: context) }
     if let valueType, let key = keys?.problem {
       error(
         "@Preference '\(syntax.property)' stores \(valueType), a dictionary keyed by \(key), but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String, number or Character raw value; key it by one of those (a String for a URL, its absoluteString), or store a Codable type that holds it (stored as JSON text)"
@@ -436,7 +438,7 @@ package struct Planner: Sendable {
 
     // A tuple, a function, a protocol type, a metatype or `Any`: nothing can make it storable.
     let shape =
-      if let valueType { shapeProblem(valueType, context: context) } else {
+      if let writtenValueType { shapeProblem(writtenValueType, context: context) } else {
         syntax.defaultValue.flatMap(Self.literalShape)
       }
     if let shape {
@@ -458,13 +460,15 @@ package struct Planner: Sendable {
     // (Said only where nothing else is wrong with the declaration: one error at a time.)
     // Where the type is not known, the type the default is made by (`= KeyMap()`, `= T.zero`).
     if problems.isEmpty, let generic = declaringGeneric,
-      let typeText = valueType
-        ?? syntax.defaultValue?.word(0).flatMap({ $0.first?.isUppercase == true ? $0 : nil })
+      let type = writtenValueType
+        ?? syntax.defaultValue?.word(0).flatMap({
+          $0.first?.isUppercase == true ? WrittenType(parsing: $0) : nil
+        })
     {
       let parameters = context.reduce(into: Set<String>()) { $0.formUnion(index[$1].genericParameters) }
-      if let (parameter, alias) = genericParameter(named: typeText, among: parameters, context: context) {
+      if let (parameter, alias) = genericParameter(named: type, among: parameters, context: context) {
         error(
-          "@Preference '\(syntax.property)' \(valueType.map { "stores \($0)" } ?? "defaults to \(syntax.defaultValue?.text ?? typeText)"), which depends on the generic parameter '\(parameter)' of '\(index.qualifiedName(generic))'\(alias.map { " (through its type alias '\($0)')" } ?? ""), but every '\(index.qualifiedName(generic))<…>' stores it under the one key '\(key)', so two specializations would overwrite each other's values; store a type that does not depend on '\(parameter)', or declare the preference in a type that is not generic"
+          "@Preference '\(syntax.property)' \(valueType.map { "stores \($0)" } ?? "defaults to \(syntax.defaultValue?.text ?? type.text)"), which depends on the generic parameter '\(parameter)' of '\(index.qualifiedName(generic))'\(alias.map { " (through its type alias '\($0)')" } ?? ""), but every '\(index.qualifiedName(generic))<…>' stores it under the one key '\(key)', so two specializations would overwrite each other's values; store a type that does not depend on '\(parameter)', or declare the preference in a type that is not generic"
         )
       }
     }
@@ -472,7 +476,7 @@ package struct Planner: Sendable {
     // A module type it stores that does not conform (decided for the whole module by `plan`).
     let unstorable = valueType.flatMap { valueType in
       guard shape == nil else { return nil as Unstorable? }
-      return storabilityProblem(valueType, context: context).map {
+      return writtenValueType.flatMap { storabilityProblem($0, context: context) }.map {
         Unstorable(name: $0.name, type: $0.type, valueType: valueType)
       }
     }

@@ -122,16 +122,17 @@ struct TypedKeys {
             continue
           }
           typed[caseName] = (analysis.code, clause)
+          let writtenType = WrittenType(parsing: written)
           // The module types it holds conform as a preference's do: the user's `defaultValue`
           // switch, which returns `any PreferenceValue`, needs the conformance to compile.
-          if let problem = planner.storabilityProblem(written, context: context) {
+          if let problem = planner.storabilityProblem(writtenType, context: context) {
             requests.checks.append(
               .init(
                 kind: .value(problem.type, name: problem.name),
                 subject: "'\(name).\(caseName)' holds \(written)",
                 file: file.path, line: clause.line, column: clause.column))
           }
-          let keys = planner.dictionaryKeys(written, context: context)
+          let keys = planner.dictionaryKeys(writtenType, context: context)
           if let problem = keys.problem {
             error(
               "'\(name).\(caseName)' holds \(written), a dictionary keyed by \(problem), but a stored dictionary is keyed by text (as property lists are): String, a number, Bool, Character, UUID, or your enum with a String, number or Character raw value; key it by one of those, or store a Codable type that holds it (stored as JSON text)",
@@ -269,13 +270,9 @@ struct TypedKeys {
   /// library's nor the module's own (`Date`, `URL`, `Kit.Theme`), so that the file declaring it
   /// must repeat the imports of the file declaring the keys.
   func namesImportedType(_ type: String) -> Bool {
-    let syntax = ExpressionSyntax(text: type)
-    return syntax.tokens.indices.contains { position in
-      // The first name of each path (`Kit` in `Kit.Theme`); the names after a dot are members.
-      guard let name = syntax.word(position), !syntax.punct(position - 1, UInt8(ascii: ".")) else {
-        return false
-      }
-      return !StandardTypes.name(name, has: .standardLibrary) && index.child(name, of: nil) == nil
+    // The first name of each path (`Kit` in `Kit.Theme`); the names after a dot are members.
+    WrittenType(parsing: type).leadingNames.contains { name in
+      !StandardTypes.name(name, has: .standardLibrary) && index.child(name, of: nil) == nil
     }
   }
 

@@ -1,11 +1,12 @@
 /// A type as written in source, taken apart once: the model the analyses read a written type
-/// through (its optionals, collections, dotted components and generic arguments), instead of
-/// each cutting the text at brackets and colons again.
+/// through (its optionals, collections, dotted components and generic arguments, tuples,
+/// function types, protocol types and metatypes), instead of each cutting the text at brackets
+/// and colons again.
 ///
 /// `[[String: Theme]]` is an array of dictionaries from `String` to `Theme`; `Kit.Theme?` an
-/// optional of the type named `Kit`, `Theme`; `Box<Int>.Mode` a type nested in a generic one.
-/// What the model does not take apart (a tuple, a function type, `some P`, `any P`, text whose
-/// brackets do not balance) is ``other(_:)``, which the analyses leave to the compiler.
+/// optional of the type named `Kit`, `Theme`; `Box<Int>.Mode` a type nested in a generic one;
+/// `[any P.Type]` an array of existential metatypes. What the model does not take apart (`some P`,
+/// text whose brackets do not balance) is ``other(_:)``, which the analyses leave to the compiler.
 package indirect enum WrittenType: Equatable, Sendable {
   /// `T?`, `T!`, `Optional<T>`.
   case optional(WrittenType)
@@ -18,6 +19,21 @@ package indirect enum WrittenType: Equatable, Sendable {
   /// A nominal type by its dotted components, each with its generic arguments: `Kit.Theme`,
   /// `Pair<Int>`, `Box<Int>.Mode`.
   case named([Component])
+  /// `()`, `(Int, String)`, `(x: Int, y: Int)`: the elements' types (labels are not kept). A
+  /// type in parentheses alone, `(Int)`, is that type.
+  case tuple([WrittenType])
+  /// `(Int) -> Bool`, `@Sendable () async throws -> Void`: the parameters' and the result's
+  /// types (attributes, labels and effects are not kept).
+  case function(parameters: [WrittenType], result: WrittenType)
+  /// `any P`, `any P & Q`.
+  case existential(WrittenType)
+  /// `P & Q`.
+  case composition([WrittenType])
+  /// `T.Type`, or `T.Protocol` (`isProtocol`).
+  case metatype(WrittenType, isProtocol: Bool)
+  /// A fixed-size inline array (Swift 6.2), as written (`[3 of Int]`), or `InlineArray` for
+  /// `InlineArray<3, Int>`.
+  case inlineArray(String)
   /// Anything else, as written.
   case other(String)
 
@@ -53,11 +69,112 @@ package indirect enum WrittenType: Equatable, Sendable {
     return components.map(\.name)
   }
 
-  /// The type written back without spaces, collections in their short forms: `[String:Theme]?`,
-  /// `Pair<Int>`.
+  /// The names of a ``named(_:)`` type none of whose components has generic arguments
+  /// (`["Kit", "Theme"]`), or `nil`.
+  package var path: [String]? {
+    guard case .named(let components) = self, components.allSatisfy(\.arguments.isEmpty) else { return nil }
+    return components.map(\.name)
+  }
+
+  /// The type without its optionals (`Theme` of `Theme??`), and whether it had any.
+  package var unwrapped: (type: WrittenType, isOptional: Bool) {
+    var type = self
+    var isOptional = false
+    while case .optional(let wrapped) = type {
+      type = wrapped
+      isOptional = true
+    }
+    return (type, isOptional)
+  }
+
+  /// The types this one is made of, in the order written: an optional's, a collection's
+  /// elements, generic arguments, tuple elements, a function's parameters and result.
+  package var parts: [WrittenType] {
+    switch self {
+    case .optional(let inner), .array(let inner), .set(let inner), .existential(let inner),
+      .metatype(let inner, _):
+      [inner]
+    case .dictionary(let key, let value): [key, value]
+    case .named(let components): components.flatMap(\.arguments)
+    case .tuple(let elements), .composition(let elements): elements
+    case .function(let parameters, let result): parameters + [result]
+    case .inlineArray, .other: []
+    }
+  }
+
+  /// The type with each ``named(_:)`` path, at any depth, replaced by what `transform` makes of
+  /// it (its generic arguments already transformed).
+  package func mappingPaths(_ transform: ([Component]) -> [Component]) -> WrittenType {
+    switch self {
+    case .optional(let inner): .optional(inner.mappingPaths(transform))
+    case .array(let inner): .array(inner.mappingPaths(transform))
+    case .set(let inner): .set(inner.mappingPaths(transform))
+    case .dictionary(let key, let value):
+      .dictionary(key: key.mappingPaths(transform), value: value.mappingPaths(transform))
+    case .named(let components):
+      .named(
+        transform(
+          components.map {
+            Component(name: $0.name, arguments: $0.arguments.map { $0.mappingPaths(transform) })
+          }))
+    case .tuple(let elements): .tuple(elements.map { $0.mappingPaths(transform) })
+    case .function(let parameters, let result):
+      .function(
+        parameters: parameters.map { $0.mappingPaths(transform) }, result: result.mappingPaths(transform))
+    case .existential(let inner): .existential(inner.mappingPaths(transform))
+    case .composition(let parts): .composition(parts.map { $0.mappingPaths(transform) })
+    case .metatype(let inner, let isProtocol):
+      .metatype(inner.mappingPaths(transform), isProtocol: isProtocol)
+    case .inlineArray, .other: self
+    }
+  }
+
+  /// The first name of every type path in the type, at any depth, in the order written (`Kit`
+  /// and `Int` of `Kit.Box<Int>`): the names that resolve where the type is written. In
+  /// ``other(_:)`` and ``inlineArray(_:)`` text, each identifier that does not follow a dot.
+  package var leadingNames: [String] {
+    var names: [String] = []
+    func visit(_ type: WrittenType) {
+      switch type {
+      case .named(let components):
+        names.append(components[0].name)
+        for component in components { component.arguments.forEach(visit) }
+      case .other(let text), .inlineArray(let text):
+        names += Self.identifiers(in: text)
+      default:
+        type.parts.forEach(visit)
+      }
+    }
+    visit(self)
+    return names
+  }
+
+  /// Each identifier in `text` that does not follow a dot, split at bytes that cannot be part of
+  /// one (not a lexer: text the parser could not take apart).
+  private static func identifiers(in text: String) -> [String] {
+    var names: [String] = []
+    let bytes = Array(text.utf8)
+    var position = 0
+    while position < bytes.count {
+      guard Parser.isIdentifierByte(bytes[position]) else {
+        position += 1
+        continue
+      }
+      let start = position
+      while position < bytes.count, Parser.isIdentifierByte(bytes[position]) { position += 1 }
+      let afterDot = start > 0 && bytes[start - 1] == UInt8(ascii: ".")
+      if !afterDot, !(0x30...0x39).contains(bytes[start]), bytes[start] != UInt8(ascii: "`") {
+        names.append(String(decoding: bytes[start..<position], as: UTF8.self))
+      }
+    }
+    return names
+  }
+
+  /// The type written back without spaces (but after `any`), collections in their short forms:
+  /// `[String:Theme]?`, `Pair<Int>`, `(any P).Type`.
   package var text: String {
     switch self {
-    case .optional(let wrapped): wrapped.text + "?"
+    case .optional(let wrapped): wrapped.isCompound ? "(" + wrapped.text + ")?" : wrapped.text + "?"
     case .array(let element): "[" + element.text + "]"
     case .set(let element): "Set<" + element.text + ">"
     case .dictionary(let key, let value): "[" + key.text + ":" + value.text + "]"
@@ -67,7 +184,23 @@ package indirect enum WrittenType: Equatable, Sendable {
           ? component.name
           : component.name + "<" + component.arguments.map(\.text).joined(separator: ",") + ">"
       }.joined(separator: ".")
-    case .other(let text): text
+    case .tuple(let elements): "(" + elements.map(\.text).joined(separator: ",") + ")"
+    case .function(let parameters, let result):
+      "(" + parameters.map(\.text).joined(separator: ",") + ")->" + result.text
+    case .existential(let inner): "any " + inner.text
+    case .composition(let parts): parts.map(\.text).joined(separator: "&")
+    case .metatype(let inner, let isProtocol):
+      (inner.isCompound ? "(" + inner.text + ")" : inner.text) + (isProtocol ? ".Protocol" : ".Type")
+    case .inlineArray(let text), .other(let text): text
+    }
+  }
+
+  /// Whether the type's text must be parenthesized before a `?` or `.Type` (`(() -> Void)?`).
+  package var isCompound: Bool {
+    switch self {
+    case .function, .existential, .composition: true
+    case .other(let text): text.contains(" ") || text.contains("->") || text.contains("&")
+    default: false
     }
   }
 
@@ -93,6 +226,41 @@ package indirect enum WrittenType: Equatable, Sendable {
       return true
     }
 
+    /// `->`.
+    mutating func takeArrow() -> Bool {
+      skipBlanks()
+      guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "-"),
+        bytes[position + 1] == UInt8(ascii: ">")
+      else { return false }
+      position += 2
+      return true
+    }
+
+    /// `&` of a composition (not `&&`).
+    mutating func takeAmpersand() -> Bool {
+      skipBlanks()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: "&"),
+        position + 1 == bytes.count || bytes[position + 1] != UInt8(ascii: "&")
+      else { return false }
+      position += 1
+      return true
+    }
+
+    /// The identifier `word` next, taken; nothing taken otherwise.
+    mutating func take(word: String) -> Bool {
+      let start = position
+      if identifier() == word { return true }
+      position = start
+      return false
+    }
+
+    /// The identifier next, without taking it.
+    mutating func peekIdentifier() -> String? {
+      let start = position
+      defer { position = start }
+      return identifier()
+    }
+
     static func isIdentifierByte(_ byte: UInt8) -> Bool {
       byte == UInt8(ascii: "_") || byte == UInt8(ascii: "`") || byte >= 0x80 || (0x30...0x39).contains(byte)
         || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
@@ -102,50 +270,216 @@ package indirect enum WrittenType: Equatable, Sendable {
       skipBlanks()
       let start = position
       while position < bytes.count, Self.isIdentifierByte(bytes[position]) { position += 1 }
-      guard position > start, !(0x30...0x39).contains(bytes[start]) else { return nil }
+      guard position > start, !(0x30...0x39).contains(bytes[start]) else {
+        position = start
+        return nil
+      }
       return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 
+    /// Skips from an opening bracket to past its matching close; `false` if it does not close.
+    mutating func skipBalanced() -> Bool {
+      var nesting = 0
+      while position < bytes.count {
+        switch bytes[position] {
+        case UInt8(ascii: "("), UInt8(ascii: "["): nesting += 1
+        case UInt8(ascii: ")"), UInt8(ascii: "]"):
+          nesting -= 1
+          if nesting == 0 {
+            position += 1
+            return true
+          }
+        default: break
+        }
+        position += 1
+      }
+      return false
+    }
+
+    /// A type: its attributes and specifiers skipped, a composition of the parts `&` joins.
     mutating func type(depth: Int) -> WrittenType? {
       guard depth < WrittenType.depthLimit else { return nil }
-      var type: WrittenType
-      if take(UInt8(ascii: "[")) {
-        guard let first = self.type(depth: depth + 1) else { return nil }
-        if take(UInt8(ascii: ":")) {
-          guard let value = self.type(depth: depth + 1) else { return nil }
-          type = .dictionary(key: first, value: value)
-        } else {
-          type = .array(first)
+      // `@Sendable`, `@escaping`, `@MainActor`, `@convention(c)`; `sending`, `inout`.
+      attributes: while true {
+        if take(UInt8(ascii: "@")) {
+          guard identifier() != nil else { return nil }
+          // Arguments are written against the name (`@convention(c)`); `@Sendable ()` is a type after it.
+          if position < bytes.count, bytes[position] == UInt8(ascii: "("), !skipBalanced() { return nil }
+          continue
         }
-        guard take(UInt8(ascii: "]")) else { return nil }
-      } else {
-        var components: [Component] = []
-        repeat {
-          guard let name = identifier() else { return nil }
-          var component = Component(name: name)
-          if take(UInt8(ascii: "<")) {
-            repeat {
-              guard let argument = self.argument(depth: depth + 1) else { return nil }
-              component.arguments.append(argument)
-            } while take(UInt8(ascii: ","))
-            guard take(UInt8(ascii: ">")) else { return nil }
-          }
-          components.append(component)
-        } while take(UInt8(ascii: "."))
-        type = Self.standardForm(of: components)
+        for specifier in ["inout", "sending", "borrowing", "consuming", "__owned", "__shared"] {
+          let start = position
+          if take(word: specifier), peekIdentifier() != nil || peekOpening() { continue attributes }
+          position = start
+        }
+        break
       }
-      var optionals = 0
-      while take(UInt8(ascii: "?")) || take(UInt8(ascii: "!")) {
-        optionals += 1
-        guard depth + optionals < WrittenType.depthLimit else { return nil }
-        type = .optional(type)
+      if take(word: "any") {
+        guard let inner = composition(depth: depth + 1) else { return nil }
+        return .existential(inner)
+      }
+      let start = position
+      if take(word: "some") {
+        guard composition(depth: depth + 1) != nil else { return nil }
+        return .other(String(decoding: bytes[start..<position], as: UTF8.self).trimmingBlanks())
+      }
+      return composition(depth: depth)
+    }
+
+    mutating func peekOpening() -> Bool {
+      skipBlanks()
+      return position < bytes.count
+        && [UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "@")].contains(bytes[position])
+    }
+
+    mutating func composition(depth: Int) -> WrittenType? {
+      guard let first = postfixed(depth: depth) else { return nil }
+      var parts = [first]
+      while takeAmpersand() {
+        guard let next = postfixed(depth: depth + 1) else { return nil }
+        parts.append(next)
+      }
+      return parts.count == 1 ? first : .composition(parts)
+    }
+
+    /// A type and its postfixes: `?`, `!`, `.Type`, `.Protocol`.
+    mutating func postfixed(depth: Int) -> WrittenType? {
+      guard var type = primary(depth: depth) else { return nil }
+      var wrappers = 0
+      while true {
+        if take(UInt8(ascii: "?")) || take(UInt8(ascii: "!")) {
+          type = .optional(type)
+        } else if let metatype = takeMetatype() {
+          type = .metatype(type, isProtocol: metatype)
+        } else {
+          break
+        }
+        wrappers += 1
+        guard depth + wrappers < WrittenType.depthLimit else { return nil }
       }
       return type
     }
 
-    /// A generic argument: a type, or what the model does not take apart (`(Int, Int)`,
-    /// `() -> Void`, `any P`) as ``WrittenType/other(_:)``, so that the components around it keep
-    /// their names (`Box<(Int, Int)>.Mode` is `Box`, `Mode`).
+    /// `.Type` (`false`) or `.Protocol` (`true`) next, taken.
+    mutating func takeMetatype() -> Bool? {
+      let start = position
+      if take(UInt8(ascii: ".")) {
+        switch identifier() {
+        case "Type": return false
+        case "Protocol": return true
+        default: break
+        }
+      }
+      position = start
+      return nil
+    }
+
+    mutating func primary(depth: Int) -> WrittenType? {
+      if take(UInt8(ascii: "[")) { return bracketed(from: position - 1, depth: depth) }
+      if take(UInt8(ascii: "(")) { return parenthesized(depth: depth) }
+      var components: [Component] = []
+      repeat {
+        guard let name = identifier() else { return nil }
+        var component = Component(name: name)
+        if take(UInt8(ascii: "<")) {
+          repeat {
+            guard let argument = self.argument(depth: depth + 1) else { return nil }
+            component.arguments.append(argument)
+          } while take(UInt8(ascii: ","))
+          guard take(UInt8(ascii: ">")) else { return nil }
+        }
+        components.append(component)
+      } while takeComponentDot()
+      return Self.standardForm(of: components)
+    }
+
+    /// A `.` before another component.
+    mutating func takeComponentDot() -> Bool {
+      let start = position
+      guard take(UInt8(ascii: ".")) else { return false }
+      // Not `.Type`, nor the dots of a variadic parameter (`Int...`).
+      guard let next = peekIdentifier(), next != "Type", next != "Protocol" else {
+        position = start
+        return false
+      }
+      return true
+    }
+
+    /// After `[`: an inline array (`[3 of Int]`), an array or a dictionary.
+    mutating func bracketed(from open: Int, depth: Int) -> WrittenType? {
+      let afterOpen = position
+      skipBlanks()
+      // `[3 of Int]`, `[count of Element]`.
+      while position < bytes.count, Self.isIdentifierByte(bytes[position]) { position += 1 }
+      if position > afterOpen, take(word: "of") {
+        position = open
+        guard skipBalanced() else { return nil }
+        return .inlineArray(String(decoding: bytes[open..<position], as: UTF8.self))
+      }
+      position = afterOpen
+      guard let first = self.type(depth: depth + 1) else { return nil }
+      let type: WrittenType
+      if take(UInt8(ascii: ":")) {
+        guard let value = self.type(depth: depth + 1) else { return nil }
+        type = .dictionary(key: first, value: value)
+      } else {
+        type = .array(first)
+      }
+      guard take(UInt8(ascii: "]")) else { return nil }
+      return type
+    }
+
+    /// After `(`: a tuple, a type in parentheses, or a function type's parameters.
+    mutating func parenthesized(depth: Int) -> WrittenType? {
+      var elements: [WrittenType] = []
+      var labeled = false
+      if !take(UInt8(ascii: ")")) {
+        repeat {
+          // `label:`, `_ name:`.
+          let start = position
+          if identifier() != nil {
+            if take(UInt8(ascii: ":")) {
+              labeled = true
+            } else if identifier() != nil, take(UInt8(ascii: ":")) {
+              labeled = true
+            } else {
+              position = start
+            }
+          }
+          guard let element = self.type(depth: depth + 1) else { return nil }
+          elements.append(element)
+          // A variadic parameter: `Int...`.
+          skipBlanks()
+          if position + 2 < bytes.count, bytes[position..<position + 3].elementsEqual("...".utf8) {
+            position += 3
+          }
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: ")")) else { return nil }
+      }
+      // A function type's effects and arrow.
+      var effects = false
+      while true {
+        if take(word: "async") || take(word: "rethrows") {
+          effects = true
+        } else if take(word: "throws") {
+          effects = true
+          skipBlanks()
+          if position < bytes.count, bytes[position] == UInt8(ascii: "("), !skipBalanced() { return nil }
+        } else {
+          break
+        }
+      }
+      if takeArrow() {
+        guard let result = self.type(depth: depth + 1) else { return nil }
+        return .function(parameters: elements, result: result)
+      }
+      if effects { return nil }
+      return elements.count == 1 && !labeled ? elements[0] : .tuple(elements)
+    }
+
+    /// A generic argument: a type, or what the model does not take apart (an integer of
+    /// `InlineArray<3, Int>`) as ``WrittenType/other(_:)``, so that the components around it keep
+    /// their names.
     mutating func argument(depth: Int) -> WrittenType? {
       let start = position
       if let type = self.type(depth: depth) {
@@ -185,8 +519,8 @@ package indirect enum WrittenType: Equatable, Sendable {
       return text.isEmpty ? nil : .other(text)
     }
 
-    /// `Optional<T>`, `Array<T>`, `Set<T>` and `Dictionary<K, V>` (also after `Swift.`) as the
-    /// cases they are.
+    /// `Optional<T>`, `Array<T>`, `Set<T>`, `Dictionary<K, V>` and `InlineArray<N, T>` (also after
+    /// `Swift.`) as the cases they are.
     static func standardForm(of components: [Component]) -> WrittenType {
       let last = components[components.count - 1]
       guard components.count == 1 || (components.count == 2 && components[0].name == "Swift"),
@@ -197,6 +531,7 @@ package indirect enum WrittenType: Equatable, Sendable {
       case ("Array", 1): return .array(last.arguments[0])
       case ("Set", 1): return .set(last.arguments[0])
       case ("Dictionary", 2): return .dictionary(key: last.arguments[0], value: last.arguments[1])
+      case ("InlineArray", 2): return .inlineArray("InlineArray")
       default: return .named(components)
       }
     }
