@@ -147,7 +147,7 @@ struct ConformanceSynthesis {
       // A raw type that reads back from text as the same key (`CGFloat` does not).
       if kind == .enum && isRawValueEnum(info, asKey: true) {
         keyStorage = .rawValue
-      } else if rawTypeText(type) != nil {
+      } else if rawType(type) != nil {
         keyStorage = .rawRepresentable
       } else if index.inherits(type, anyOf: ["LosslessStringConvertible"]) {
         keyStorage = .description
@@ -166,7 +166,7 @@ struct ConformanceSynthesis {
       // A Codable one is stored as its raw value only where that is a preference value for sure
       // (else the conformance takes Codable's implementation: JSON text).
       let rawStruct =
-        !rawValue && rawTypeText(type) != nil
+        !rawValue && rawType(type) != nil
         && (!codable || writtenRawType(type).map { StandardTypes.name($0, has: .rawValueType) } == true)
       guard rawValue || rawStruct || codable else {
         return .failure(
@@ -269,22 +269,23 @@ struct ConformanceSynthesis {
   /// the generated conformance needs it, and is placed at the type's declaration
   /// (`RegistryRenderer.conformances`), where the compiler reports it if not. A raw type syntax
   /// does not show (`let rawValue = 1`) leaves the type to the user.
-  private func rawTypeText(_ type: ModuleIndex.TypeID) -> String? {
+  private func rawType(_ type: ModuleIndex.TypeID) -> WrittenType? {
     guard index[type].kind == .struct || index[type].kind == .enum else { return nil }
     guard index.inherits(type, anyOf: ["RawRepresentable", "OptionSet"]) else { return nil }
     let members = index[type].members
-    let alias = members["RawValue"]?.first { $0.syntax.kind == .typeAlias }?.syntax.type
+    let alias = members["RawValue"]?.first { $0.syntax.kind == .typeAlias }?.syntax.writtenType
     var written = members["rawValue"]?.first { $0.syntax.kind == .property && !$0.syntax.isStatic }?.syntax
-      .type
-    if written == nil || written == "RawValue" || written == "Self.RawValue" { written = alias }
-    return written?.isEmpty == false ? written : nil
+      .writtenType
+    if written == nil || written?.path == ["RawValue"] || written?.path == ["Self", "RawValue"] {
+      written = alias
+    }
+    return written == .other("") ? nil : written
   }
 
   /// The raw type a `RawRepresentable` type writes, as a standard name (`Swift.Int` is `Int`),
   /// if it writes one of those.
   private func writtenRawType(_ type: ModuleIndex.TypeID) -> String? {
-    guard let written = rawTypeText(type) else { return nil }
-    guard let names = WrittenType(parsing: written).path else { return nil }
+    guard let names = rawType(type)?.path else { return nil }
     return names.count == 1
       ? names[0] : names.count == 2 && ["Swift", "Foundation"].contains(names[0]) ? names[1] : nil
   }
@@ -377,15 +378,10 @@ struct ConformanceSynthesis {
   }
 
   /// Whether a written type is `Sendable`: a standard value type, a module type proven so, or an
-  /// optional, array, set, range or dictionary of them.
+  /// optional, array, set, range, tuple or dictionary of them.
   private mutating func isSendableType(
-    _ written: String, context: [ModuleIndex.TypeID], visiting: inout Set<ModuleIndex.TypeID>, depth: Int = 0
-  ) -> Bool {
-    isSendableType(WrittenType(parsing: written), context: context, visiting: &visiting, depth: depth)
-  }
-
-  private mutating func isSendableType(
-    _ written: WrittenType, context: [ModuleIndex.TypeID], visiting: inout Set<ModuleIndex.TypeID>, depth: Int
+    _ written: WrittenType, context: [ModuleIndex.TypeID], visiting: inout Set<ModuleIndex.TypeID>,
+    depth: Int = 0
   ) -> Bool {
     guard depth < 16 else { return false }
     let components: [WrittenType.Component]

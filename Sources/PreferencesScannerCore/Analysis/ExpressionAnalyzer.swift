@@ -49,7 +49,8 @@ struct ExpressionAnalyzer {
   /// `contextualType`: the type written on the declaration, which a default that is a `.member`
   /// is a member of.
   func analyze(
-    _ expression: ExpressionSyntax, isType: Bool, storeContext: Bool = false, contextualType: String? = nil
+    _ expression: ExpressionSyntax, isType: Bool, storeContext: Bool = false,
+    contextualType: WrittenType? = nil
   ) -> Analysis {
     var analysis = Analysis(code: expression.text)
     var replacements: [Int: String] = [:]
@@ -258,11 +259,12 @@ struct ExpressionAnalyzer {
 
   /// `.member` of the contextual type: the library's store factories, or an enum case or static
   /// member of the declared type (`contextualType`, where the default is that `.member`).
-  private func leadingDotIsolation(_ member: String, storeContext: Bool, contextualType: String?) -> Isolation
+  private func leadingDotIsolation(_ member: String, storeContext: Bool, contextualType: WrittenType?)
+    -> Isolation
   {
     if storeContext { return .nonisolated }
     if let contextualType {
-      let (type, isOptional) = WrittenType(parsing: contextualType).unwrapped
+      let (type, isOptional) = contextualType.unwrapped
       // `.none` and `.some(…)` of an optional.
       if isOptional, member == "none" || member == "some" { return .nonisolated }
       let names = type.path ?? []

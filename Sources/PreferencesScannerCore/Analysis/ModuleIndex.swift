@@ -50,7 +50,7 @@ package final class ModuleIndex: @unchecked Sendable {
     @exclusivity(unchecked) package fileprivate(set) var preferenceValueConditions: Set<String?> = []
     /// The types of its instance stored properties and enum cases' associated values, as far as
     /// syntax shows them, once each.
-    @exclusivity(unchecked) package fileprivate(set) var storedPropertyTypes: Set<String> = []
+    @exclusivity(unchecked) package fileprivate(set) var storedPropertyTypes: Set<WrittenType> = []
     /// Stored properties whose initial value names a case or static property (`T.member`), as
     /// the type `T` and the member, once each.
     @exclusivity(unchecked) package fileprivate(set) var storedMemberValues: Set<MemberValue> = []
@@ -208,7 +208,7 @@ package final class ModuleIndex: @unchecked Sendable {
       for stored in file.storedProperties {
         if let type = stored.type, let member = stored.member {
           types[fileTypes[stored.scope]].storedMemberValues.insert(MemberValue(type: type, member: member))
-        } else if let type = stored.type {
+        } else if let type = stored.writtenType {
           types[fileTypes[stored.scope]].storedPropertyTypes.insert(type)
         } else {
           types[fileTypes[stored.scope]].hasUnknownStorage = true
@@ -432,9 +432,10 @@ package final class ModuleIndex: @unchecked Sendable {
     return name.split(separator: ".").map(String.init)
   }
 
-  /// The type a module type alias named by `name` at `context` stands for, as written, and the
-  /// type it is declared in (`nil` at file scope), from where the names in it resolve.
-  package func aliasTarget(of name: [String], in context: [TypeID]) -> (target: String, owner: TypeID?)? {
+  /// The type a module type alias named by `name` at `context` stands for, and the type it is
+  /// declared in (`nil` at file scope), from where the names in it resolve.
+  package func aliasTarget(of name: [String], in context: [TypeID]) -> (target: WrittenType, owner: TypeID?)?
+  {
     if let unqualified = withoutModuleName(name) { return aliasTarget(of: unqualified, in: []) }
     guard let last = name.last, aliasNames.contains(last) else { return nil }
     let owner: TypeID
@@ -442,7 +443,7 @@ package final class ModuleIndex: @unchecked Sendable {
       switch resolve(last, in: context).0 {
       case .nestedType(let found, _, nil): owner = found
       case .global(let member) where member.syntax.kind == .typeAlias:
-        return member.syntax.type.map { ($0, nil) }
+        return member.syntax.writtenType.map { ($0, nil) }
       default: return nil
       }
     } else {
@@ -450,7 +451,7 @@ package final class ModuleIndex: @unchecked Sendable {
       owner = found
     }
     let alias = types[owner].members[last]?.first { $0.syntax.kind == .typeAlias }
-    return alias?.syntax.type.map { ($0, owner) }
+    return alias?.syntax.writtenType.map { ($0, owner) }
   }
 
   /// `name` without its first component when that is the module's name, which no type of the

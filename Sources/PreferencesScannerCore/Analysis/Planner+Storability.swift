@@ -114,7 +114,7 @@ extension Planner {
         let (target, owner) = index.aliasTarget(of: names, in: context)
       else { return nil }
       return shapeProblem(
-        WrittenType(parsing: target), context: owner.map(enclosingTypes) ?? [], aliasDepth: aliasDepth + 1)
+        target, context: owner.map(enclosingTypes) ?? [], aliasDepth: aliasDepth + 1)
     }
   }
 
@@ -220,7 +220,7 @@ extension Planner {
     // A type alias of the module: what it stands for, resolved from where it is declared.
     if let (target, owner) = index.aliasTarget(of: names, in: context) {
       return storabilityProblem(
-        WrittenType(parsing: target), context: owner.map(enclosingTypes) ?? [], depth: depth + 1)
+        target, context: owner.map(enclosingTypes) ?? [], depth: depth + 1)
     }
     guard let type = index.typeID(of: names, in: context), let kind = index[type].kind, kind != .protocol
     else { return nil }

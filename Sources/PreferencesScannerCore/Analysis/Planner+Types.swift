@@ -124,7 +124,7 @@ extension Planner {
         // An alias of a module type (`typealias Options = Emitter.Options`): that type, named
         // by its qualified name, so that it names the same type anywhere.
         if let (target, owner) = index.aliasTarget(of: [name], in: context),
-          let names = WrittenType(parsing: target).path,
+          let names = target.path,
           let type = index.typeID(of: names, in: owner.map(enclosingTypes) ?? []),
           case let info = index[type],
           info.kind != nil, info.kind != .protocol
@@ -189,12 +189,13 @@ extension Planner {
       if overloads.allSatisfy({ $0.syntax.kind == .enumCase && $0.syntax.hasPayload }) {
         return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
       }
-      let type = member.syntax.type
-      guard let type,
-        overloads.allSatisfy({ $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.type == type })
+      guard let type = member.syntax.writtenType,
+        overloads.allSatisfy({
+          $0.syntax.kind == .function && $0.syntax.isStatic && $0.syntax.writtenType == type
+        })
       else { return nil }
       // Written where the function is: `Sort` in `Library` is `Library.Sort` here.
-      return qualified(replacingSelf(in: WrittenType(parsing: type), with: owner), in: enclosingTypes(owner))
+      return qualified(replacingSelf(in: type, with: owner), in: enclosingTypes(owner))
     }
     switch member.syntax.kind {
     case .enumCase where !member.syntax.hasPayload:
@@ -226,7 +227,7 @@ extension Planner {
       // A member alias only: one at file scope cannot name a type's parameter.
       if let alias = alias(named: name, context: context), alias.isMember,
         let (parameter, _) = genericParameter(
-          named: WrittenType(parsing: alias.target), among: parameters, context: alias.context,
+          named: alias.target, among: parameters, context: alias.context,
           depth: depth + 1)
       {
         return (parameter, name)
@@ -238,7 +239,7 @@ extension Planner {
   /// The module type alias `name` denotes written bare at `context`: what it stands for, where
   /// the names in that resolve, and whether it is a type's member (else declared at file scope).
   func alias(named name: String, context: [ModuleIndex.TypeID]) -> (
-    target: String, context: [ModuleIndex.TypeID], isMember: Bool
+    target: WrittenType, context: [ModuleIndex.TypeID], isMember: Bool
   )? {
     guard let (target, owner) = index.aliasTarget(of: [name], in: context) else { return nil }
     return (target, owner.map(enclosingTypes) ?? [], owner != nil)
@@ -264,9 +265,9 @@ extension Planner {
     _ member: ModuleIndex.Member, context: [ModuleIndex.TypeID], declaringType: ModuleIndex.TypeID,
     budget: InferenceBudget
   ) -> String? {
-    if let written = member.syntax.type {
+    if let written = member.syntax.writtenType {
       // `static var standard: Self`: the type that declares it.
-      return qualified(replacingSelf(in: WrittenType(parsing: written), with: declaringType), in: context)
+      return qualified(replacingSelf(in: written, with: declaringType), in: context)
     }
     guard let value = member.syntax.initialValue,
       let inferred = inferType(
@@ -312,7 +313,7 @@ extension Planner {
       // A type alias of the module (`typealias Columns = [String]` inside `Library`): what it
       // stands for, named from where the alias is, so that it names the same type anywhere.
       if let (target, owner) = index.aliasTarget(of: names, in: context) {
-        return qualified(WrittenType(parsing: target), in: owner.map(enclosingTypes) ?? [], depth: depth + 1)
+        return qualified(target, in: owner.map(enclosingTypes) ?? [], depth: depth + 1)
       }
     }
     // Another module's type (`Date`, `Set<String>`), written the same from anywhere.
@@ -468,7 +469,7 @@ extension Planner {
       var keyContext = context
       for _ in 0..<8 {
         guard let (target, owner) = index.aliasTarget(of: names, in: keyContext) else { break }
-        guard let targetNames = WrittenType(parsing: target).path else { return }
+        guard let targetNames = target.path else { return }
         names = targetNames
         keyContext = owner.map(enclosingTypes) ?? []
       }

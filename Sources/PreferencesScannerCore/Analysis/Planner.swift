@@ -348,15 +348,16 @@ package struct Planner: Sendable {
     let valueType =
       syntax.declaredType ?? literalType
       ?? inferType(syntax.defaultValue, context: context, declaringType: declaringType)
-    // Taken apart once, for every check below.
-    let writtenValueType = valueType.map { WrittenType(parsing: $0) }
+    // Taken apart once (a written type by the parser), for every check below.
+    let writtenValueType = syntax.writtenType ?? valueType.map { WrittenType(parsing: $0) }
 
     // The default.
     let registration: PreferencePlan.Registration
     if let expression = syntax.defaultValue, !(expression.tokens.count == 1 && expression.text == "nil") {
       // A JSON-format default is encoded by generated code, as the runtime encodes its values.
       if syntax.arguments.format != "json",
-        let literal = PlistLiteral.encode(expression, as: syntax.declaredType ?? literalType, inferred: true)
+        let literal = PlistLiteral.encode(
+          expression, as: syntax.writtenType ?? literalType.map { WrittenType(parsing: $0) }, inferred: true)
       {
         registration = .literal(literal)
       } else if let blocked {
@@ -367,7 +368,7 @@ package struct Planner: Sendable {
             "'\(typeName)' is unavailable on some platform, where only code as unavailable may name it, which the generated registry cannot be"
         )
       } else {
-        let analysis = analyzer.analyze(expression, isType: false, contextualType: syntax.declaredType)
+        let analysis = analyzer.analyze(expression, isType: false, contextualType: syntax.writtenType)
         if let reason = analysis.unreachable ?? declaredType?.unreachable {
           registration = .firstRead(reason: reason)
         } else {

@@ -29,7 +29,7 @@ package indirect enum PlistLiteral: Sendable, Equatable {
   /// or `nil` if it is not a literal of a standard type.
   /// `inferred`: `type` is already the literal's own type when none is declared
   /// (``LiteralType/of(_:)``, or `nil` when it has none), which is then not inferred again.
-  package static func encode(_ expression: ExpressionSyntax, as type: String?, inferred: Bool = false)
+  package static func encode(_ expression: ExpressionSyntax, as type: WrittenType?, inferred: Bool = false)
     -> PlistLiteral?
   {
     let shape: Shape?
@@ -38,7 +38,7 @@ package indirect enum PlistLiteral: Sendable, Equatable {
     } else if inferred {
       shape = nil
     } else {
-      shape = LiteralType.of(expression).flatMap { Self.shape(of: $0) }
+      shape = LiteralType.of(expression).flatMap { Self.shape(of: WrittenType(parsing: $0)) }
     }
     guard let shape else { return nil }
     var position = 0
@@ -50,8 +50,6 @@ package indirect enum PlistLiteral: Sendable, Equatable {
 
   /// Nested deeper than 32 collections, a type is left to generated code: bounded work per
   /// declaration.
-  private static func shape(of type: String) -> Shape? { shape(of: WrittenType(parsing: type)) }
-
   private static func shape(of type: WrittenType, depth: Int = 0) -> Shape? {
     guard depth < 32 else { return nil }
     var type = type

@@ -35,7 +35,7 @@ package enum Exporter {
     for plan in plans where plan.inSettings && exported.insert(plan.key).inserted {
       let title = plan.documentation?.split(separator: "\n").first.map(String.init) ?? plan.property
       var specifier: [String: PlistLiteral] = ["Key": .string(plan.key), "Title": .string(title)]
-      let literal = plan.syntax.defaultValue.flatMap { PlistLiteral.encode($0, as: plan.syntax.declaredType) }
+      let literal = plan.syntax.defaultValue.flatMap { PlistLiteral.encode($0, as: plan.syntax.writtenType) }
       var type = plan.valueType?.replacing("?", with: "")
       // `TimeInterval` is the standard library's name for `Double`.
       if type == "TimeInterval" || type == "Foundation.TimeInterval" { type = "Double" }

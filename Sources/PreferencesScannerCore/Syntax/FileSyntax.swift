@@ -108,8 +108,10 @@ package struct MemberSyntax: Sendable {
   /// The names of the attributes written on it, as for ``TypeScope/attributeNames``.
   package let attributeNames: [String]
   /// For properties: the declared type, or the type of a literal initial value. For type
-  /// aliases: the aliased type.
+  /// aliases: the aliased type. For functions: the result type.
   package let type: String?
+  /// ``type`` taken apart (`nil` for an instance function, whose result no analysis reads).
+  package let writtenType: WrittenType?
   /// For static and file-scope properties with neither a written type nor a literal initial
   /// value: the initial value's text (at most ``initialValueLimit`` bytes), so that the type of a
   /// default naming the property can be inferred (`static let standard = Layout()`).
@@ -123,6 +125,29 @@ package struct MemberSyntax: Sendable {
   /// For enum cases: whether it has associated values.
   package let hasPayload: Bool
   package let branch: Int?
+
+  package init(
+    owner: Int?, name: String, kind: Kind, isStatic: Bool, access: AccessLevel?, isNonisolated: Bool,
+    attributeNames: [String], type: String?, initialValue: String?, stringValue: String?, isFailable: Bool,
+    hasPayload: Bool, branch: Int?
+  ) {
+    self.owner = owner
+    self.name = name
+    self.kind = kind
+    self.isStatic = isStatic
+    self.access = access
+    self.isNonisolated = isNonisolated
+    self.attributeNames = attributeNames
+    self.type = type
+    // What an analysis reads: an alias's target, a static or file-scope property's type, a static
+    // function's result (an instance function's is never read).
+    self.writtenType = kind == .function && !isStatic ? nil : type.map { WrittenType(parsing: $0) }
+    self.initialValue = initialValue
+    self.stringValue = stringValue
+    self.isFailable = isFailable
+    self.hasPayload = hasPayload
+    self.branch = branch
+  }
 }
 
 /// An instance stored property of a struct or enum declaration, or an associated value of an
@@ -133,6 +158,8 @@ package struct StoredPropertySyntax: Sendable {
   /// The type it stores, when syntax shows it (written, or a literal's); `nil` when it does not.
   /// With `member`, the type whose member the initial value names.
   package let type: String?
+  /// ``type`` taken apart.
+  package let writtenType: WrittenType?
   /// The case or static property named by an initial value `T.member`: what is stored is of type
   /// `T` only if `T` declares it so, which the analysis checks.
   package let member: String?
@@ -140,6 +167,7 @@ package struct StoredPropertySyntax: Sendable {
   package init(scope: Int, type: String?, member: String? = nil) {
     self.scope = scope
     self.type = type
+    self.writtenType = type.map { WrittenType(parsing: $0) }
     self.member = member
   }
 }
@@ -178,6 +206,8 @@ package final class PreferenceSyntax: Sendable {
   package let access: AccessLevel?
   /// The declared type, whitespace-normalized.
   package let declaredType: String?
+  /// ``declaredType`` taken apart: the model every analysis reads it through.
+  package let writtenType: WrittenType?
   /// The default value expression; `nil` for an optional declared without one.
   package let defaultValue: ExpressionSyntax?
   package let arguments: PreferenceArguments
@@ -206,6 +236,7 @@ package final class PreferenceSyntax: Sendable {
     self.isStatic = isStatic
     self.access = access
     self.declaredType = declaredType
+    self.writtenType = declaredType.map { WrittenType(parsing: $0) }
     self.defaultValue = defaultValue
     self.arguments = arguments
     self.line = line

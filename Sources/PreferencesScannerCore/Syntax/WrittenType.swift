@@ -7,7 +7,7 @@
 /// optional of the type named `Kit`, `Theme`; `Box<Int>.Mode` a type nested in a generic one;
 /// `[any P.Type]` an array of existential metatypes. What the model does not take apart (`some P`,
 /// text whose brackets do not balance) is ``other(_:)``, which the analyses leave to the compiler.
-package indirect enum WrittenType: Equatable, Sendable {
+package indirect enum WrittenType: Hashable, Sendable {
   /// `T?`, `T!`, `Optional<T>`.
   case optional(WrittenType)
   /// `[T]`, `Array<T>`.
@@ -38,7 +38,7 @@ package indirect enum WrittenType: Equatable, Sendable {
   case other(String)
 
   /// One dotted component of a named type.
-  package struct Component: Equatable, Sendable {
+  package struct Component: Hashable, Sendable {
     package var name: String
     package var arguments: [WrittenType]
 
@@ -54,12 +54,44 @@ package indirect enum WrittenType: Equatable, Sendable {
 
   /// `text` taken apart.
   package init(parsing text: some StringProtocol) {
+    // Most types are one name or a dotted path (`String`, `Kit.Theme`): read without the parser,
+    // which the unoptimized scanner users run would make a tenth of a scan (MAINTAINERS.md's
+    // debug-build rules).
+    if let path = Self.plainPath(String(text)) {
+      self = .named(path.map { Component(name: $0) })
+      return
+    }
     var parser = Parser(bytes: Array(text.utf8))
     if let type = parser.type(depth: 0), parser.atEnd {
       self = type
     } else {
       self = .other(String(text).trimmingBlanks())
     }
+  }
+
+  /// The components of `text` if it is identifiers joined by single dots, and nothing else.
+  private static func plainPath(_ text: String) -> [String]? {
+    var components: [String] = []
+    return text.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+      var start = 0
+      var index = 0
+      while index <= bytes.count {
+        if index == bytes.count || bytes[index] == 0x2E {  // `.`
+          guard index > start, !(bytes[start] >= 0x30 && bytes[start] <= 0x39) else { return nil }
+          components.append(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+          start = index + 1
+        } else if !Parser.isIdentifierByte(bytes[index]) || bytes[index] == 0x60 {  // not a backtick either
+          return nil
+        }
+        index += 1
+      }
+      // `Int.Type` is a metatype.
+      guard components.count < 2 || (components.last != "Type" && components.last != "Protocol") else {
+        return nil
+      }
+      return components
+    } ?? nil
   }
 
   /// The names of a ``named(_:)`` type's components (`["Box", "Mode"]` for `Box<Int>.Mode`), or
@@ -216,7 +248,11 @@ package indirect enum WrittenType: Equatable, Sendable {
     }
 
     mutating func skipBlanks() {
-      while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+      while position < bytes.count {
+        let byte = bytes[position]
+        guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
+        position += 1
+      }
     }
 
     mutating func take(_ byte: UInt8) -> Bool {
@@ -261,9 +297,11 @@ package indirect enum WrittenType: Equatable, Sendable {
       return identifier()
     }
 
+    /// `_`, a backtick, a digit, an ASCII letter or any byte of a non-ASCII character (compared
+    /// as numbers: MAINTAINERS.md's debug-build rules).
     static func isIdentifierByte(_ byte: UInt8) -> Bool {
-      byte == UInt8(ascii: "_") || byte == UInt8(ascii: "`") || byte >= 0x80 || (0x30...0x39).contains(byte)
-        || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+      byte == 0x5F || byte == 0x60 || byte >= 0x80 || (byte >= 0x30 && byte <= 0x39)
+        || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
     mutating func identifier() -> String? {
