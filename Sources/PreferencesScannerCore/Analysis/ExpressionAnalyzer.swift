@@ -307,15 +307,6 @@ struct ExpressionAnalyzer {
     return info.isNonisolated ? .nonisolated : defaultIsolation(of: type)
   }
 
-  /// Protocols of other modules whose conformance gives a type no isolation.
-  static let nonisolatedProtocols: Set<String> = [
-    "Codable", "Encodable", "Decodable", "Equatable", "Hashable", "Comparable", "Sendable",
-    "SendableMetatype",
-    "CaseIterable", "Identifiable", "RawRepresentable", "CustomStringConvertible",
-    "CustomDebugStringConvertible", "Error", "LocalizedError", "PreferenceValue", "PreferenceKeys",
-    "ExpressibleByStringLiteral", "ExpressibleByIntegerLiteral", "OptionSet", "Strideable",
-  ]
-
   /// The isolation of a type with no isolation written on it: the module's default, unless it
   /// can inherit one from elsewhere (a superclass or protocol of another module, such as a
   /// UIKit class or SwiftUI's `View`, or a module protocol isolated to an actor), which only the
@@ -332,7 +323,8 @@ struct ExpressionAnalyzer {
           index[base].kind != nil
         {
           pending.append(base)
-        } else if !Self.nonisolatedProtocols.contains(ModuleIndex.lastComponent(conformance))
+        } else if !StandardTypes.name(
+          ModuleIndex.lastComponent(conformance), has: .conformanceWithoutIsolation)
           && !(info.kind == .enum && conformance == info.firstInherited)
         {
           return .mainActor

@@ -104,7 +104,7 @@ extension Planner {
     case .named(let components):
       guard let names = type.path else { return nil }
       if components.count == 1 || (components.count == 2 && names[0] == "Swift"),
-        Self.untypedNames.contains(names[names.count - 1])
+        StandardTypes.name(names[names.count - 1], has: .typeErased)
       {
         return .untyped(names[names.count - 1])
       }
@@ -119,39 +119,24 @@ extension Planner {
   }
 
   /// Whether the type `names` written at `context` is a protocol: the module's, or one of
-  /// ``standardExistentials``.
+  /// the standard ``StandardTypes/Traits/existential`` protocols.
   private func isProtocol(_ names: [String], context: [ModuleIndex.TypeID]) -> Bool {
     isStandardExistential(names, context: context)
       || (index.protocolNames.contains(names[names.count - 1])
         && index.typeID(of: names, in: context).map { index[$0].kind == .protocol } == true)
   }
 
-  /// The standard library's type-erased values: whatever they hold is known only at run time, so
-  /// no store can read one back (`Set<AnyHashable>`, found porting WasmKit, was left to the
-  /// compiler, whose error names no fix).
-  static let untypedNames: Set<String> = ["Any", "AnyObject", "AnyHashable"]
-
-  /// Protocols of the standard library and Foundation that a property's type may name bare
-  /// (`var codingPath: [CodingKey]`, `var lastError: Error?`), each then a protocol type that
-  /// cannot conform to `PreferenceValue` (found porting swift-argument-parser). Those with
-  /// `Self` or associated-type requirements are left out: naming them bare is the compiler's
-  /// error already.
-  static let standardExistentials: Set<String> = [
-    "Error", "LocalizedError", "CodingKey", "Encoder", "Decoder", "Codable", "Encodable", "Decodable",
-    "Sendable", "CustomStringConvertible", "CustomDebugStringConvertible", "PreferenceValue",
-  ]
-
-  /// Whether `names` is one of ``standardExistentials`` (`Error`, or `Swift.Error`) and, written
+  /// Whether `names` is a standard ``StandardTypes/Traits/existential`` protocol (`Error`, or `Swift.Error`) and, written
   /// bare, means it where it is written: no type or type alias of the module by that name is in
   /// scope there (a nested `enum Error` is a concrete type).
   func isStandardExistential(_ names: [String], context: [ModuleIndex.TypeID]) -> Bool {
     switch names.count {
     case 1:
-      Self.standardExistentials.contains(names[0]) && index.typeID(of: names, in: context) == nil
+      StandardTypes.name(names[0], has: .existential) && index.typeID(of: names, in: context) == nil
         && index.aliasTarget(of: names, in: context) == nil
     case 2:
       ["Swift", "Foundation", "Preferences"].contains(names[0])
-        && Self.standardExistentials.contains(names[1])
+        && StandardTypes.name(names[1], has: .existential)
     default: false
     }
   }
@@ -229,24 +214,6 @@ extension Planner {
     return conformsToPreferenceValue(type) && !conditional ? nil : (written.text, type)
   }
 
-  /// Protocols of the standard library and Apple's frameworks that classes often list first,
-  /// where a superclass would be: listed first, they are still not a superclass that might
-  /// conform (Yams' `final class Anchor: RawRepresentable, …, Codable` was left to the compiler,
-  /// whose error names no fix).
-  static let wellKnownProtocols: Set<String> = [
-    "Codable", "Encodable", "Decodable", "Sendable", "Hashable", "Equatable", "Comparable", "Identifiable",
-    "RawRepresentable", "CaseIterable", "Error", "LocalizedError", "CustomStringConvertible",
-    "CustomDebugStringConvertible", "CustomReflectable", "LosslessStringConvertible",
-    "ExpressibleByStringLiteral",
-    "ExpressibleByIntegerLiteral", "ExpressibleByFloatLiteral", "ExpressibleByBooleanLiteral",
-    "ExpressibleByArrayLiteral", "ExpressibleByDictionaryLiteral", "ExpressibleByNilLiteral",
-    "ExpressibleByStringInterpolation", "ExpressibleByUnicodeScalarLiteral",
-    "ExpressibleByExtendedGraphemeClusterLiteral", "Sequence", "Collection", "BidirectionalCollection",
-    "RandomAccessCollection", "MutableCollection", "RangeReplaceableCollection", "IteratorProtocol",
-    "SetAlgebra", "OptionSet", "AnyObject", "ObservableObject", "Observable", "NSCopying", "NSCoding",
-    "NSSecureCoding",
-  ]
-
   /// Whether `type` conforms to `PreferenceValue` as far as the module shows: it, or a protocol
   /// or superclass of it the module declares, lists it; a type from another module, or a class
   /// whose superclass is, is left to the compiler. Each type is visited once.
@@ -264,7 +231,7 @@ extension Planner {
         if let base, let kind = index[base].kind {
           if kind == .protocol || kind == .class { pending.append(base) }
         } else if info.kind == .class, conformance == info.firstInherited,
-          conformance.first?.isUppercase == true, !Self.wellKnownProtocols.contains(name)
+          conformance.first?.isUppercase == true, !StandardTypes.name(name, has: .protocolNotSuperclass)
         {
           // A superclass from another module may conform; the compiler decides.
           return true

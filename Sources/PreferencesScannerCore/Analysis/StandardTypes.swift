@@ -1,11 +1,11 @@
-/// What the scanner knows of the standard library's and Foundation's names, in one table: each
+/// What the scanner knows of the standard library's, Foundation's (and this library's) names, in one table: each
 /// name with the traits the analyses ask about. A name is here only where generated code needs
 /// an answer before the compiler sees it (whether a default needs an actor, which raw types the
 /// registry stores, which standard types a `Sendable` stored property may hold); everything else
 /// is left to the compiler.
 enum StandardTypes {
   struct Traits: OptionSet, Sendable {
-    let rawValue: UInt8
+    let rawValue: UInt16
 
     /// The standard library's: every file sees it without an import.
     static let standardLibrary = Traits(rawValue: 1 << 0)
@@ -23,6 +23,22 @@ enum StandardTypes {
     /// A call of it is not of the type it names: a generic type whose arguments the call infers
     /// (`Set([1, 2])`), or a function (`max(1, 2)`); ``callResults`` gives the few that are known.
     static let callIsNotOfItsName = Traits(rawValue: 1 << 6)
+    /// A protocol whose conformance gives a type no isolation (`Codable`, `Hashable`).
+    static let conformanceWithoutIsolation = Traits(rawValue: 1 << 7)
+    /// A protocol (or `AnyObject`) that classes often list first in their inheritance clause,
+    /// where a superclass would be: listed first, it is still no superclass that might conform
+    /// (Yams' `final class Anchor: RawRepresentable, …, Codable` was left to the compiler, whose
+    /// error names no fix).
+    static let protocolNotSuperclass = Traits(rawValue: 1 << 8)
+    /// A protocol a property's type may name bare (`var codingPath: [CodingKey]`, `var lastError:
+    /// Error?`), each then a protocol type that cannot conform to `PreferenceValue` (found porting
+    /// swift-argument-parser). Those with `Self` or associated-type requirements are not: naming
+    /// them bare is the compiler's error already.
+    static let existential = Traits(rawValue: 1 << 9)
+    /// A type-erased value: whatever it holds is known only at run time, so no store can read one
+    /// back (`Set<AnyHashable>`, found porting WasmKit, was left to the compiler, whose error
+    /// names no fix).
+    static let typeErased = Traits(rawValue: 1 << 10)
   }
 
   /// Whether `name` (one component: `Int`, not `Swift.Int`) has every trait of `traits`.
@@ -79,11 +95,61 @@ enum StandardTypes {
     "FileManager": [.nonisolated],
     "ProcessInfo": [.nonisolated],
     "Bundle": [.nonisolated],
-    "AnyHashable": [.untextualKey],
+    "AnyHashable": [.untextualKey, .typeErased],
     "NSHomeDirectory": [.nonisolated, .callIsNotOfItsName],
     "NSTemporaryDirectory": [.nonisolated, .callIsNotOfItsName],
     "min": [.nonisolated, .callIsNotOfItsName],
     "max": [.nonisolated, .callIsNotOfItsName],
     "abs": [.nonisolated, .callIsNotOfItsName],
+    // Protocols, and `Any`.
+    "Codable": [.conformanceWithoutIsolation, .protocolNotSuperclass, .existential],
+    "Encodable": [.conformanceWithoutIsolation, .protocolNotSuperclass, .existential],
+    "Decodable": [.conformanceWithoutIsolation, .protocolNotSuperclass, .existential],
+    "Equatable": [.conformanceWithoutIsolation, .protocolNotSuperclass],
+    "Hashable": [.conformanceWithoutIsolation, .protocolNotSuperclass],
+    "Comparable": [.conformanceWithoutIsolation, .protocolNotSuperclass],
+    "Sendable": [.conformanceWithoutIsolation, .protocolNotSuperclass, .existential],
+    "SendableMetatype": [.conformanceWithoutIsolation],
+    "CaseIterable": [.conformanceWithoutIsolation, .protocolNotSuperclass],
+    "Identifiable": [.conformanceWithoutIsolation, .protocolNotSuperclass],
+    "RawRepresentable": [.conformanceWithoutIsolation, .protocolNotSuperclass],
+    "CustomStringConvertible": [.conformanceWithoutIsolation, .protocolNotSuperclass, .existential],
+    "CustomDebugStringConvertible": [.conformanceWithoutIsolation, .protocolNotSuperclass, .existential],
+    "Error": [.conformanceWithoutIsolation, .protocolNotSuperclass, .existential],
+    "LocalizedError": [.conformanceWithoutIsolation, .protocolNotSuperclass, .existential],
+    "PreferenceValue": [.conformanceWithoutIsolation, .existential],
+    "PreferenceKeys": [.conformanceWithoutIsolation],
+    "ExpressibleByStringLiteral": [.conformanceWithoutIsolation, .protocolNotSuperclass],
+    "ExpressibleByIntegerLiteral": [.conformanceWithoutIsolation, .protocolNotSuperclass],
+    "OptionSet": [.conformanceWithoutIsolation, .protocolNotSuperclass],
+    "Strideable": [.conformanceWithoutIsolation],
+    "CustomReflectable": [.protocolNotSuperclass],
+    "LosslessStringConvertible": [.protocolNotSuperclass],
+    "ExpressibleByFloatLiteral": [.protocolNotSuperclass],
+    "ExpressibleByBooleanLiteral": [.protocolNotSuperclass],
+    "ExpressibleByArrayLiteral": [.protocolNotSuperclass],
+    "ExpressibleByDictionaryLiteral": [.protocolNotSuperclass],
+    "ExpressibleByNilLiteral": [.protocolNotSuperclass],
+    "ExpressibleByStringInterpolation": [.protocolNotSuperclass],
+    "ExpressibleByUnicodeScalarLiteral": [.protocolNotSuperclass],
+    "ExpressibleByExtendedGraphemeClusterLiteral": [.protocolNotSuperclass],
+    "Sequence": [.protocolNotSuperclass],
+    "Collection": [.protocolNotSuperclass],
+    "BidirectionalCollection": [.protocolNotSuperclass],
+    "RandomAccessCollection": [.protocolNotSuperclass],
+    "MutableCollection": [.protocolNotSuperclass],
+    "RangeReplaceableCollection": [.protocolNotSuperclass],
+    "IteratorProtocol": [.protocolNotSuperclass],
+    "SetAlgebra": [.protocolNotSuperclass],
+    "AnyObject": [.protocolNotSuperclass, .typeErased],
+    "ObservableObject": [.protocolNotSuperclass],
+    "Observable": [.protocolNotSuperclass],
+    "NSCopying": [.protocolNotSuperclass],
+    "NSCoding": [.protocolNotSuperclass],
+    "NSSecureCoding": [.protocolNotSuperclass],
+    "CodingKey": [.existential],
+    "Encoder": [.existential],
+    "Decoder": [.existential],
+    "Any": [.typeErased],
   ]
 }
