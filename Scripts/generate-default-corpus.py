@@ -250,6 +250,11 @@ FORMS = [
     (": TimeZone = .current", "TimeZone.current", "TimeZone.current"),
     ("= CorpusLayout()", None, None),
     ("= CorpusSeparator.tab", None, None),
+    # A nested type that must be written in backticks, named directly and through a static.
+    # (In an expression, Swift reads `` CorpusItem.`Type` `` as the metatype still: the enum form
+    # names the value through a static.)
+    (": CorpusItem.`Type` = .folder", "CorpusItem.standardType", "CorpusItem.standardType"),
+    ("= CorpusItem.standardType", None, None),
 ]
 
 

@@ -611,4 +611,23 @@ import Testing
       errors(result).allSatisfy { $0.contains("add 'extension Box.Mode: PreferenceValue {}'") },
       "\(errors(result))")
   }
+
+  /// A nested type that must be written in backticks (`` Item.`Type` ``) is the module's type:
+  /// generated code names it in backticks, and the registry writes its conformance.
+  @Test func aTypeNamedInBackticksIsTheModulesType() {
+    let result = scan(
+      """
+      struct Item {
+        enum `Type`: String { case a, b }
+        static let standard: `Type` = .a
+      }
+      struct S {
+        @Preference var kind = Item.standard
+        @Preference var written: Item.`Type` = .b
+      }
+      """)
+    #expect(errors(result).isEmpty, "\(errors(result))")
+    #expect(result.plans.map(\.valueType) == ["Item.`Type`", "Item.`Type`"])
+    #expect(result.conformances.map(\.typeName) == ["Item.Type"])
+  }
 }

@@ -130,6 +130,22 @@ import Testing
     #expect(errors(scan("struct C { @Preference var count: Int? = nil }", lock: "C.count: Int\n")).isEmpty)
   }
 
+  /// A lock written with one spelling of a type, and a declaration (or a scanner) that spells it
+  /// another way, name one type: `Array<String>` is `[String]`.
+  @Test func spellingsOfOneTypeAreNoRetype() {
+    #expect(typesAreCompatible("Array<String>", "[String]"))
+    #expect(typesAreCompatible("Dictionary<String, Array<Int>>", "[String: [Int]]"))
+    #expect(typesAreCompatible("Swift.Optional<Int>", "Int"))
+    #expect(typesAreCompatible("Kit.Box<(x: Int, y: Int)>", "Kit.Box<(x: Int, y: Int)>"))
+    #expect(!typesAreCompatible("[String]", "Set<String>"))
+    #expect(!typesAreCompatible("Kit.Box<(x: Int, y: Int)>", "Kit.Box<(Int, Int)>"))
+    let source =
+      "enum Defaults { static let tags: Array<String> = [] }\nstruct S { @Preference var tags = Defaults.tags }"
+    #expect(errors(scan(source, lock: "S.tags: Array<String>\n")).isEmpty)
+    #expect(errors(scan(source, lock: "S.tags: [String]\n")).isEmpty)
+    #expect(errors(scan(source, lock: "S.tags: [Int]\n")).first?.contains("was shipped as [Int]") == true)
+  }
+
   /// `@Preference var launchCount = Counters.defaultText`: the type is never written at the
   /// declaration, but the index follows the static.
   @Test func aRetypeThroughAStaticIsSeen() {

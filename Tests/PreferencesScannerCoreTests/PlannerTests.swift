@@ -625,4 +625,29 @@ import Testing
   func oddGenericTypeNamesAreSafe(source: String) {
     #expect(scan(source).plans.count == 1)
   }
+
+  /// Another module's type inferred through a static keeps what it was written with: a tuple's
+  /// labels, a function type's attributes and effects, an inline array's arguments.
+  @Test func anotherModulesTypeIsWrittenAsItWas() {
+    let result = scan(
+      """
+      enum Defaults {
+        static let pairs: Kit.Box<(x: Int, y: Int)> = .init()
+        static let handlers: Kit.Box<@Sendable () throws -> Void> = .init()
+        static let grid: Kit.Box<InlineArray<2, Int>> = .init()
+        static let tags: Array<String> = []
+      }
+      struct S {
+        @Preference var pairs = Defaults.pairs
+        @Preference var handlers = Defaults.handlers
+        @Preference var grid = Defaults.grid
+        @Preference var tags = Defaults.tags
+      }
+      """)
+    #expect(
+      result.plans.map(\.valueType) == [
+        "Kit.Box<(x: Int, y: Int)>", "Kit.Box<@Sendable () throws -> Void>", "Kit.Box<InlineArray<2,Int>>",
+        "[String]",
+      ])
+  }
 }

@@ -709,6 +709,22 @@ import Testing
       ])
   }
 
+  /// A composition with `AnyObject`, and an opaque type of the module's protocol: what no store
+  /// can hold, said with the fix.
+  @Test func compositionsAndOpaqueTypesAreNamed() {
+    let result = scan(
+      """
+      protocol Mixin {}
+      struct S {
+        @Preference var delegate: (AnyObject & Kit.Delegate)? = nil
+        @Preference var mixin: some Mixin = Impl()
+      }
+      """)
+    #expect(errors(result).count == 2, "\(errors(result))")
+    #expect(errors(result).first?.contains("'AnyObject' cannot conform to PreferenceValue") == true)
+    #expect(errors(result).last?.contains("a protocol type ('Mixin')") == true)
+  }
+
   /// Swift 6.2's fixed-size arrays are not `Codable`: the compiler's error ("requires that '[3 of
   /// Int]' conform to 'PreferenceValue'") named no fix.
   @Test func anInlineArrayIsAnErrorThatNamesArray() {

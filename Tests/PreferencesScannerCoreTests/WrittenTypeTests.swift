@@ -45,7 +45,7 @@ import Testing
 
   /// What the model does not take apart is left, as written, to the compiler.
   @Test(arguments: [
-    "some View", "[Int", "Pair<Int", "Int]", "[Int: ]", "", "Array<Int, Int>.Type<", "1Bad", "(Int, String",
+    "~Copyable", "[Int", "Pair<Int", "Int]", "[Int: ]", "", "Array<Int, Int>.Type<", "1Bad", "(Int, String",
     "() async", "Int & ", "@ Int",
   ])
   func leavesWhatItCannotReadAsOther(written: String) {
@@ -59,20 +59,23 @@ import Testing
   /// a stored value tell apart.
   @Test(arguments: [
     ("()", "()"),
-    ("(Int, String)", "(Int,String)"),
-    ("(x: Double, y: [String: Int])?", "(Double,[String:Int])?"),
+    ("(Int, String)", "(Int, String)"),
+    ("(x: Double,\n y: [String: Int])?", "(x: Double, y: [String: Int])?"),
     ("(Int)", "Int"),
     ("(Int)?", "Int?"),
-    ("() -> Int", "()->Int"),
-    ("@Sendable (Int, _ b: String) async throws -> Void", "(Int,String)->Void"),
-    ("@convention(c) (Int32) -> Int32", "(Int32)->Int32"),
-    ("sending @Sendable () -> Void", "()->Void"),
-    ("(() -> Void)?", "(()->Void)?"),
-    ("(Int) throws(MyError) -> @Sendable (Int) -> Int", "(Int)->(Int)->Int"),
-    ("(Int...) -> Int", "(Int)->Int"),
+    ("() -> Int", "() -> Int"),
+    (
+      "@Sendable (Int, _ b: String) async throws -> Void", "@Sendable (Int, _ b: String) async throws -> Void"
+    ),
+    ("@convention(c) (Int32) -> Int32", "@convention(c) (Int32) -> Int32"),
+    ("sending @Sendable () -> Void", "sending @Sendable () -> Void"),
+    ("(() -> Void)?", "(() -> Void)?"),
+    ("(Int) throws(MyError) -> @Sendable (Int) -> Int", "(Int) throws(MyError) -> @Sendable (Int) -> Int"),
+    ("(Int...) -> Int", "(Int...) -> Int"),
     ("any Codable", "any Codable"),
     ("any P & Sendable", "any P&Sendable"),
     ("P & Q", "P&Q"),
+    ("some P", "some P"),
     ("P.Type", "P.Type"),
     ("Kit.P.Protocol", "Kit.P.Protocol"),
     ("any P.Type", "any P.Type"),
@@ -80,7 +83,8 @@ import Testing
     ("[Int].Type?", "[Int].Type?"),
     ("[3 of Int]", "[3 of Int]"),
     ("[count of Element]", "[count of Element]"),
-    ("Swift.InlineArray<2, Bool>", "InlineArray"),
+    ("Swift.InlineArray<2, Bool>", "Swift.InlineArray<2,Bool>"),
+    ("Item.`Type`", "Item.`Type`"),
   ])
   func readsTheShapesNoStoreCanHold(written: String, text: String) {
     #expect(WrittenType(parsing: written).text == text)
@@ -88,8 +92,10 @@ import Testing
 
   @Test func takesFunctionsAndProtocolTypesApart() {
     let int = WrittenType.named([.init(name: "Int")])
-    #expect(WrittenType(parsing: "(Int, Int)") == .tuple([int, int]))
-    #expect(WrittenType(parsing: "@MainActor (Int) -> Int") == .function(parameters: [int], result: int))
+    #expect(WrittenType(parsing: "(Int, Int)") == .tuple([int, int], written: "(Int, Int)"))
+    #expect(
+      WrittenType(parsing: "@MainActor (Int) -> Int")
+        == .function(parameters: [int], result: int, written: "@MainActor (Int) -> Int"))
     #expect(
       WrittenType(parsing: "any P.Type")
         == .existential(.metatype(.named([.init(name: "P")]), isProtocol: false)))
@@ -100,6 +106,20 @@ import Testing
       WrittenType(parsing: "Box<Int>.Type")
         == .metatype(.named([.init(name: "Box", arguments: [int])]), isProtocol: false))
     #expect(WrittenType(parsing: "[Int.Type: Int]").text == "[Int.Type:Int]")
+    // A name in backticks is the name, written in backticks again.
+    #expect(WrittenType(parsing: "Item.`Type`").path == ["Item", "Type"])
+    #expect(WrittenType(parsing: "InlineArray<2, T>").leadingNames == ["InlineArray", "T"])
+  }
+
+  /// Generated code writes a type with Swift's spacing, and what was written by hand as it was.
+  @Test func codeIsWrittenAsSwiftSpacesIt() {
+    #expect(WrittenType(parsing: "[String:Array<Int>]?").code == "[String: [Int]]?")
+    #expect(WrittenType(parsing: "Pair<Int,String>").code == "Pair<Int, String>")
+    #expect(
+      WrittenType(parsing: "Box<@Sendable (x: Int) throws -> Void>").code
+        == "Box<@Sendable (x: Int) throws -> Void>")
+    #expect(WrittenType(parsing: "Box<(x: Int, y: Int)>").code == "Box<(x: Int, y: Int)>")
+    #expect(WrittenType(parsing: "Item.`Type`?").code == "Item.`Type`?")
   }
 
   /// A generic argument the model does not take apart keeps the names around it.
@@ -117,7 +137,7 @@ import Testing
   @Test func leadingNamesAreThoseOfEveryPath() {
     #expect(WrittenType(parsing: "Kit.Box<Int, [T: U.Element]>?").leadingNames == ["Kit", "Int", "T", "U"])
     #expect(WrittenType(parsing: "(T) -> Kit.Mode").leadingNames == ["T", "Kit"])
-    #expect(WrittenType(parsing: "some View<T.Element>").leadingNames == ["some", "View", "T"])
+    #expect(WrittenType(parsing: "some View<T.Element>").leadingNames == ["View", "T"])
   }
 
   /// `Self` in a path is replaced whole, arguments and all.

@@ -84,3 +84,9 @@ nonisolated struct CorpusLayout: Codable, Equatable {
 enum CorpusSeparator: Character {
   case comma = ",", tab = "\t"
 }
+
+/// A type with a nested type that must be written in backticks.
+nonisolated enum CorpusItem {
+  enum `Type`: String { case file, folder }
+  static let standardType: `Type` = .folder
+}

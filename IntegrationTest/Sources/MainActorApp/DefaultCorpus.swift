@@ -5,7 +5,7 @@ import Foundation
 import IntegrationSupport
 import Preferences
 
-/// 216 default forms, each declared as users write it.
+/// 218 default forms, each declared as users write it.
 struct DefaultCorpus {
   static let seed = 5
   static func makeSeed() -> Int { 6 }
@@ -228,6 +228,8 @@ struct DefaultCorpus {
   @Preference var d213: TimeZone = .current
   @Preference var d214 = CorpusLayout()
   @Preference var d215 = CorpusSeparator.tab
+  @Preference var d216: CorpusItem.`Type` = .folder
+  @Preference var d217 = CorpusItem.standardType
 }
 
 /// The same defaults as the cases of an enum of keys, each typed by the compiler.
@@ -252,7 +254,8 @@ enum CorpusKeys: String, PreferenceKeys {
   case d170, d171, d172, d173, d174, d175, d176, d177, d178, d180
   case d181, d182, d183, d184, d185, d186, d187, d188, d189, d190
   case d191, d192, d193, d194, d195, d196, d197, d198, d204, d205
-  case d206, d207, d208, d209, d210, d212, d213, d214, d215
+  case d206, d207, d208, d209, d210, d212, d213, d214, d215, d216
+  case d217
   var defaultValue: any PreferenceValue {
     switch self {
     case .d000: 42
@@ -464,6 +467,8 @@ enum CorpusKeys: String, PreferenceKeys {
     case .d213: TimeZone.current
     case .d214: CorpusLayout()
     case .d215: CorpusSeparator.tab
+    case .d216: CorpusItem.standardType
+    case .d217: CorpusItem.standardType
     }
   }
 }
@@ -699,6 +704,8 @@ func checkDefaultCorpus() {
   same("d213", corpus.d213, keys.value(for: .d213), TimeZone.current)
   same("d214", corpus.d214, keys.value(for: .d214), CorpusLayout())
   same("d215", corpus.d215, keys.value(for: .d215), CorpusSeparator.tab)
+  same("d216", corpus.d216, keys.value(for: .d216), CorpusItem.standardType)
+  same("d217", corpus.d217, keys.value(for: .d217), CorpusItem.standardType)
   check(failed.isEmpty, "default forms that did not read back: \(failed)")
-  passed("216 default forms read back through the wrapper, 209 through typed keys too")
+  passed("218 default forms read back through the wrapper, 211 through typed keys too")
 }

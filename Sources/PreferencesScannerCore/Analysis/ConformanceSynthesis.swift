@@ -391,11 +391,11 @@ struct ConformanceSynthesis {
     case .dictionary(let key, let value):
       return isSendableType(key, context: context, visiting: &visiting, depth: depth + 1)
         && isSendableType(value, context: context, visiting: &visiting, depth: depth + 1)
-    case .tuple(let elements):
+    case .tuple(let elements, _):
       return elements.allSatisfy {
         isSendableType($0, context: context, visiting: &visiting, depth: depth + 1)
       }
-    case .function, .existential, .composition, .metatype, .inlineArray, .other: return false
+    case .function, .existential, .opaque, .composition, .metatype, .inlineArray, .other: return false
     case .named(let named): components = named
     }
     // `Range<T>`, `ClosedRange<T>` (also `Swift.`): as their bounds.

@@ -226,6 +226,94 @@ struct ExpressionAnalyzer {
     return analysis
   }
 
+  /// A written type read as ``analyze(_:isType:storeContext:contextualType:)`` reads an
+  /// expression's names: each path's first name resolved where the declaration is (a type
+  /// nested in an enclosing type qualified, so that generated code in an extension of the
+  /// declaring type names the same type), with what generated code cannot name, and the
+  /// isolation a file-scope alias takes. ``Analysis/code`` is the type written with Swift's usual
+  /// spacing (``WrittenType/code``).
+  func analyze(type: WrittenType) -> Analysis {
+    var analysis = Analysis(code: "")
+    func unreachable(_ reason: String, byAccess: Bool = false) {
+      if analysis.unreachable == nil { analysis.unreachable = reason }
+      if !byAccess { analysis.unreachableOnlyByAccess = false }
+    }
+    func unreachableType(_ reason: String) {
+      unreachable(reason, byAccess: reason.hasSuffix("is private to its file"))
+    }
+    func needs(_ isolation: Isolation, _ reference: String) {
+      switch isolation {
+      case .nonisolated: break
+      case .mainActor, .defaultIsolation:
+        if analysis.isNonisolated {
+          analysis.isNonisolated = false
+          analysis.isolatedReference = reference
+        }
+        if case .mainActor = isolation, !analysis.needsMainActor {
+          analysis.needsMainActor = true
+          analysis.isolatedReference = reference
+        }
+      case .other(let actor): unreachable("'\(reference)' is isolated to @\(actor)")
+      }
+    }
+    let rewritten = type.mappingPaths { components in
+      let names = components.map(\.name)
+      // `App.Theme`, with the module's name: the module's `Theme`, from file scope.
+      if names.count > 1, index.withoutModuleName(Array(names.prefix(2))) != nil { return components }
+      let name = names[0]
+      if name == "Self" {
+        if names.count > 1, let resolution = index.lookup(names[1], inType: declaringType) {
+          switch resolution {
+          case .member(_, let found) where found.syntax.access?.isFilePrivate == true:
+            unreachable("'Self.\(names[1])' is private to its file", byAccess: true)
+          case .nestedType(let owner, _, let nested):
+            if let reason = index[nested ?? owner].unreachable { unreachableType(reason) }
+            if nested == nil, isFilePrivateAlias(names[1], in: owner) {
+              unreachable("'Self.\(names[1])' is private to its file", byAccess: true)
+            }
+          default: break
+          }
+        }
+        return components
+      }
+      let (resolution, level) = index.resolve(name, in: context)
+      // Named from where the declaration is: `Grid`, written inside `Outer`, is `Outer.Grid`.
+      func qualified(_ owner: ModuleIndex.TypeID, _ last: String) -> [WrittenType.Component] {
+        var named = WrittenType.Component.declared(last)
+        named.arguments = components[0].arguments
+        return index.path(of: owner).map(WrittenType.Component.declared) + [named] + components.dropFirst()
+      }
+      switch resolution {
+      case .genericParameter:
+        unreachable("'\(name)' is a generic parameter")
+      case .member(let owner, let found):
+        if found.syntax.access?.isFilePrivate == true {
+          unreachable("'\(name)' is private to its file", byAccess: true)
+        }
+        needs(isolation(of: found, in: owner), name)
+        if level > 0 { return qualified(owner, name) }
+      case .nestedType(let owner, let nested, let type):
+        if let reason = index[type ?? owner].unreachable { unreachableType(reason) }
+        if type == nil, isFilePrivateAlias(nested, in: owner) {
+          unreachable("'\(name)' is private to its file", byAccess: true)
+        }
+        if level > 0 { return qualified(owner, nested) }
+      case .moduleType(let type):
+        if let reason = index[type].unreachable { unreachableType(reason) }
+      case .global(let global):
+        if global.syntax.access?.isFilePrivate == true && global.file == file {
+          unreachable("'\(name)' is private to its file", byAccess: true)
+        }
+        needs(isolation(of: global, in: nil), name)
+      case .external:
+        break
+      }
+      return components
+    }
+    analysis.code = rewritten.code
+    return analysis
+  }
+
   /// Whether `name` is a type alias of `owner` declared `private` or `fileprivate` (or in a
   /// `private extension`), which generated code in another file cannot name.
   private func isFilePrivateAlias(_ name: String, in owner: ModuleIndex.TypeID) -> Bool {

@@ -173,8 +173,7 @@ package struct LockAnalysis {
     let normalized = normalizedType(type)
     if normalized == "Int" { return .init(type: type, family: .integer) }
     if normalized == "Double" { return .init(type: type, family: .real) }
-    let analysis = expressionAnalyzer(for: plan, files: files).analyze(
-      ExpressionSyntax(text: type), isType: true)
+    let analysis = expressionAnalyzer(for: plan, files: files).analyze(type: WrittenType(parsing: type))
     guard analysis.unreachable == nil else { return nil }
     return .init(type: analysis.code, family: .exact)
   }

@@ -96,18 +96,28 @@ extension Planner {
       if case .composition(let parts) = inner { return .existential("any " + parts[0].text) }
       return .existential(type.text)
     case .composition(let parts):
-      // `P & Q`: a protocol type where one of its parts is.
-      return parts.first { $0.path.map { isProtocol($0, context: context) } == true }.map {
-        .existential($0.text)
+      // `P & Q`, `AnyObject & Delegate`: a protocol type where one of its parts is, or `Any` as
+      // any part would be.
+      for part in parts {
+        guard let names = part.path else { continue }
+        if isTypeErased(names) { return .untyped(names[names.count - 1]) }
+        if isProtocol(names, context: context) { return .existential(part.text) }
       }
+      return nil
+    case .opaque(let inner):
+      // `some P`: of a protocol, which no store can hold either.
+      guard let names = inner.path, isProtocol(names, context: context) else { return nil }
+      return .existential(names.joined(separator: "."))
     case .other: return nil
     case .named(let components):
-      guard let names = type.path else { return nil }
-      if components.count == 1 || (components.count == 2 && names[0] == "Swift"),
-        StandardTypes.name(names[names.count - 1], has: .typeErased)
+      // `InlineArray<3, Int>`, also after `Swift.`.
+      if let last = components.last, last.name == "InlineArray", last.arguments.count == 2,
+        components.count == 1 || (components.count == 2 && components[0].name == "Swift")
       {
-        return .untyped(names[names.count - 1])
+        return .inlineArray("InlineArray")
       }
+      guard let names = type.path else { return nil }
+      if isTypeErased(names) { return .untyped(names[names.count - 1]) }
       if isProtocol(names, context: context) { return .existential(names.joined(separator: ".")) }
       // A type alias of the module: what it stands for, where it is declared.
       guard aliasDepth < 8, index.aliasNames.contains(names[names.count - 1]),
@@ -116,6 +126,12 @@ extension Planner {
       return shapeProblem(
         target, context: owner.map(enclosingTypes) ?? [], aliasDepth: aliasDepth + 1)
     }
+  }
+
+  /// Whether `names` is `Any`, `AnyObject` or `AnyHashable` (also after `Swift.`).
+  private func isTypeErased(_ names: [String]) -> Bool {
+    (names.count == 1 || (names.count == 2 && names[0] == "Swift"))
+      && StandardTypes.name(names[names.count - 1], has: .typeErased)
   }
 
   /// Whether the type `names` written at `context` is a protocol: the module's, or one of
@@ -185,7 +201,7 @@ extension Planner {
       return storabilityProblem(inner, context: context, depth: depth + 1)
     // Its values (a key that is not a string is reported on its own).
     case .dictionary(_, let value): return storabilityProblem(value, context: context, depth: depth + 1)
-    case .tuple, .function, .existential, .composition, .metatype, .inlineArray, .other: return nil
+    case .tuple, .function, .existential, .opaque, .composition, .metatype, .inlineArray, .other: return nil
     case .named(let named): components = named
     }
     let names = components.map(\.name)

@@ -119,7 +119,7 @@ extension Planner {
         // `Self(…)` in a member of the type (`static let zero = Self()`).
         if name == "Self", case let info = index[declaringType], info.kind == .struct || info.kind == .enum {
           return initializerType(
-            index.qualifiedName(declaringType), info, expression, open: 1, isForced: isForced)
+            spelled(declaringType), info, expression, open: 1, isForced: isForced)
         }
         // An alias of a module type (`typealias Options = Emitter.Options`): that type, named
         // by its qualified name, so that it names the same type anywhere.
@@ -129,7 +129,7 @@ extension Planner {
           case let info = index[type],
           info.kind != nil, info.kind != .protocol
         {
-          return initializerType(index.qualifiedName(type), info, expression, open: 1, isForced: isForced)
+          return initializerType(spelled(type), info, expression, open: 1, isForced: isForced)
         }
       }
       return nil
@@ -161,14 +161,13 @@ extension Planner {
     if isCall, names.last == "init", let type = index.typeID(of: names.dropLast(), in: context),
       case let info = index[type], info.kind != nil, info.kind != .protocol
     {
-      return initializerType(index.qualifiedName(type), info, expression, open: callOpen, isForced: isForced)
+      return initializerType(spelled(type), info, expression, open: callOpen, isForced: isForced)
     }
     // A.B(…): an initializer of a nested type of the module, as T(…) above.
     if isCall, let type = index.typeID(of: names, in: context), case let info = index[type],
       info.kind != nil, info.kind != .protocol
     {
-      return initializerType(
-        names.joined(separator: "."), info, expression, open: callOpen, isForced: isForced)
+      return initializerType(spelled(names), info, expression, open: callOpen, isForced: isForced)
     }
     if isForced { return nil }
     let typeNames = Array(names.dropLast())
@@ -178,8 +177,7 @@ extension Planner {
     if !isCall, names.last == "allCases", index[owner].kind == .enum, index[owner].members["allCases"] == nil,
       index[owner].conformances.contains(where: { ModuleIndex.lastComponent($0) == "CaseIterable" })
     {
-      return "[" + (typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: "."))
-        + "]"
+      return "[" + spelled(typeNames == ["Self"] ? [index[declaringType].name] : typeNames) + "]"
     }
     guard let overloads = index[owner].members[names.last!], let member = overloads.first else {
       return nil
@@ -187,7 +185,7 @@ extension Planner {
     if isCall {
       // `T.custom(0.5)`: a case with associated values (cases may share a base name).
       if overloads.allSatisfy({ $0.syntax.kind == .enumCase && $0.syntax.hasPayload }) {
-        return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
+        return spelled(typeNames == ["Self"] ? [index[declaringType].name] : typeNames)
       }
       guard let type = member.syntax.writtenType,
         overloads.allSatisfy({
@@ -199,13 +197,13 @@ extension Planner {
     }
     switch member.syntax.kind {
     case .enumCase where !member.syntax.hasPayload:
-      return typeNames == ["Self"] ? index[declaringType].name : typeNames.joined(separator: ".")
+      return spelled(typeNames == ["Self"] ? [index[declaringType].name] : typeNames)
     case .property where member.syntax.isStatic:
       let type = propertyType(member, context: enclosingTypes(owner), declaringType: owner, budget: budget)
       // `App.Tint.accent`: named with the module's name as written, which reaches the module's
       // `Tint` where a nested `Tint` hides it.
       if let moduleName = index.moduleName, index.withoutModuleName(typeNames) != nil,
-        type == index.qualifiedName(owner)
+        type == spelled(owner)
       {
         return moduleName + "." + (type ?? "")
       }
@@ -214,6 +212,15 @@ extension Planner {
       return nil
     }
   }
+
+  /// A type path as code writes it: each component in backticks where it must be (`Item.Type`,
+  /// a nested type named `Type`, is `` Item.`Type` ``).
+  func spelled(_ names: [String]) -> String {
+    WrittenType.named(names.map(WrittenType.Component.declared)).text
+  }
+
+  /// The module type `type` as code names it from anywhere: its qualified name, spelled.
+  func spelled(_ type: ModuleIndex.TypeID) -> String { spelled(index.path(of: type)) }
 
   /// The generic parameter (of `parameters`) that `type`, written at `context`, names, directly
   /// or through the module's member type aliases (`typealias KeyMap = [Key: [Int]]`, `typealias
@@ -281,7 +288,7 @@ extension Planner {
   func replacingSelf(in type: WrittenType, with owner: ModuleIndex.TypeID) -> WrittenType {
     type.mappingPaths { components in
       guard components[0].name == "Self", components[0].arguments.isEmpty else { return components }
-      return index.path(of: owner).map { WrittenType.Component(name: $0) } + components.dropFirst()
+      return index.path(of: owner).map(WrittenType.Component.declared) + components.dropFirst()
     }
   }
 
@@ -308,7 +315,7 @@ extension Planner {
     }
     if let names = type.path {
       if let id = index.typeID(of: names, in: context), index[id].kind != nil {
-        return index.qualifiedName(id)
+        return spelled(id)
       }
       // A type alias of the module (`typealias Columns = [String]` inside `Library`): what it
       // stands for, named from where the alias is, so that it names the same type anywhere.

@@ -342,7 +342,7 @@ package struct Planner: Sendable {
 
     let analyzer = ExpressionAnalyzer(
       index: index, context: context, declaringType: declaringType, file: file.path)
-    let declaredType = syntax.declaredType.map { analyzer.analyze(ExpressionSyntax(text: $0), isType: true) }
+    let declaredType = syntax.writtenType.map { analyzer.analyze(type: $0) }
     // A literal's type, found once: it types the declaration and shapes the encoded default.
     let literalType = syntax.declaredType == nil ? syntax.defaultValue.flatMap(LiteralType.of) : nil
     let valueType =

@@ -114,7 +114,8 @@ struct TypedKeys {
             }
             continue
           }
-          let analysis = analyzer.analyze(ExpressionSyntax(text: written), isType: true)
+          let writtenType = WrittenType(parsing: written)
+          let analysis = analyzer.analyze(type: writtenType)
           if let reason = analysis.unreachable {
             error(
               "the type of '\(name).\(caseName)' (\(written)) cannot be named by generated code: \(reason)",
@@ -122,7 +123,6 @@ struct TypedKeys {
             continue
           }
           typed[caseName] = (analysis.code, clause)
-          let writtenType = WrittenType(parsing: written)
           // The module types it holds conform as a preference's do: the user's `defaultValue`
           // switch, which returns `any PreferenceValue`, needs the conformance to compile.
           if let problem = planner.storabilityProblem(writtenType, context: context) {

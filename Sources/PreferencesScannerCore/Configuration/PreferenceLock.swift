@@ -281,10 +281,11 @@ package func typesAreCompatible(_ old: String, _ new: String) -> Bool {
   normalizedType(old) == normalizedType(new)
 }
 
+/// A type's spelling, made one for spellings of one type (`Array<String>` and `[String]`,
+/// `Optional<Int>` and `Int?`: `WrittenType`'s text, spaces removed), without its optionals, and
+/// with the integer and floating-point types each made one.
 package func normalizedType(_ type: String) -> String {
-  var type = type.removing(" ")
-  while type.hasSuffix("?") || type.hasSuffix("!") { type.removeLast() }
-  if type.hasPrefix("Optional<") && type.hasSuffix(">") { type = String(type.dropFirst(9).dropLast()) }
+  let type = WrittenType(parsing: type).unwrapped.type.text.removing(" ")
   let integers: Set<String> = [
     "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
   ]

@@ -10,6 +10,9 @@ package enum SwiftIdentifier {
     "if",
     "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil",
     "self", "Self", "super", "throws", "true", "try", "_",
+    // Not keywords, but after a dot they make a metatype (`Item.Type`): a component so named is
+    // written in backticks.
+    "Type", "Protocol",
   ]
 
   /// `name` as it must be written: plain if it is a plain identifier, else in backticks (a raw

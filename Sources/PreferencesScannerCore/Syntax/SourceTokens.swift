@@ -66,8 +66,14 @@ struct SourceTokens {
     guard first <= last else { return "" }
     var out = ""
     for index in first...last {
-      if index > first && tokens[index].start > tokens[index - 1].end { out += " " }
       let token = tokens[index]
+      // Blank between the two tokens, their backticks counted as theirs (`` Item.`Type` ``).
+      if index > first,
+        token.start - (token.isBackticked ? 1 : 0) > tokens[index - 1].end
+          + (tokens[index - 1].isBackticked ? 1 : 0)
+      {
+        out += " "
+      }
       if token.isBackticked { out += "`" }
       out += String(decoding: bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
       if token.isBackticked { out += "`" }

@@ -5,8 +5,8 @@
 ///
 /// `[[String: Theme]]` is an array of dictionaries from `String` to `Theme`; `Kit.Theme?` an
 /// optional of the type named `Kit`, `Theme`; `Box<Int>.Mode` a type nested in a generic one;
-/// `[any P.Type]` an array of existential metatypes. What the model does not take apart (`some P`,
-/// text whose brackets do not balance) is ``other(_:)``, which the analyses leave to the compiler.
+/// `[any P.Type]` an array of existential metatypes. What the model does not take apart (`~Copyable`,
+/// `repeat each T`, text whose brackets do not balance) is ``other(_:)``, which the analyses leave to the compiler.
 package indirect enum WrittenType: Hashable, Sendable {
   /// `T?`, `T!`, `Optional<T>`.
   case optional(WrittenType)
@@ -19,32 +19,48 @@ package indirect enum WrittenType: Hashable, Sendable {
   /// A nominal type by its dotted components, each with its generic arguments: `Kit.Theme`,
   /// `Pair<Int>`, `Box<Int>.Mode`.
   case named([Component])
-  /// `()`, `(Int, String)`, `(x: Int, y: Int)`: the elements' types (labels are not kept). A
-  /// type in parentheses alone, `(Int)`, is that type.
-  case tuple([WrittenType])
+  /// `()`, `(Int, String)`, `(x: Int, y: Int)`: the elements' types, and the tuple as written
+  /// (its labels; blanks made one space), which ``text`` and ``code`` write. A type in
+  /// parentheses alone, `(Int)`, is that type.
+  case tuple([WrittenType], written: String)
   /// `(Int) -> Bool`, `@Sendable () async throws -> Void`: the parameters' and the result's
-  /// types (attributes, labels and effects are not kept).
-  case function(parameters: [WrittenType], result: WrittenType)
+  /// types, and the function type as written (its attributes, labels and effects).
+  case function(parameters: [WrittenType], result: WrittenType, written: String)
   /// `any P`, `any P & Q`.
   case existential(WrittenType)
+  /// `some P`.
+  case opaque(WrittenType)
   /// `P & Q`.
   case composition([WrittenType])
   /// `T.Type`, or `T.Protocol` (`isProtocol`).
   case metatype(WrittenType, isProtocol: Bool)
-  /// A fixed-size inline array (Swift 6.2), as written (`[3 of Int]`), or `InlineArray` for
-  /// `InlineArray<3, Int>`.
+  /// A fixed-size inline array (Swift 6.2) written `[3 of Int]`, as written. (`InlineArray<3,
+  /// Int>` is a named type, arguments and all.)
   case inlineArray(String)
   /// Anything else, as written.
   case other(String)
 
   /// One dotted component of a named type.
   package struct Component: Hashable, Sendable {
+    /// The name, without backticks (`Type` of `` Item.`Type` ``): as declarations name it.
     package var name: String
     package var arguments: [WrittenType]
+    /// Whether it was written in backticks, as it is written again.
+    package var isEscaped: Bool
 
-    package init(name: String, arguments: [WrittenType] = []) {
+    package init(name: String, arguments: [WrittenType] = [], isEscaped: Bool = false) {
       self.name = name
       self.arguments = arguments
+      self.isEscaped = isEscaped
+    }
+
+    /// The name as written: in backticks where it was.
+    var spelled: String { isEscaped ? "`" + name + "`" : name }
+
+    /// A component naming the declaration `name`, in backticks where a path must write it so
+    /// (`` Item.`Type` ``, a keyword).
+    package static func declared(_ name: String) -> Component {
+      Component(name: name, isEscaped: SwiftIdentifier.keywords.contains(name))
     }
   }
 
@@ -124,12 +140,13 @@ package indirect enum WrittenType: Hashable, Sendable {
   package var parts: [WrittenType] {
     switch self {
     case .optional(let inner), .array(let inner), .set(let inner), .existential(let inner),
+      .opaque(let inner),
       .metatype(let inner, _):
       [inner]
     case .dictionary(let key, let value): [key, value]
     case .named(let components): components.flatMap(\.arguments)
-    case .tuple(let elements), .composition(let elements): elements
-    case .function(let parameters, let result): parameters + [result]
+    case .tuple(let elements, _), .composition(let elements): elements
+    case .function(let parameters, let result, _): parameters + [result]
     case .inlineArray, .other: []
     }
   }
@@ -147,18 +164,40 @@ package indirect enum WrittenType: Hashable, Sendable {
       .named(
         transform(
           components.map {
-            Component(name: $0.name, arguments: $0.arguments.map { $0.mappingPaths(transform) })
+            Component(
+              name: $0.name, arguments: $0.arguments.map { $0.mappingPaths(transform) },
+              isEscaped: $0.isEscaped)
           }))
-    case .tuple(let elements): .tuple(elements.map { $0.mappingPaths(transform) })
-    case .function(let parameters, let result):
-      .function(
-        parameters: parameters.map { $0.mappingPaths(transform) }, result: result.mappingPaths(transform))
+    // As written where nothing in it changed; else written from its parts.
+    case .tuple(let elements, let written):
+      Self.tuple(mapping: elements, written: written, transform)
+    case .function(let parameters, let result, let written):
+      Self.function(mapping: parameters, result, written: written, transform)
     case .existential(let inner): .existential(inner.mappingPaths(transform))
+    case .opaque(let inner): .opaque(inner.mappingPaths(transform))
     case .composition(let parts): .composition(parts.map { $0.mappingPaths(transform) })
     case .metatype(let inner, let isProtocol):
       .metatype(inner.mappingPaths(transform), isProtocol: isProtocol)
     case .inlineArray, .other: self
     }
+  }
+
+  private static func tuple(
+    mapping elements: [WrittenType], written: String, _ transform: ([Component]) -> [Component]
+  ) -> WrittenType {
+    let mapped = elements.map { $0.mappingPaths(transform) }
+    return .tuple(mapped, written: mapped == elements ? written : "")
+  }
+
+  private static func function(
+    mapping parameters: [WrittenType], _ result: WrittenType, written: String,
+    _ transform: ([Component]) -> [Component]
+  ) -> WrittenType {
+    let mapped = parameters.map { $0.mappingPaths(transform) }
+    let mappedResult = result.mappingPaths(transform)
+    return .function(
+      parameters: mapped, result: mappedResult,
+      written: mapped == parameters && mappedResult == result ? written : "")
   }
 
   /// The first name of every type path in the type, at any depth, in the order written (`Kit`
@@ -213,13 +252,15 @@ package indirect enum WrittenType: Hashable, Sendable {
     case .named(let components):
       components.map { component in
         component.arguments.isEmpty
-          ? component.name
-          : component.name + "<" + component.arguments.map(\.text).joined(separator: ",") + ">"
+          ? component.spelled
+          : component.spelled + "<" + component.arguments.map(\.text).joined(separator: ",") + ">"
       }.joined(separator: ".")
-    case .tuple(let elements): "(" + elements.map(\.text).joined(separator: ",") + ")"
-    case .function(let parameters, let result):
-      "(" + parameters.map(\.text).joined(separator: ",") + ")->" + result.text
+    case .tuple(let elements, let written):
+      written.isEmpty ? "(" + elements.map(\.text).joined(separator: ",") + ")" : written
+    case .function(let parameters, let result, let written):
+      written.isEmpty ? "(" + parameters.map(\.text).joined(separator: ",") + ") -> " + result.text : written
     case .existential(let inner): "any " + inner.text
+    case .opaque(let inner): "some " + inner.text
     case .composition(let parts): parts.map(\.text).joined(separator: "&")
     case .metatype(let inner, let isProtocol):
       (inner.isCompound ? "(" + inner.text + ")" : inner.text) + (isProtocol ? ".Protocol" : ".Type")
@@ -227,10 +268,38 @@ package indirect enum WrittenType: Hashable, Sendable {
     }
   }
 
+  /// The type as generated code writes it, with Swift's usual spacing: `[String: Theme]?`,
+  /// `Pair<Int, String>`, `(Int) -> Void`, `any P & Q`. Attributes, labels and effects the model
+  /// does not keep are not written (no preference stores a tuple or a function).
+  package var code: String {
+    switch self {
+    case .optional(let wrapped): wrapped.isCompound ? "(" + wrapped.code + ")?" : wrapped.code + "?"
+    case .array(let element): "[" + element.code + "]"
+    case .set(let element): "Set<" + element.code + ">"
+    case .dictionary(let key, let value): "[" + key.code + ": " + value.code + "]"
+    case .named(let components):
+      components.map { component in
+        component.arguments.isEmpty
+          ? component.spelled
+          : component.spelled + "<" + component.arguments.map(\.code).joined(separator: ", ") + ">"
+      }.joined(separator: ".")
+    case .tuple(let elements, let written):
+      written.isEmpty ? "(" + elements.map(\.code).joined(separator: ", ") + ")" : written
+    case .function(let parameters, let result, let written):
+      written.isEmpty ? "(" + parameters.map(\.code).joined(separator: ", ") + ") -> " + result.code : written
+    case .existential(let inner): "any " + inner.code
+    case .opaque(let inner): "some " + inner.code
+    case .composition(let parts): parts.map(\.code).joined(separator: " & ")
+    case .metatype(let inner, let isProtocol):
+      (inner.isCompound ? "(" + inner.code + ")" : inner.code) + (isProtocol ? ".Protocol" : ".Type")
+    case .inlineArray(let text), .other(let text): text
+    }
+  }
+
   /// Whether the type's text must be parenthesized before a `?` or `.Type` (`(() -> Void)?`).
   package var isCompound: Bool {
     switch self {
-    case .function, .existential, .composition: true
+    case .function, .existential, .opaque, .composition: true
     case .other(let text): text.contains(" ") || text.contains("->") || text.contains("&")
     default: false
     }
@@ -337,6 +406,34 @@ package indirect enum WrittenType: Hashable, Sendable {
     /// A type: its attributes and specifiers skipped, a composition of the parts `&` joins.
     mutating func type(depth: Int) -> WrittenType? {
       guard depth < WrittenType.depthLimit else { return nil }
+      skipBlanks()
+      let typeStart = position
+      guard var type = unattributed(depth: depth) else { return nil }
+      // A function type is written with its attributes and specifiers.
+      if case .function(let parameters, let result, _) = type {
+        type = .function(parameters: parameters, result: result, written: written(from: typeStart))
+      }
+      return type
+    }
+
+    /// The text from `start` to here, each run of blanks made one space.
+    func written(from start: Int) -> String {
+      var text: [UInt8] = []
+      var blank = false
+      for byte in bytes[start..<position] {
+        if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+          blank = true
+          continue
+        }
+        if blank, !text.isEmpty { text.append(0x20) }
+        blank = false
+        text.append(byte)
+      }
+      return String(decoding: text, as: UTF8.self)
+    }
+
+    /// A type after its attributes and specifiers.
+    mutating func unattributed(depth: Int) -> WrittenType? {
       // `@Sendable`, `@escaping`, `@MainActor`, `@convention(c)`; `sending`, `inout`.
       attributes: while true {
         if take(UInt8(ascii: "@")) {
@@ -356,10 +453,9 @@ package indirect enum WrittenType: Hashable, Sendable {
         guard let inner = composition(depth: depth + 1) else { return nil }
         return .existential(inner)
       }
-      let start = position
       if take(word: "some") {
-        guard composition(depth: depth + 1) != nil else { return nil }
-        return .other(String(decoding: bytes[start..<position], as: UTF8.self).trimmingBlanks())
+        guard let inner = composition(depth: depth + 1) else { return nil }
+        return .opaque(inner)
       }
       return composition(depth: depth)
     }
@@ -417,8 +513,11 @@ package indirect enum WrittenType: Hashable, Sendable {
       if take(UInt8(ascii: "(")) { return parenthesized(depth: depth) }
       var components: [Component] = []
       repeat {
-        guard let name = identifier() else { return nil }
-        var component = Component(name: name)
+        guard let written = identifier() else { return nil }
+        // `` `Type` ``: the name `Type`, written in backticks.
+        let isEscaped = written.utf8.first == 0x60
+        var component = Component(
+          name: isEscaped ? written.filter { $0 != "`" } : written, isEscaped: isEscaped)
         if take(UInt8(ascii: "<")) {
           repeat {
             guard let argument = self.argument(depth: depth + 1) else { return nil }
@@ -469,6 +568,7 @@ package indirect enum WrittenType: Hashable, Sendable {
 
     /// After `(`: a tuple, a type in parentheses, or a function type's parameters.
     mutating func parenthesized(depth: Int) -> WrittenType? {
+      let open = position - 1
       var elements: [WrittenType] = []
       var labeled = false
       if !take(UInt8(ascii: ")")) {
@@ -509,10 +609,10 @@ package indirect enum WrittenType: Hashable, Sendable {
       }
       if takeArrow() {
         guard let result = self.type(depth: depth + 1) else { return nil }
-        return .function(parameters: elements, result: result)
+        return .function(parameters: elements, result: result, written: written(from: open))
       }
       if effects { return nil }
-      return elements.count == 1 && !labeled ? elements[0] : .tuple(elements)
+      return elements.count == 1 && !labeled ? elements[0] : .tuple(elements, written: written(from: open))
     }
 
     /// A generic argument: a type, or what the model does not take apart (an integer of
@@ -557,8 +657,8 @@ package indirect enum WrittenType: Hashable, Sendable {
       return text.isEmpty ? nil : .other(text)
     }
 
-    /// `Optional<T>`, `Array<T>`, `Set<T>`, `Dictionary<K, V>` and `InlineArray<N, T>` (also after
-    /// `Swift.`) as the cases they are.
+    /// `Optional<T>`, `Array<T>`, `Set<T>` and `Dictionary<K, V>` (also after `Swift.`) as the
+    /// cases they are.
     static func standardForm(of components: [Component]) -> WrittenType {
       let last = components[components.count - 1]
       guard components.count == 1 || (components.count == 2 && components[0].name == "Swift"),
@@ -569,7 +669,6 @@ package indirect enum WrittenType: Hashable, Sendable {
       case ("Array", 1): return .array(last.arguments[0])
       case ("Set", 1): return .set(last.arguments[0])
       case ("Dictionary", 2): return .dictionary(key: last.arguments[0], value: last.arguments[1])
-      case ("InlineArray", 2): return .inlineArray("InlineArray")
       default: return .named(components)
       }
     }
