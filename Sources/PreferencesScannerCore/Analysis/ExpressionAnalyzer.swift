@@ -49,7 +49,7 @@ struct ExpressionAnalyzer {
   /// `contextualType`: the type written on the declaration, which a default that is a `.member`
   /// is a member of.
   func analyze(
-    _ expression: ExpressionSyntax, isType: Bool, storeContext: Bool = false,
+    _ expression: ExpressionSyntax, storeContext: Bool = false,
     contextualType: WrittenType? = nil
   ) -> Analysis {
     var analysis = Analysis(code: expression.text)
@@ -105,8 +105,7 @@ struct ExpressionAnalyzer {
     }
 
     /// A use of a module type (`nil`: a type alias, whose target is unknown).
-    func useType(_ type: ModuleIndex.TypeID?, name: String, member: String?, isCall: Bool, isType: Bool) {
-      guard !isType else { return }
+    func useType(_ type: ModuleIndex.TypeID?, name: String, member: String?, isCall: Bool) {
       if let member {
         if let type { check(member: member, of: type, reference: "\(name).\(member)") }
       } else if isCall {
@@ -205,17 +204,17 @@ struct ExpressionAnalyzer {
           }
           replacements[position] = qualified(index.path(of: owner) + [nested])
         }
-        useType(type, name: name, member: member, isCall: isCall, isType: isType)
+        useType(type, name: name, member: member, isCall: isCall)
       case .moduleType(let type):
         if let reason = index[type].unreachable { unreachableType(reason) }
-        useType(type, name: name, member: member, isCall: isCall, isType: isType)
+        useType(type, name: name, member: member, isCall: isCall)
       case .global(let global):
         if global.syntax.access?.isFilePrivate == true && global.file == file {
           unreachable("'\(name)' is private to its file", byAccess: true)
         }
         needs(isolation(of: global, in: nil), name)
       case .external:
-        if !StandardTypes.name(name, has: .nonisolated) && !isType && !storeContext {
+        if !StandardTypes.name(name, has: .nonisolated) && !storeContext {
           needs(.mainActor, name)
         }
       }
@@ -226,7 +225,7 @@ struct ExpressionAnalyzer {
     return analysis
   }
 
-  /// A written type read as ``analyze(_:isType:storeContext:contextualType:)`` reads an
+  /// A written type read as ``analyze(_:storeContext:contextualType:)`` reads an
   /// expression's names: each path's first name resolved where the declaration is (a type
   /// nested in an enclosing type qualified, so that generated code in an extension of the
   /// declaring type names the same type), with what generated code cannot name, and the

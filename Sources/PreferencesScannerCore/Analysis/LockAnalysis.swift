@@ -159,7 +159,7 @@ package struct LockAnalysis {
     if let shipped = PreferenceLock.Entry(key: plan.key, type: type).shippedDefault {
       // Unless generated code can no longer name what it names (a name made private since).
       let analysis = expressionAnalyzer(for: plan, files: files).analyze(
-        ExpressionSyntax(text: shipped), isType: false)
+        ExpressionSyntax(text: shipped))
       guard analysis.unreachable == nil else { return nil }
       return .init(type: analysis.code, family: .typeOfShippedDefault)
     }

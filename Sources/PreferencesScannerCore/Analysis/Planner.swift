@@ -368,7 +368,7 @@ package struct Planner: Sendable {
             "'\(typeName)' is unavailable on some platform, where only code as unavailable may name it, which the generated registry cannot be"
         )
       } else {
-        let analysis = analyzer.analyze(expression, isType: false, contextualType: syntax.writtenType)
+        let analysis = analyzer.analyze(expression, contextualType: syntax.writtenType)
         if let reason = analysis.unreachable ?? declaredType?.unreachable {
           registration = .firstRead(reason: reason)
         } else {
@@ -405,7 +405,7 @@ package struct Planner: Sendable {
         )
         return nil
       }
-      let analysis = analyzer.analyze(expression, isType: false, storeContext: true)
+      let analysis = analyzer.analyze(expression, storeContext: true)
       if label == "store", analysis.unreachable != nil, analysis.unreachableOnlyByAccess {
         storeIsKept = true
         return nil
