@@ -38,7 +38,7 @@ struct ExpressionAnalyzer {
     "_", "inout", "consume", "copy", "each",
   ]
 
-  private enum Isolation {
+  fileprivate enum Isolation {
     case nonisolated, mainActor
     /// The module's default isolation: a declaration without an isolation of its own, in a type
     /// whose isolation can only come from that default.
@@ -56,48 +56,24 @@ struct ExpressionAnalyzer {
     var replacements: [Int: String] = [:]
     var brackets: [UInt8] = []
     var closureDepth = 0
-    func unreachable(_ reason: String, byAccess: Bool = false) {
-      if analysis.unreachable == nil { analysis.unreachable = reason }
-      if !byAccess { analysis.unreachableOnlyByAccess = false }
-    }
-    /// A type generated code cannot name: private to its file (which the declaration sees), or
-    /// declared inside a function.
-    func unreachableType(_ reason: String) {
-      unreachable(reason, byAccess: reason.hasSuffix("is private to its file"))
-    }
-    func needs(_ isolation: Isolation, _ reference: String) {
-      switch isolation {
-      case .nonisolated: break
-      case .mainActor, .defaultIsolation:
-        if analysis.isNonisolated {
-          analysis.isNonisolated = false
-          analysis.isolatedReference = reference
-        }
-        if case .mainActor = isolation, !analysis.needsMainActor {
-          analysis.needsMainActor = true
-          analysis.isolatedReference = reference
-        }
-      case .other(let actor): unreachable("'\(reference)' is isolated to @\(actor)")
-      }
-    }
 
     func check(member: String, of type: ModuleIndex.TypeID, reference: String) {
       guard let resolution = index.lookup(member, inType: type) else {
         // Not declared in the module (inherited from another module's type, or an error the
         // compiler reports): its isolation is unknown.
-        needs(index[type].kind == nil ? .nonisolated : .mainActor, reference)
+        analysis.require(index[type].kind == nil ? .nonisolated : .mainActor, reference)
         return
       }
       switch resolution {
       case .member(let owner, let found):
         if found.syntax.access?.isFilePrivate == true {
-          unreachable("'\(reference)' is private to its file", byAccess: true)
+          analysis.markUnreachable("'\(reference)' is private to its file", byAccess: true)
         }
-        needs(isolation(of: found, in: owner), reference)
+        analysis.require(isolation(of: found, in: owner), reference)
       case .nestedType(let owner, _, let nested):
-        if let reason = index[nested ?? owner].unreachable { unreachableType(reason) }
+        if let reason = index[nested ?? owner].unreachable { analysis.markUnreachableType(reason) }
         if nested == nil, isFilePrivateAlias(member, in: owner) {
-          unreachable("'\(reference)' is private to its file", byAccess: true)
+          analysis.markUnreachable("'\(reference)' is private to its file", byAccess: true)
         }
       default:
         break
@@ -109,7 +85,7 @@ struct ExpressionAnalyzer {
       if let member {
         if let type { check(member: member, of: type, reference: "\(name).\(member)") }
       } else if isCall {
-        needs(initializerIsolation(type), "\(name)(…)")
+        analysis.require(initializerIsolation(type), "\(name)(…)")
       }
     }
 
@@ -136,14 +112,14 @@ struct ExpressionAnalyzer {
           if isLeadingDot(expression, position), let member = expression.word(position + 1) {
             // Only the expression's first token takes the contextual type.
             let context = tokens.startIndex == position ? contextualType : nil
-            needs(
+            analysis.require(
               leadingDotIsolation(member, storeContext: storeContext, contextualType: context), "." + member)
             // A store of this module's own `PreferenceStore` extension that only its file sees.
             if storeContext, let store = index.child("PreferenceStore", of: nil),
               case .member(_, let found)? = index.lookup(member, inType: store),
               found.syntax.access?.isFilePrivate == true
             {
-              unreachable("'.\(member)' is private to its file", byAccess: true)
+              analysis.markUnreachable("'.\(member)' is private to its file", byAccess: true)
             }
           }
         default: break
@@ -181,41 +157,41 @@ struct ExpressionAnalyzer {
       let (resolution, level) = index.resolve(name, in: moduleQualified == position ? [] : context)
       switch resolution {
       case .genericParameter:
-        unreachable("'\(name)' is a generic parameter")
+        analysis.markUnreachable("'\(name)' is a generic parameter")
       case .member(let owner, let found):
         if found.syntax.access?.isFilePrivate == true {
-          unreachable("'\(name)' is private to its file", byAccess: true)
+          analysis.markUnreachable("'\(name)' is private to its file", byAccess: true)
         }
         if level > 0 {
           if closureDepth > 0 {
-            unreachable("'\(name)' names a member of an enclosing type inside a closure")
+            analysis.markUnreachable("'\(name)' names a member of an enclosing type inside a closure")
           }
           replacements[position] = qualified(index.path(of: owner) + [name])
         }
-        needs(isolation(of: found, in: owner), name)
+        analysis.require(isolation(of: found, in: owner), name)
       case .nestedType(let owner, let nested, let type):
-        if let reason = index[type ?? owner].unreachable { unreachableType(reason) }
+        if let reason = index[type ?? owner].unreachable { analysis.markUnreachableType(reason) }
         if type == nil, isFilePrivateAlias(nested, in: owner) {
-          unreachable("'\(name)' is private to its file", byAccess: true)
+          analysis.markUnreachable("'\(name)' is private to its file", byAccess: true)
         }
         if level > 0 {
           if closureDepth > 0 {
-            unreachable("'\(name)' names a type nested in an enclosing type inside a closure")
+            analysis.markUnreachable("'\(name)' names a type nested in an enclosing type inside a closure")
           }
           replacements[position] = qualified(index.path(of: owner) + [nested])
         }
         useType(type, name: name, member: member, isCall: isCall)
       case .moduleType(let type):
-        if let reason = index[type].unreachable { unreachableType(reason) }
+        if let reason = index[type].unreachable { analysis.markUnreachableType(reason) }
         useType(type, name: name, member: member, isCall: isCall)
       case .global(let global):
         if global.syntax.access?.isFilePrivate == true && global.file == file {
-          unreachable("'\(name)' is private to its file", byAccess: true)
+          analysis.markUnreachable("'\(name)' is private to its file", byAccess: true)
         }
-        needs(isolation(of: global, in: nil), name)
+        analysis.require(isolation(of: global, in: nil), name)
       case .external:
         if !StandardTypes.name(name, has: .nonisolated) && !storeContext {
-          needs(.mainActor, name)
+          analysis.require(.mainActor, name)
         }
       }
 
@@ -233,28 +209,6 @@ struct ExpressionAnalyzer {
   /// spacing (``WrittenType/code``).
   func analyze(type: WrittenType) -> Analysis {
     var analysis = Analysis(code: "")
-    func unreachable(_ reason: String, byAccess: Bool = false) {
-      if analysis.unreachable == nil { analysis.unreachable = reason }
-      if !byAccess { analysis.unreachableOnlyByAccess = false }
-    }
-    func unreachableType(_ reason: String) {
-      unreachable(reason, byAccess: reason.hasSuffix("is private to its file"))
-    }
-    func needs(_ isolation: Isolation, _ reference: String) {
-      switch isolation {
-      case .nonisolated: break
-      case .mainActor, .defaultIsolation:
-        if analysis.isNonisolated {
-          analysis.isNonisolated = false
-          analysis.isolatedReference = reference
-        }
-        if case .mainActor = isolation, !analysis.needsMainActor {
-          analysis.needsMainActor = true
-          analysis.isolatedReference = reference
-        }
-      case .other(let actor): unreachable("'\(reference)' is isolated to @\(actor)")
-      }
-    }
     let rewritten = type.mappingPaths { components in
       let names = components.map(\.name)
       // `App.Theme`, with the module's name: the module's `Theme`, from file scope.
@@ -264,11 +218,11 @@ struct ExpressionAnalyzer {
         if names.count > 1, let resolution = index.lookup(names[1], inType: declaringType) {
           switch resolution {
           case .member(_, let found) where found.syntax.access?.isFilePrivate == true:
-            unreachable("'Self.\(names[1])' is private to its file", byAccess: true)
+            analysis.markUnreachable("'Self.\(names[1])' is private to its file", byAccess: true)
           case .nestedType(let owner, _, let nested):
-            if let reason = index[nested ?? owner].unreachable { unreachableType(reason) }
+            if let reason = index[nested ?? owner].unreachable { analysis.markUnreachableType(reason) }
             if nested == nil, isFilePrivateAlias(names[1], in: owner) {
-              unreachable("'Self.\(names[1])' is private to its file", byAccess: true)
+              analysis.markUnreachable("'Self.\(names[1])' is private to its file", byAccess: true)
             }
           default: break
           }
@@ -284,26 +238,26 @@ struct ExpressionAnalyzer {
       }
       switch resolution {
       case .genericParameter:
-        unreachable("'\(name)' is a generic parameter")
+        analysis.markUnreachable("'\(name)' is a generic parameter")
       case .member(let owner, let found):
         if found.syntax.access?.isFilePrivate == true {
-          unreachable("'\(name)' is private to its file", byAccess: true)
+          analysis.markUnreachable("'\(name)' is private to its file", byAccess: true)
         }
-        needs(isolation(of: found, in: owner), name)
+        analysis.require(isolation(of: found, in: owner), name)
         if level > 0 { return qualified(owner, name) }
       case .nestedType(let owner, let nested, let type):
-        if let reason = index[type ?? owner].unreachable { unreachableType(reason) }
+        if let reason = index[type ?? owner].unreachable { analysis.markUnreachableType(reason) }
         if type == nil, isFilePrivateAlias(nested, in: owner) {
-          unreachable("'\(name)' is private to its file", byAccess: true)
+          analysis.markUnreachable("'\(name)' is private to its file", byAccess: true)
         }
         if level > 0 { return qualified(owner, nested) }
       case .moduleType(let type):
-        if let reason = index[type].unreachable { unreachableType(reason) }
+        if let reason = index[type].unreachable { analysis.markUnreachableType(reason) }
       case .global(let global):
         if global.syntax.access?.isFilePrivate == true && global.file == file {
-          unreachable("'\(name)' is private to its file", byAccess: true)
+          analysis.markUnreachable("'\(name)' is private to its file", byAccess: true)
         }
-        needs(isolation(of: global, in: nil), name)
+        analysis.require(isolation(of: global, in: nil), name)
       case .external:
         break
       }
@@ -442,5 +396,36 @@ extension ExpressionSyntax {
       cursor = end
     }
     return out + String(decoding: utf8[cursor...], as: UTF8.self)
+  }
+}
+
+extension ExpressionAnalyzer.Analysis {
+  /// Records why generated code cannot evaluate it (the first reason is kept).
+  fileprivate mutating func markUnreachable(_ reason: String, byAccess: Bool = false) {
+    if unreachable == nil { unreachable = reason }
+    if !byAccess { unreachableOnlyByAccess = false }
+  }
+
+  /// A type generated code cannot name: private to its file (which the declaration sees), or
+  /// declared inside a function.
+  fileprivate mutating func markUnreachableType(_ reason: String) {
+    markUnreachable(reason, byAccess: reason.hasSuffix("is private to its file"))
+  }
+
+  /// Records that evaluating `reference` needs `isolation`.
+  fileprivate mutating func require(_ isolation: ExpressionAnalyzer.Isolation, _ reference: String) {
+    switch isolation {
+    case .nonisolated: break
+    case .mainActor, .defaultIsolation:
+      if isNonisolated {
+        isNonisolated = false
+        isolatedReference = reference
+      }
+      if case .mainActor = isolation, !needsMainActor {
+        needsMainActor = true
+        isolatedReference = reference
+      }
+    case .other(let actor): markUnreachable("'\(reference)' is isolated to @\(actor)")
+    }
   }
 }

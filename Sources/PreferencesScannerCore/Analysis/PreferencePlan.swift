@@ -142,7 +142,7 @@ package final class PreferencePlan: Sendable {
   package var documentation: String? { syntax.documentation }
   /// The default as written; `nil` for an optional without one, which defaults to `nil`.
   package var defaultText: String? {
-    syntax.defaultValue?.text ?? (syntax.declaredType.map(PreferenceSyntax.isOptional) == true ? "nil" : nil)
+    syntax.defaultValue?.text ?? (syntax.writtenType?.unwrapped.isOptional == true ? "nil" : nil)
   }
   package var syncs: Bool { syntax.arguments.syncs }
   package var inSettings: Bool { syntax.arguments.inSettings }

@@ -252,8 +252,7 @@ package final class PreferenceSyntax: Sendable {
 extension PreferenceSyntax {
   /// Whether a written type is optional (`T?`, `T!`, `Optional<T>`).
   package static func isOptional(_ type: String) -> Bool {
-    type.hasSuffix("?") || type.hasSuffix("!") || type.hasPrefix("Optional<")
-      || type.hasPrefix("Swift.Optional<")
+    WrittenType(parsing: type).unwrapped.isOptional
   }
 }
 

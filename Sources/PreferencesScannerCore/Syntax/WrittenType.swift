@@ -241,58 +241,42 @@ package indirect enum WrittenType: Hashable, Sendable {
     return names
   }
 
-  /// The type written back without spaces (but after `any`), collections in their short forms:
-  /// `[String:Theme]?`, `Pair<Int>`, `(any P).Type`.
-  package var text: String {
-    switch self {
-    case .optional(let wrapped): wrapped.isCompound ? "(" + wrapped.text + ")?" : wrapped.text + "?"
-    case .array(let element): "[" + element.text + "]"
-    case .set(let element): "Set<" + element.text + ">"
-    case .dictionary(let key, let value): "[" + key.text + ":" + value.text + "]"
-    case .named(let components):
-      components.map { component in
-        component.arguments.isEmpty
-          ? component.spelled
-          : component.spelled + "<" + component.arguments.map(\.text).joined(separator: ",") + ">"
-      }.joined(separator: ".")
-    case .tuple(let elements, let written):
-      written.isEmpty ? "(" + elements.map(\.text).joined(separator: ",") + ")" : written
-    case .function(let parameters, let result, let written):
-      written.isEmpty ? "(" + parameters.map(\.text).joined(separator: ",") + ") -> " + result.text : written
-    case .existential(let inner): "any " + inner.text
-    case .opaque(let inner): "some " + inner.text
-    case .composition(let parts): parts.map(\.text).joined(separator: "&")
-    case .metatype(let inner, let isProtocol):
-      (inner.isCompound ? "(" + inner.text + ")" : inner.text) + (isProtocol ? ".Protocol" : ".Type")
-    case .inlineArray(let text), .other(let text): text
-    }
-  }
+  /// The type written back without spaces (but after `any` and `some`, and in what is kept as
+  /// written), collections in their short forms: `[String:Theme]?`, `Pair<Int>`, `(any P).Type`.
+  package var text: String { written(spaced: false) }
 
   /// The type as generated code writes it, with Swift's usual spacing: `[String: Theme]?`,
-  /// `Pair<Int, String>`, `(Int) -> Void`, `any P & Q`. Attributes, labels and effects the model
-  /// does not keep are not written (no preference stores a tuple or a function).
-  package var code: String {
+  /// `Pair<Int, String>`, `any P & Q`. What was written by hand is kept (a tuple's labels, a
+  /// function type's attributes and effects).
+  package var code: String { written(spaced: true) }
+
+  private func written(spaced: Bool) -> String {
+    let comma = spaced ? ", " : ","
+    func write(_ type: WrittenType) -> String { type.written(spaced: spaced) }
     switch self {
-    case .optional(let wrapped): wrapped.isCompound ? "(" + wrapped.code + ")?" : wrapped.code + "?"
-    case .array(let element): "[" + element.code + "]"
-    case .set(let element): "Set<" + element.code + ">"
-    case .dictionary(let key, let value): "[" + key.code + ": " + value.code + "]"
+    case .optional(let wrapped):
+      return wrapped.isCompound ? "(" + write(wrapped) + ")?" : write(wrapped) + "?"
+    case .array(let element): return "[" + write(element) + "]"
+    case .set(let element): return "Set<" + write(element) + ">"
+    case .dictionary(let key, let value): return "[" + write(key) + (spaced ? ": " : ":") + write(value) + "]"
     case .named(let components):
-      components.map { component in
+      return components.map { component in
         component.arguments.isEmpty
           ? component.spelled
-          : component.spelled + "<" + component.arguments.map(\.code).joined(separator: ", ") + ">"
+          : component.spelled + "<" + component.arguments.map(write).joined(separator: comma) + ">"
       }.joined(separator: ".")
     case .tuple(let elements, let written):
-      written.isEmpty ? "(" + elements.map(\.code).joined(separator: ", ") + ")" : written
+      return written.isEmpty ? "(" + elements.map(write).joined(separator: comma) + ")" : written
     case .function(let parameters, let result, let written):
-      written.isEmpty ? "(" + parameters.map(\.code).joined(separator: ", ") + ") -> " + result.code : written
-    case .existential(let inner): "any " + inner.code
-    case .opaque(let inner): "some " + inner.code
-    case .composition(let parts): parts.map(\.code).joined(separator: " & ")
+      return written.isEmpty
+        ? "(" + parameters.map(write).joined(separator: comma) + ") -> " + write(result) : written
+    case .existential(let inner): return "any " + write(inner)
+    case .opaque(let inner): return "some " + write(inner)
+    case .composition(let parts): return parts.map(write).joined(separator: spaced ? " & " : "&")
     case .metatype(let inner, let isProtocol):
-      (inner.isCompound ? "(" + inner.code + ")" : inner.code) + (isProtocol ? ".Protocol" : ".Type")
-    case .inlineArray(let text), .other(let text): text
+      return (inner.isCompound ? "(" + write(inner) + ")" : write(inner))
+        + (isProtocol ? ".Protocol" : ".Type")
+    case .inlineArray(let text), .other(let text): return text
     }
   }
 
