@@ -55,15 +55,27 @@ public final class PreferenceStandIns: Sendable {
     /// What ``PreferenceStore/default`` was set to inside ``run(_:)``, the latest last; kept, so
     /// that their identifiers are never reused while these stand-ins live.
     var chosenDefaults: [PreferenceStore] = []
+    /// The stand-in of the default store, fixed when code inside ``run(_:)`` first uses it, so
+    /// that the app or another test setting the real default meanwhile changes nothing inside.
+    var defaultStandIn: PreferenceStore?
     /// Every stand-in made.
     var owned: Set<ObjectIdentifier> = []
     var writesOutside: [Write] = []
   }
 
   private let state = Locked(State())
+  /// The real default store, read outside the stand-ins.
+  private let realDefault: @Sendable () -> PreferenceStore
 
   /// Creates stand-ins; each store gets its stand-in, empty, when it is first used.
-  public init() {}
+  public convenience init() {
+    self.init(realDefault: { PreferenceStandIns.$current.withValue(nil) { PreferenceStore.default } })
+  }
+
+  /// Creates stand-ins that read the real default store with `realDefault` (tests set it).
+  init(realDefault: @escaping @Sendable () -> PreferenceStore) {
+    self.realDefault = realDefault
+  }
 
   /// Runs `body` with these stand-ins in place of every store.
   public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -112,10 +124,16 @@ public final class PreferenceStandIns: Sendable {
   }
 
   /// ``PreferenceStore/default`` inside ``run(_:)``: the store set there, else the stand-in of
-  /// the real default.
+  /// the store that was the real default when code inside first used it.
   var defaultStore: PreferenceStore {
-    if let chosen = state.withLock({ $0.chosenDefaults.last }) { return chosen }
-    return store(standingInFor: Self.$current.withValue(nil) { PreferenceStore.default })
+    if let store = state.withLock({ $0.chosenDefaults.last ?? $0.defaultStandIn }) { return store }
+    // Read outside the lock: the real default may call out (the registry's default store).
+    let candidate = store(standingInFor: realDefault())
+    return state.withLock { state in
+      if let store = state.chosenDefaults.last ?? state.defaultStandIn { return store }
+      state.defaultStandIn = candidate
+      return candidate
+    }
   }
 
   /// Sets ``PreferenceStore/default`` for code inside ``run(_:)`` only. A store made directly

@@ -121,8 +121,8 @@ extension PreferenceStore {
   /// PreferenceStore.default = .suite("group.com.example.app")
   /// ```
   ///
-  /// Inside ``PreferenceStandIns/run(_:)`` it is the stand-in of the default store, and setting
-  /// it changes it for that code only.
+  /// Inside ``PreferenceStandIns/run(_:)`` it is the stand-in of the store that was the default
+  /// when code inside first used it, and setting it changes it for that code only.
   public static var `default`: PreferenceStore {
     get {
       if let standIns = PreferenceStandIns.current { return standIns.defaultStore }

@@ -81,6 +81,25 @@ actor Barrier {
     #expect(!PreferenceStore.default.hasStoredValue(forKey: StandInKeys.level.rawValue))
   }
 
+  /// The app or another test may set the real default while a test runs in stand-ins (the
+  /// integration tests do, in the same process): the stand-in of the default stays the one the
+  /// test first used.
+  @Test func theDefaultsStandInHoldsWhenTheRealDefaultChangesMeanwhile() {
+    let realDefault = Locked(PreferenceStore.inMemory())
+    let standIns = PreferenceStandIns(realDefault: { realDefault.withLock { $0 } })
+    let settings = StandInSettings()
+    standIns.run {
+      settings.count = 4
+      PreferenceStore.default.keyed(by: StandInKeys.self).set(4, for: .level)
+    }
+    realDefault.withLock { $0 = .inMemory() }
+    standIns.run {
+      #expect(settings.count == 4)
+      #expect(PreferenceStore.default.keyed(by: StandInKeys.self)[.level] == 4)
+    }
+    #expect(!realDefault.withLock { $0 }.hasStoredValue(forKey: "StandInSettings.count"))
+  }
+
   @Test func factoriesReturnOneStandInPerStoreInside() {
     let directory = TemporaryDirectory()
     let file = directory.url.appendingPathComponent("settings.plist")
