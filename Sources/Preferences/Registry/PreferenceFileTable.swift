@@ -99,9 +99,18 @@ public enum PreferenceRegistration: Sendable {
 @_spi(Generated)
 extension _Preferences {
   /// A declaration's default in stored form, for registration: JSON text for a
-  /// `format: .json` declaration. Generic without constraints, so that generated code never
-  /// fails to compile because of the value's type (the compiler reports a missing
-  /// `PreferenceValue` conformance once, at the declaration).
+  /// `format: .json` declaration. The compiler picks this overload wherever the value's type
+  /// conforms, so launch makes no conformance lookup per default.
+  public static func encodedDefault<Value: PreferenceValue>(
+    _ value: Value, format: PreferenceFormat = .propertyList
+  ) -> PropertyListValue? {
+    try? PreferenceStore.encode(value, json: format == .json)
+  }
+
+  /// A default whose type the compiler does not know to conform: generic without constraints,
+  /// so that generated code never fails to compile because of the value's type (the compiler
+  /// reports a missing `PreferenceValue` conformance once, at the declaration).
+  @_disfavoredOverload
   public static func encodedDefault<Value>(_ value: Value, format: PreferenceFormat = .propertyList)
     -> PropertyListValue?
   {
