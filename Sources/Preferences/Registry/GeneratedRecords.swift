@@ -178,11 +178,19 @@ struct GeneratedRecordReader {
         referencedAt: referencedAt)
     }
 
+    /// Whether `key` holds a dot: a byte search of its storage (a key read from the records is
+    /// always contiguous), which launch does once per record.
+    static func hasDot(_ key: String) -> Bool {
+      key.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.isEmpty ? false : memchr(bytes.baseAddress!, Int32(UInt8(ascii: ".")), bytes.count) != nil
+      } ?? key.utf8.contains(UInt8(ascii: "."))
+    }
+
     func core() throws(Failure) -> GeneratedRecordCore {
       // The same members are required as of a whole record.
       let key = try required(key, "key")
       // Both names are left out of a `Type.property` key, where they are taken from the key.
-      let derived = !hasProperty && !hasDeclaringType && key.utf8.contains(UInt8(ascii: "."))
+      let derived = !hasProperty && !hasDeclaringType && Self.hasDot(key)
       _ = try required(hasProperty || derived ? () : nil, "property")
       _ = try required(hasDeclaringType || derived ? () : nil, "declaringType")
       _ = try required(hasDefaultValue ? () : nil, "defaultValue")
