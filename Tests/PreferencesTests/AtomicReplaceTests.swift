@@ -52,7 +52,10 @@ import Testing
     let directory = TemporaryDirectory()
     let url = directory.url.appendingPathComponent("Library/Preferences/Nested/prefs.plist")
     let journal = FileSystemJournal()
-    let backend = PropertyListFileBackend(url: url, format: format, journal: journal)
+    // Only the explicit flushes: a background one would make them return with nothing to write.
+    let schedule = FlushSchedule(
+      timer: FlushScheduleTests.ManualTimer().timer, start: { work in work(false) })
+    let backend = PropertyListFileBackend(url: url, format: format, journal: journal, flushes: schedule)
     let store = PreferenceStore(backend: backend, arguments: [])
     for round in 0..<3 {
       store.set(round, forKey: "k")

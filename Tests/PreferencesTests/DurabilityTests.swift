@@ -268,17 +268,24 @@ import Testing
   }
 
   @Test func aFlushRefusedBeforeSuspensionStaysPendingAndRunsLater() {
+    // A schedule run by hand: the process-wide one's timer could flush between two lines here.
+    let timer = FlushScheduleTests.ManualTimer()
+    let schedule = FlushSchedule(timer: timer.timer, start: { work in work(false) })
     let writer = RecordingWriter()
-    PendingFlushes.schedule(writer)
+    schedule.schedule(writer)
     let here = ObjectIdentifier(Thread.current)
-    PendingFlushes.run(ObjectIdentifier(writer), expired: true)
-    #expect(
-      !writer.flushThreads.withLock { $0 }.contains(here), "no flush while the process is being suspended")
-    #expect(PendingFlushes.isScheduled(writer), "the flush is scheduled again")
-    #expect(waitUntil { !writer.hasPendingChanges }, "and runs later")
+    schedule.run(ObjectIdentifier(writer), expired: true)
+    #expect(writer.flushThreads.withLock { $0 }.isEmpty, "no flush while the process is being suspended")
+    #expect(writer.hasPendingChanges)
+    #expect(schedule.isScheduled(writer), "the flush is scheduled again")
+    // The first timer (the schedule's), then the retry's.
+    #expect(timer.fire() == FlushSchedule.delay)
+    #expect(timer.fire() == FlushSchedule.delay)
+    #expect(!writer.hasPendingChanges, "and runs later")
+    writer.flushThreads.withLock { $0 = [] }
     writer.pending.withLock { $0 = true }
-    PendingFlushes.schedule(writer)
-    PendingFlushes.run(ObjectIdentifier(writer), expired: false)
+    schedule.schedule(writer)
+    schedule.run(ObjectIdentifier(writer), expired: false)
     #expect(writer.flushThreads.withLock { $0 }.contains(here), "an allowed flush runs at once")
   }
 
@@ -427,7 +434,10 @@ import Testing
     Diagnostics.start()
     let directory = TemporaryDirectory()
     let file = directory.file("group.plist")
-    let backend = PropertyListFileBackend(url: file)
+    // No background flush: the process-wide schedule's could write the file between two lines.
+    let schedule = FlushSchedule(
+      timer: FlushScheduleTests.ManualTimer().timer, start: { work in work(false) })
+    let backend = PropertyListFileBackend(url: file, format: .binary, journal: nil, flushes: schedule)
     backend.setValue(.string("kept"), forKey: "k")
     let activity = ExpiringActivity { _ in }
     activity.handle(expired: true)
