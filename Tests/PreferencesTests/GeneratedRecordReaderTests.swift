@@ -251,6 +251,9 @@ struct GeneratedRecordReaderTests {
       (#"[{"registeredValue": {"integer": 1, "string": "a"}}]"#, "one member naming the kind"),
       (#"[{"registeredValue": {"decimal": 1}}]"#, "unknown kind"),
       (#"[{"key": "\q"}]"#, "unknown escape"),
+      // A member launch skips is checked all the same.
+      (#"[{"defaultValue": "\"a\q"}]"#, "unknown escape"),
+      (#"[{"valueType": "\ud83e"}]"#, "low surrogate"),
       (#"[{"key": "\ud83e"}]"#, "low surrogate"),
       (#"[] []"#, "unexpected text after the records"),
     ] {

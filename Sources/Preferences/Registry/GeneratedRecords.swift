@@ -577,7 +577,12 @@ struct GeneratedRecordReader {
     return value
   }
 
-  private mutating func readRawString() throws(Failure) -> RawString {
+  private mutating func readRawString() throws(Failure) -> RawString { try scanString(keeping: true) }
+
+  /// Moves past a string, checking it as ``readRawString()`` does; `keeping: false` makes no
+  /// text of a string with escapes (launch skips the defaults' source text, most of which has
+  /// escaped quotes).
+  private mutating func scanString(keeping: Bool) throws(Failure) -> RawString {
     guard try peek() == UInt8(ascii: "\"") else { throw failure("expected a string") }
     position += 1
     let start = position
@@ -591,24 +596,24 @@ struct GeneratedRecordReader {
       }
     }
     while position < bytes.count, bytes[position] != UInt8(ascii: "\\") { position += 1 }
-    var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+    var text = keeping ? Array(UnsafeBufferPointer(rebasing: bytes[start..<position])) : []
     while position < bytes.count {
       let byte = bytes[position]
       position += 1
       switch byte {
       case UInt8(ascii: "\""):
-        return .decoded(String(decoding: text, as: UTF8.self))
+        return .decoded(keeping ? String(decoding: text, as: UTF8.self) : "")
       case UInt8(ascii: "\\"):
         guard position < bytes.count else { break }
         let escape = bytes[position]
         position += 1
         switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
-        case UInt8(ascii: "b"): text.append(0x08)
-        case UInt8(ascii: "f"): text.append(0x0C)
-        case UInt8(ascii: "n"): text.append(0x0A)
-        case UInt8(ascii: "r"): text.append(0x0D)
-        case UInt8(ascii: "t"): text.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): if keeping { text.append(escape) }
+        case UInt8(ascii: "b"): if keeping { text.append(0x08) }
+        case UInt8(ascii: "f"): if keeping { text.append(0x0C) }
+        case UInt8(ascii: "n"): if keeping { text.append(0x0A) }
+        case UInt8(ascii: "r"): if keeping { text.append(0x0D) }
+        case UInt8(ascii: "t"): if keeping { text.append(0x09) }
         case UInt8(ascii: "u"):
           var scalar = try readHexUnit()
           if (0xD800..<0xDC00).contains(scalar) {
@@ -619,12 +624,12 @@ struct GeneratedRecordReader {
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
           }
           guard let unicode = Unicode.Scalar(scalar) else { throw failure("not a Unicode scalar") }
-          text.append(contentsOf: String(Character(unicode)).utf8)
+          if keeping { text.append(contentsOf: String(Character(unicode)).utf8) }
         default:
           throw Failure(offset: position - 2, message: "unknown escape")
         }
       default:
-        text.append(byte)
+        if keeping { text.append(byte) }
       }
     }
     throw failure("unterminated string")
@@ -650,7 +655,7 @@ struct GeneratedRecordReader {
   }
 
   /// Moves past a string, making no `String` of it.
-  private mutating func skipString() throws(Failure) { _ = try readRawString() }
+  private mutating func skipString() throws(Failure) { _ = try scanString(keeping: false) }
 
   /// Moves past a string or `null`; whether it was a string.
   @discardableResult
