@@ -234,8 +234,12 @@
       Self.registeredInProcess.withLock { registered in
         registered.version += 1
         registered.registering += 1
-        registered.values.reserveCapacity(registered.values.count + values.count)
-        for (key, value) in values { registered.values[key] = value }
+        if registered.values.isEmpty {
+          registered.values = values
+        } else {
+          registered.values.reserveCapacity(registered.values.count + values.count)
+          for (key, value) in values { registered.values[key] = value }
+        }
       }
       Self.beforeShowing?()
       defaults.register(defaults: values.mapValues(\.foundationObject))
