@@ -298,25 +298,23 @@ struct GeneratedRecordReader {
     let start = position
     var first = true
     try enter(UInt8(ascii: "{"))
-    guard let kind = try nextMember(first: &first) else {
+    // The kind's name is matched in the text: no string is made of it.
+    guard try nextElement(closing: UInt8(ascii: "}"), first: &first) else {
       throw Failure(offset: start, message: "expected an object with one member naming the kind")
     }
+    let kind = try readRawString()
+    guard try peek() == UInt8(ascii: ":") else { throw failure("expected \":\"") }
+    position += 1
     let value: PropertyListValue
-    switch kind {
-    case "bool": value = .bool(try readBool())
-    case "integer": value = .integer(try readInteger(Int64.self))
-    case "unsignedInteger": value = .unsignedInteger(try readInteger(UInt64.self))
-    case "double": value = .double(try readDouble())
-    case "string": value = .string(try readString())
-    case "data":
-      let text = try readString()
-      guard let data = Data(base64Encoded: text) else { throw Failure(offset: start, message: "not Base64") }
-      value = .data(data)
-    case "date":
-      let text = try readString()
-      guard let date = ISO8601.parse(text) else { throw Failure(offset: start, message: "not ISO 8601") }
-      value = .date(date)
-    case "array":
+    if Self.equal(kind, "integer") {
+      value = .integer(try readInteger(Int64.self))
+    } else if Self.equal(kind, "string") {
+      value = .string(try readString())
+    } else if Self.equal(kind, "bool") {
+      value = .bool(try readBool())
+    } else if Self.equal(kind, "double") {
+      value = .double(try readDouble())
+    } else if Self.equal(kind, "array") {
       var elements: [PropertyListValue] = []
       var firstElement = true
       try enter(UInt8(ascii: "["))
@@ -324,14 +322,24 @@ struct GeneratedRecordReader {
         elements.append(try readValue())
       }
       value = .array(elements)
-    case "dictionary":
+    } else if Self.equal(kind, "dictionary") {
       var members: [String: PropertyListValue] = [:]
       var firstMember = true
       try enter(UInt8(ascii: "{"))
       while let name = try nextMember(first: &firstMember) { members[name] = try readValue() }
       value = .dictionary(members)
-    default:
-      throw Failure(offset: start, message: "unknown kind \"\(kind)\"")
+    } else if Self.equal(kind, "unsignedInteger") {
+      value = .unsignedInteger(try readInteger(UInt64.self))
+    } else if Self.equal(kind, "data") {
+      let text = try readString()
+      guard let data = Data(base64Encoded: text) else { throw Failure(offset: start, message: "not Base64") }
+      value = .data(data)
+    } else if Self.equal(kind, "date") {
+      let text = try readString()
+      guard let date = ISO8601.parse(text) else { throw Failure(offset: start, message: "not ISO 8601") }
+      value = .date(date)
+    } else {
+      throw Failure(offset: start, message: "unknown kind \"\(kind.string)\"")
     }
     guard try nextMember(first: &first) == nil else {
       throw Failure(offset: start, message: "expected an object with one member naming the kind")
