@@ -84,20 +84,28 @@ actor Barrier {
   /// The app or another test may set the real default while a test runs in stand-ins (the
   /// integration tests do, in the same process): the stand-in of the default stays the one the
   /// test first used.
-  @Test func theDefaultsStandInHoldsWhenTheRealDefaultChangesMeanwhile() {
-    let realDefault = Locked(PreferenceStore.inMemory())
+  @Test func theDefaultsStandInHoldsWhenTheRealDefaultChangesMeanwhile() async {
+    let first = PreferenceStore.inMemory()
+    let realDefault = Locked(first)
     let standIns = PreferenceStandIns(realDefault: { realDefault.withLock { $0 } })
     let settings = StandInSettings()
-    standIns.run {
-      settings.count = 4
+    await standIns.run {
+      // First used in a child task: the run's other tasks share the pinned stand-in.
+      await Task { settings.count = 4 }.value
+      realDefault.withLock { $0 = .inMemory() }
       PreferenceStore.default.keyed(by: StandInKeys.self).set(4, for: .level)
+      #expect(settings.count == 4)
     }
+    let second = realDefault.withLock { $0 }
     realDefault.withLock { $0 = .inMemory() }
     standIns.run {
       #expect(settings.count == 4)
       #expect(PreferenceStore.default.keyed(by: StandInKeys.self)[.level] == 4)
     }
-    #expect(!realDefault.withLock { $0 }.hasStoredValue(forKey: "StandInSettings.count"))
+    for real in [first, second, realDefault.withLock { $0 }] {
+      #expect(!real.hasStoredValue(forKey: "StandInSettings.count"))
+      #expect(!real.hasStoredValue(forKey: StandInKeys.level.rawValue))
+    }
   }
 
   @Test func factoriesReturnOneStandInPerStoreInside() {

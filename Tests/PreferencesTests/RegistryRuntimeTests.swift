@@ -117,7 +117,8 @@ enum HandoffTable {
           if let store = FakeTables.store.withLock({ $0 }) {
             catalog.withLock { $0 }?.ensureRegistered(in: store)
           }
-          return .integer(2)
+          // Evaluated outside any test's stand-ins, even by a main actor waiting inside them.
+          return .integer(PreferenceStandIns.current == nil ? 2 : 20)
         }
       default: return .none
       }
@@ -224,15 +225,38 @@ enum FakeRegistry: GeneratedPreferenceRegistry {
     catalog.onRegistrationAwaited { HandoffTable.awaited.signal() }
     let registering = Task.detached { catalog.ensureRegistered(in: store) }
     await MainActor.run {
-      HandoffTable.registering.wait()
-      catalog.ensureRegistered(in: store)
-      #expect(
-        store.registeredDefault(forKey: "Handoff.dependent") == .integer(3), "registered before the wait ends"
-      )
+      // The main actor waits inside a test's stand-ins, running the handed-off default there.
+      PreferenceStandIns().run {
+        HandoffTable.registering.wait()
+        catalog.ensureRegistered(in: store)
+        #expect(
+          store.registeredDefault(forKey: "Handoff.dependent") == .integer(3),
+          "registered before the wait ends, from the default evaluated outside the stand-ins")
+      }
     }
     await registering.value
     #expect(store.hasRegistered(registry: catalog.number))
     #expect(!catalog.isRegistrationAwaited, "the main actor stopped waiting")
+  }
+
+  /// The store a preference moved from is evaluated outside a test's stand-ins, as its store
+  /// is: a `static let` it names, first made there, would hold that test's stand-in for good.
+  @Test func aMovedFromStoreIsEvaluatedOutsideStandIns() {
+    let outside = Locked<[Bool]>([])
+    let old = PreferenceStore.inMemory()
+    let table = PreferenceFileTable(
+      fileID: "Tests/MovedFrom.swift",
+      records: { ["[" + FakeTables.record(key: "MovedFrom.value", index: 0, line: 1) + "]"] },
+      registration: { _ in .registry { .integer(1) } },
+      movedFrom: { _ in
+        outside.withLock { $0.append(PreferenceStandIns.current == nil) }
+        return old
+      })
+    let catalog = RegistryCatalog(tables: [table])
+    PreferenceStandIns().run {
+      catalog.ensureRegistered(in: PreferenceStore.default)
+    }
+    #expect(outside.withLock { $0 } == [true])
   }
 
   @Test func aTableOfTwoStaticStringsIsReadLikeATableValue() {

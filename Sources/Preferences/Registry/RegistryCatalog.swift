@@ -345,7 +345,9 @@ final class RegistryCatalog: Sendable {
     if !needsMainThread(followsDefaultIsolation: followsDefaultIsolation) {
       return PreferenceStandIns.outside { callInDefaultIsolation(evaluate) }
     }
-    return MainActorHandoff.run(evaluate)
+    // Outside stand-ins here too: the main thread may run the work while it waits inside a
+    // test's stand-ins (``MainActorHandoff/wait(for:)``), whose task-local values it then has.
+    return MainActorHandoff.run { PreferenceStandIns.outside { evaluate() } }
   }
 
   // MARK: Registration
@@ -424,7 +426,9 @@ final class RegistryCatalog: Sendable {
     for entry in entries {
       let key = entry.core.key
       owners.append(PreferenceStore.KeyOwner(registry: number, entry: entry))
-      if var previous = entry.table.movedFrom(entry.core.index) {
+      // Evaluated outside stand-ins, as a declaration's store is (a `static let` it names first
+      // made inside a test's stand-ins would hold that test's stand-in for the process).
+      if var previous = PreferenceStandIns.outside({ entry.table.movedFrom(entry.core.index) }) {
         previous = PreferenceStandIns.current?.store(standingInFor: previous) ?? previous
         if previous !== store { store.migrate(key, from: previous, oldKeys: entry.core.renamedFrom) }
       }
@@ -485,8 +489,11 @@ final class RegistryCatalog: Sendable {
       DispatchQueue.main.async {
         MainActor.assumeIsolated {
           var values: [String: PropertyListValue] = [:]
-          for (key, evaluate) in later where store.registeredDefault(forKey: key) == nil {
-            if let value = evaluate() { values[key] = value }
+          // Outside stand-ins: the main queue may be drained inside a test's `run`.
+          PreferenceStandIns.outside {
+            for (key, evaluate) in later where store.registeredDefault(forKey: key) == nil {
+              if let value = evaluate() { values[key] = value }
+            }
           }
           self.state.withLock { $0.evaluatedDefaults.merge(values) { _, new in new } }
           store.register(encoded: values)
