@@ -28,7 +28,10 @@ import Foundation
 /// Stand-ins follow task-local values: tasks created with `Task { }`, `async let` and task groups
 /// inside ``run(_:)`` use them; `Task.detached` and work sent to a dispatch queue do not. A store
 /// made directly from a backend (`PreferenceStore(backend:)`) is used as it is, and a write to it
-/// that is not in memory is listed in ``writesOutside``.
+/// that is not in memory is listed in ``writesOutside``. So is a write to a stand-in that other
+/// stand-ins made: a `static let` store first evaluated inside another test's stand-ins holds
+/// it for the rest of the process (declare such a store as a computed `static var`; the
+/// registry itself always finds the real store of a declaration).
 public final class PreferenceStandIns: Sendable {
   /// A write that reached a store that is not a stand-in while these stand-ins were in use.
   public struct Write: Sendable, Hashable, CustomStringConvertible {
@@ -36,10 +39,21 @@ public final class PreferenceStandIns: Sendable {
     public let key: String?
     /// The store's backend, described: its type, and its suite or file where it has one.
     public let store: String
+    /// Whether the store is a stand-in that other stand-ins made, not a real store: a
+    /// `static let` first evaluated inside another test's stand-ins holds it (make it a
+    /// computed `static var`, which a factory answers from its cache).
+    public let isOtherStandIn: Bool
+
+    init(key: String?, store: String, isOtherStandIn: Bool = false) {
+      (self.key, self.store, self.isOtherStandIn) = (key, store, isOtherStandIn)
+    }
 
     /// The write, as a sentence.
     public var description: String {
-      (key.map { "'\($0)'" } ?? "every value") + " was written to \(store), a real store"
+      (key.map { "'\($0)'" } ?? "every value") + " was written to "
+        + (isOtherStandIn
+          ? "the stand-in of \(store) that other stand-ins made (a `static let` first evaluated in another test holds it)"
+          : "\(store), a real store")
     }
   }
 
@@ -64,6 +78,41 @@ public final class PreferenceStandIns: Sendable {
   }
 
   private let state = Locked(State())
+
+  /// What every stand-in made in the process stands in for (by the stand-in's identity), with
+  /// the stand-ins that made it: a stand-in can outlive its run in a `static let` first
+  /// evaluated inside it.
+  private static let origins = Locked<[ObjectIdentifier: Origin]>([:])
+
+  private struct Origin {
+    weak var standIn: PreferenceStore?
+    weak var owner: PreferenceStandIns?
+    /// The real store, evaluated outside stand-ins.
+    let real: @Sendable () -> PreferenceStore
+    /// The real store, described for ``Write``.
+    let description: String
+  }
+
+  private func noteOrigin(
+    of standIn: PreferenceStore, description: String, real: @escaping @Sendable () -> PreferenceStore
+  ) {
+    let origin = Origin(standIn: standIn, owner: self, real: real, description: description)
+    Self.origins.withLock { $0[ObjectIdentifier(standIn)] = origin }
+  }
+
+  /// The origin of `store` if it is a stand-in (made by any stand-ins) still alive.
+  private static func origin(of store: PreferenceStore) -> Origin? {
+    origins.withLock { origins in
+      origins[ObjectIdentifier(store)].flatMap { $0.standIn === store ? $0 : nil }
+    }
+  }
+
+  /// The real store `store` stands in for, when it is a stand-in; else `store`. The registry
+  /// keeps the real store of a declaration for the process, even when a `static let` the
+  /// declaration names was first evaluated inside a test's stand-ins and holds one.
+  static func realStore(of store: PreferenceStore) -> PreferenceStore {
+    origin(of: store)?.real() ?? store
+  }
   /// The real default store, read outside the stand-ins.
   private let realDefault: @Sendable () -> PreferenceStore
 
@@ -97,30 +146,36 @@ public final class PreferenceStandIns: Sendable {
   /// or was chosen as the default inside ``run(_:)``.
   public func store(standingInFor store: PreferenceStore) -> PreferenceStore {
     if let identifier = PreferenceStore.sharedIdentifier(of: store) {
-      return standIn(identifier: identifier)
+      return standIn(identifier: identifier) { store }
     }
     let object = ObjectIdentifier(store)
-    return state.withLock { state in
+    let (standIn, made) = state.withLock { state -> (PreferenceStore, Bool) in
       if state.owned.contains(object) || state.chosenDefaults.contains(where: { $0 === store }) {
-        return store
+        return (store, false)
       }
-      if let existing = state.byObject[object] { return existing.standIn }
+      if let existing = state.byObject[object] { return (existing.standIn, false) }
       let standIn = PreferenceStore.inMemory()
       state.byObject[object] = (store, standIn)
       state.owned.insert(ObjectIdentifier(standIn))
-      return standIn
+      return (standIn, true)
     }
+    if made {
+      noteOrigin(of: standIn, description: "\(type(of: store.backend))", real: { Self.realStore(of: store) })
+    }
+    return standIn
   }
 
-  /// The stand-in of the store a factory shares under `identifier`.
-  func standIn(identifier: String) -> PreferenceStore {
-    state.withLock { state in
-      if let existing = state.byIdentifier[identifier] { return existing }
+  /// The stand-in of the store a factory shares under `identifier`; `real` makes the real one.
+  func standIn(identifier: String, real: @escaping @Sendable () -> PreferenceStore) -> PreferenceStore {
+    let (standIn, made) = state.withLock { state in
+      if let existing = state.byIdentifier[identifier] { return (existing, false) }
       let standIn = PreferenceStore.inMemory()
       state.byIdentifier[identifier] = standIn
       state.owned.insert(ObjectIdentifier(standIn))
-      return standIn
+      return (standIn, true)
     }
+    if made { noteOrigin(of: standIn, description: identifier, real: real) }
+    return standIn
   }
 
   /// ``PreferenceStore/default`` inside ``run(_:)``: the store set there, else the stand-in of
@@ -140,7 +195,7 @@ public final class PreferenceStandIns: Sendable {
   /// from a backend is used as it is, and its writes are listed in ``writesOutside``.
   func setDefaultStore(_ store: PreferenceStore) {
     // A factory's real store (kept from before the run) becomes its stand-in.
-    let store = PreferenceStore.sharedIdentifier(of: store).map { standIn(identifier: $0) } ?? store
+    let store = PreferenceStore.sharedIdentifier(of: store).map { standIn(identifier: $0) { store } } ?? store
     state.withLock { $0.chosenDefaults.append(store) }
   }
 
@@ -150,7 +205,13 @@ public final class PreferenceStandIns: Sendable {
 
   /// Notes a write of `key` (`nil`: every key) to `store`, if it is a real one.
   func noteWrite(_ key: String?, to store: PreferenceStore) {
-    guard !(store.backend is InMemoryBackend) else { return }
+    if store.backend is InMemoryBackend {
+      // Another run's stand-in, which a `static let` first evaluated there holds.
+      guard let origin = Self.origin(of: store), origin.owner !== self else { return }
+      let write = Write(key: key, store: origin.description, isOtherStandIn: true)
+      state.withLock { $0.writesOutside.append(write) }
+      return
+    }
     let object = ObjectIdentifier(store)
     let description =
       "\(type(of: store.backend))" + (PreferenceStore.sharedIdentifier(of: store).map { " (\($0))" } ?? "")

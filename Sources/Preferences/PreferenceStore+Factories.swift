@@ -6,8 +6,12 @@ extension PreferenceStore {
   /// The store shared under `id`, made on first use. `make` runs without the lock held (a
   /// backend's initializer reads UserDefaults or the disk); if two threads race, the first store
   /// registered wins and the other is dropped before anything used it.
-  private static func shared(_ id: String, _ make: () -> PreferenceStore) -> PreferenceStore {
-    if let standIns = PreferenceStandIns.current { return standIns.standIn(identifier: id) }
+  private static func shared(_ id: String, _ make: @escaping @Sendable () -> PreferenceStore)
+    -> PreferenceStore
+  {
+    if let standIns = PreferenceStandIns.current {
+      return standIns.standIn(identifier: id) { PreferenceStandIns.outside { shared(id, make) } }
+    }
     if let store = shared.withLock({ $0[id] }) { return store }
     let made = make()
     return shared.withLock { stores in

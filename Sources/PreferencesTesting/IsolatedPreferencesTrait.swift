@@ -42,12 +42,11 @@
       // Also when the test throws.
       defer {
         for write in standIns.writesOutside {
-          Issue.record(
-            Comment(
-              rawValue:
-                "\(write), not a stand-in: make the store with a factory (.suite, .propertyList(at:)) or in memory"
-            ),
-            sourceLocation: test.sourceLocation)
+          let fix =
+            write.isOtherStandIn
+            ? ": make the store a computed `static var` (`static var app: PreferenceStore { .suite(…) }`)"
+            : ", not a stand-in: make the store with a factory (.suite, .propertyList(at:)) or in memory"
+          Issue.record(Comment(rawValue: "\(write)\(fix)"), sourceLocation: test.sourceLocation)
         }
       }
       try await standIns.run { try await function() }

@@ -108,6 +108,48 @@ actor Barrier {
     }
   }
 
+  /// A `static let` store first evaluated inside a test's stand-ins holds that test's stand-in
+  /// for the process. The registry takes the real store back from it, and another test's write
+  /// to it is listed, with the fix.
+  @Test func aStandInThatOutlivesItsRunIsTakenForItsRealStoreAndItsWritesListed() {
+    let name = "swift-preferences-tests.escaped-\(UUID())"
+    let real = PreferenceStore.suite(name)
+    let directory = TemporaryDirectory()
+    let file = directory.file("escaped.plist")
+    let realFile = PreferenceStore.propertyList(at: file)
+    let (escaped, escapedFile, escapedMemory) = PreferenceStandIns().run {
+      (
+        PreferenceStore.suite(name), PreferenceStore.propertyList(at: file),
+        PreferenceStandIns.current!.store(standingInFor: StandInSettings.sharedMemory)
+      )
+    }
+    #expect(escaped !== real)
+    #expect(PreferenceStandIns.realStore(of: escaped) === real)
+    #expect(PreferenceStandIns.realStore(of: escapedFile) === realFile)
+    #expect(PreferenceStandIns.realStore(of: escapedMemory) === StandInSettings.sharedMemory)
+    #expect(PreferenceStandIns.realStore(of: real) === real, "a real store is its own")
+
+    // The registry keeps the real store of a declaration whose store expression gives the stand-in.
+    let table = PreferenceFileTable(
+      fileID: "Tests/Escaped.swift",
+      records: { ["[" + FakeTables.record(key: "Escaped.value", index: 0, line: 1, store: "s") + "]"] },
+      store: { _ in escaped })
+    let catalog = RegistryCatalog(tables: [table])
+    let entry = catalog.entry(fileID: "Tests/Fake.swift", location: 1)
+    #expect(entry.flatMap { catalog.store(of: $0) } === real)
+
+    let standIns = PreferenceStandIns()
+    standIns.run {
+      escaped.set(1, forKey: "k")
+      PreferenceStore.suite(name).set(2, forKey: "k")
+    }
+    #expect(standIns.writesOutside.map(\.key) == ["k"], "only the write to the other run's stand-in")
+    #expect(standIns.writesOutside.first?.isOtherStandIn == true)
+    #expect(standIns.writesOutside.first?.description.contains("static let") == true)
+    #expect(!real.hasStoredValue(forKey: "k"))
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+  }
+
   @Test func factoriesReturnOneStandInPerStoreInside() {
     let directory = TemporaryDirectory()
     let file = directory.url.appendingPathComponent("settings.plist")

@@ -247,6 +247,7 @@ final class RegistryCatalog: Sendable {
   /// the store with the others; in a store registered before, the declaration's own resolution
   /// registers its default (``registerKept(_:in:)``).
   func keepStore(_ store: PreferenceStore, of entry: Entry) {
+    let store = PreferenceStandIns.realStore(of: store)
     state.withLock { state in
       if state.stores[entry.core.key] == nil { state.stores[entry.core.key] = store }
     }
@@ -286,7 +287,7 @@ final class RegistryCatalog: Sendable {
     } else {
       return .some(nil)
     }
-    guard let evaluated else { return .some(nil) }
+    guard let evaluated = evaluated.map(PreferenceStandIns.realStore(of:)) else { return .some(nil) }
     return state.withLock { state in
       if let existing = state.stores[entry.core.key] { return existing }
       state.stores[entry.core.key] = evaluated
@@ -428,7 +429,9 @@ final class RegistryCatalog: Sendable {
       owners.append(PreferenceStore.KeyOwner(registry: number, entry: entry))
       // Evaluated outside stand-ins, as a declaration's store is (a `static let` it names first
       // made inside a test's stand-ins would hold that test's stand-in for the process).
-      if var previous = PreferenceStandIns.outside({ entry.table.movedFrom(entry.core.index) }) {
+      if var previous = PreferenceStandIns.outside({ entry.table.movedFrom(entry.core.index) })
+        .map(PreferenceStandIns.realStore(of:))
+      {
         previous = PreferenceStandIns.current?.store(standingInFor: previous) ?? previous
         if previous !== store { store.migrate(key, from: previous, oldKeys: entry.core.renamedFrom) }
       }
