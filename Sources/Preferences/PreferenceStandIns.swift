@@ -97,7 +97,13 @@ public final class PreferenceStandIns: Sendable {
     of standIn: PreferenceStore, description: String, real: @escaping @Sendable () -> PreferenceStore
   ) {
     let origin = Origin(standIn: standIn, owner: self, real: real, description: description)
-    Self.origins.withLock { $0[ObjectIdentifier(standIn)] = origin }
+    Self.origins.withLock { origins in
+      // Stand-ins end with their tests: forget those gone, now and then.
+      if origins.count >= 256, origins.count.nonzeroBitCount == 1 {
+        origins = origins.filter { $0.value.standIn != nil }
+      }
+      origins[ObjectIdentifier(standIn)] = origin
+    }
   }
 
   /// The origin of `store` if it is a stand-in (made by any stand-ins) still alive.
