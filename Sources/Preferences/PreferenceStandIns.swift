@@ -28,20 +28,22 @@ import Foundation
 /// Stand-ins follow task-local values: tasks created with `Task { }`, `async let` and task groups
 /// inside ``run(_:)`` use them; `Task.detached` and work sent to a dispatch queue do not. A store
 /// made directly from a backend (`PreferenceStore(backend:)`) is used as it is, and a write to it
-/// that is not in memory is listed in ``writesOutside``. So is a write to a stand-in that other
-/// stand-ins made: a `static let` store first evaluated inside another test's stand-ins holds
-/// it for the rest of the process (declare such a store as a computed `static var`; the
-/// registry itself always finds the real store of a declaration).
+/// that is not in memory is listed in ``writesOutside``. So is a write to a stand-in of stand-ins
+/// that are gone: a `static let` store first evaluated inside another test's stand-ins holds
+/// one for the rest of the process (declare such a store as a computed `static var`; the
+/// registry itself finds the real store of a declaration and of ``PreferenceStore/default``).
 public final class PreferenceStandIns: Sendable {
-  /// A write that reached a store that is not a stand-in while these stand-ins were in use.
+  /// A write that reached a real store, or the stand-in of stand-ins that are gone, while these
+  /// stand-ins were in use.
   public struct Write: Sendable, Hashable, CustomStringConvertible {
     /// The key written, or `nil` when every value of the store was removed.
     public let key: String?
-    /// The store's backend, described: its type, and its suite or file where it has one.
+    /// The store, described: its backend's type, and its suite or file where it has one (for a
+    /// stand-in, the store it stands in for).
     public let store: String
-    /// Whether the store is a stand-in that other stand-ins made, not a real store: a
-    /// `static let` first evaluated inside another test's stand-ins holds it (make it a
-    /// computed `static var`, which a factory answers from its cache).
+    /// Whether the store is a stand-in that other stand-ins, now gone, made: a `static let`
+    /// first evaluated inside another test's stand-ins holds it (make it a computed
+    /// `static var`, which a factory answers from its cache).
     public let isOtherStandIn: Bool
 
     init(key: String?, store: String, isOtherStandIn: Bool = false) {
@@ -52,7 +54,7 @@ public final class PreferenceStandIns: Sendable {
     public var description: String {
       (key.map { "'\($0)'" } ?? "every value") + " was written to "
         + (isOtherStandIn
-          ? "the stand-in of \(store) that other stand-ins made (a `static let` first evaluated in another test holds it)"
+          ? "the stand-in of \(store) that another test's stand-ins made (a `static let` first evaluated there holds it)"
           : "\(store), a real store")
     }
   }
@@ -82,34 +84,47 @@ public final class PreferenceStandIns: Sendable {
   /// What every stand-in made in the process stands in for (by the stand-in's identity), with
   /// the stand-ins that made it: a stand-in can outlive its run in a `static let` first
   /// evaluated inside it.
-  private static let origins = Locked<[ObjectIdentifier: Origin]>([:])
+  private static let origins = Locked(Origins())
+
+  private struct Origins {
+    var entries: [ObjectIdentifier: Origin] = [:]
+    /// The count past which entries of stand-ins that are gone are forgotten.
+    var pruneAt = 256
+  }
 
   private struct Origin {
     weak var standIn: PreferenceStore?
     weak var owner: PreferenceStandIns?
-    /// The real store, evaluated outside stand-ins.
-    let real: @Sendable () -> PreferenceStore
+    /// The real store, evaluated outside stand-ins; `nil` once it is gone.
+    let real: @Sendable () -> PreferenceStore?
     /// The real store, described for ``Write``.
     let description: String
   }
 
+  /// Notes what `standIn` stands in for, before anyone else can be handed it.
   private func noteOrigin(
-    of standIn: PreferenceStore, description: String, real: @escaping @Sendable () -> PreferenceStore
+    of standIn: PreferenceStore, description: String, real: @escaping @Sendable () -> PreferenceStore?
   ) {
     let origin = Origin(standIn: standIn, owner: self, real: real, description: description)
-    Self.origins.withLock { origins in
-      // Stand-ins end with their tests: forget those gone, now and then.
-      if origins.count >= 256, origins.count.nonzeroBitCount == 1 {
-        origins = origins.filter { $0.value.standIn != nil }
+    // What the table lets go of is released after the lock: a store's deinit calls out.
+    let released = Self.origins.withLock { origins -> ([ObjectIdentifier: Origin], Origin?) in
+      var pruned: [ObjectIdentifier: Origin] = [:]
+      if origins.entries.count >= origins.pruneAt {
+        pruned = origins.entries
+        origins.entries = pruned.filter { $0.value.standIn != nil }
+        origins.pruneAt = max(256, 2 * origins.entries.count)
       }
-      origins[ObjectIdentifier(standIn)] = origin
+      return (pruned, origins.entries.updateValue(origin, forKey: ObjectIdentifier(standIn)))
     }
+    _ = released
   }
 
   /// The origin of `store` if it is a stand-in (made by any stand-ins) still alive.
   private static func origin(of store: PreferenceStore) -> Origin? {
-    origins.withLock { origins in
-      origins[ObjectIdentifier(store)].flatMap { $0.standIn === store ? $0 : nil }
+    // Stand-ins are in memory: a real store needs no lookup.
+    guard store.backend is InMemoryBackend else { return nil }
+    return origins.withLock { origins in
+      origins.entries[ObjectIdentifier(store)].flatMap { $0.standIn === store ? $0 : nil }
     }
   }
 
@@ -119,6 +134,7 @@ public final class PreferenceStandIns: Sendable {
   static func realStore(of store: PreferenceStore) -> PreferenceStore {
     origin(of: store)?.real() ?? store
   }
+
   /// The real default store, read outside the stand-ins.
   private let realDefault: @Sendable () -> PreferenceStore
 
@@ -155,33 +171,36 @@ public final class PreferenceStandIns: Sendable {
       return standIn(identifier: identifier) { store }
     }
     let object = ObjectIdentifier(store)
-    let (standIn, made) = state.withLock { state -> (PreferenceStore, Bool) in
+    let kept = state.withLock { state -> PreferenceStore? in
       if state.owned.contains(object) || state.chosenDefaults.contains(where: { $0 === store }) {
-        return (store, false)
+        return store
       }
-      if let existing = state.byObject[object] { return (existing.standIn, false) }
-      let standIn = PreferenceStore.inMemory()
-      state.byObject[object] = (store, standIn)
-      state.owned.insert(ObjectIdentifier(standIn))
-      return (standIn, true)
+      return state.byObject[object]?.standIn
     }
-    if made {
-      noteOrigin(of: standIn, description: "\(type(of: store.backend))", real: { Self.realStore(of: store) })
+    if let kept { return kept }
+    let candidate = PreferenceStore.inMemory()
+    noteOrigin(of: candidate, description: "\(type(of: store.backend))") { [weak store] in
+      store.map(Self.realStore(of:))
     }
-    return standIn
+    return state.withLock { state in
+      if let existing = state.byObject[object] { return existing.standIn }
+      state.byObject[object] = (store, candidate)
+      state.owned.insert(ObjectIdentifier(candidate))
+      return candidate
+    }
   }
 
   /// The stand-in of the store a factory shares under `identifier`; `real` makes the real one.
   func standIn(identifier: String, real: @escaping @Sendable () -> PreferenceStore) -> PreferenceStore {
-    let (standIn, made) = state.withLock { state in
-      if let existing = state.byIdentifier[identifier] { return (existing, false) }
-      let standIn = PreferenceStore.inMemory()
-      state.byIdentifier[identifier] = standIn
-      state.owned.insert(ObjectIdentifier(standIn))
-      return (standIn, true)
+    if let existing = state.withLock({ $0.byIdentifier[identifier] }) { return existing }
+    let candidate = PreferenceStore.inMemory()
+    noteOrigin(of: candidate, description: identifier, real: real)
+    return state.withLock { state in
+      if let existing = state.byIdentifier[identifier] { return existing }
+      state.byIdentifier[identifier] = candidate
+      state.owned.insert(ObjectIdentifier(candidate))
+      return candidate
     }
-    if made { noteOrigin(of: standIn, description: identifier, real: real) }
-    return standIn
   }
 
   /// ``PreferenceStore/default`` inside ``run(_:)``: the store set there, else the stand-in of
@@ -205,20 +224,25 @@ public final class PreferenceStandIns: Sendable {
     state.withLock { $0.chosenDefaults.append(store) }
   }
 
-  /// Writes that reached a store that is not a stand-in (nor in memory) inside ``run(_:)``, in
-  /// the order they happened.
+  /// Writes inside ``run(_:)`` that reached a real store (not in memory) or the stand-in of
+  /// stand-ins that are gone, in the order they happened.
   public var writesOutside: [Write] { state.withLock { $0.writesOutside } }
 
-  /// Notes a write of `key` (`nil`: every key) to `store`, if it is a real one.
+  /// Notes a write of `key` (`nil`: every key) to `store`, if it is a real one or the stand-in
+  /// of stand-ins that are gone.
   func noteWrite(_ key: String?, to store: PreferenceStore) {
+    let object = ObjectIdentifier(store)
     if store.backend is InMemoryBackend {
-      // Another run's stand-in, which a `static let` first evaluated there holds.
-      guard let origin = Self.origin(of: store), origin.owner !== self else { return }
+      // A stand-in whose stand-ins are gone (their test ended): a `static let` first evaluated
+      // in that test holds it. Another run's live stand-in (a run inside this one, or around it)
+      // is left alone.
+      guard !state.withLock({ $0.owned.contains(object) }), let origin = Self.origin(of: store),
+        origin.owner == nil
+      else { return }
       let write = Write(key: key, store: origin.description, isOtherStandIn: true)
       state.withLock { $0.writesOutside.append(write) }
       return
     }
-    let object = ObjectIdentifier(store)
     let description =
       "\(type(of: store.backend))" + (PreferenceStore.sharedIdentifier(of: store).map { " (\($0))" } ?? "")
     state.withLock { state in

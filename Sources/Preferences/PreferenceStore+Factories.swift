@@ -6,11 +6,14 @@ extension PreferenceStore {
   /// The store shared under `id`, made on first use. `make` runs without the lock held (a
   /// backend's initializer reads UserDefaults or the disk); if two threads race, the first store
   /// registered wins and the other is dropped before anything used it.
-  private static func shared(_ id: String, _ make: @escaping @Sendable () -> PreferenceStore)
+  ///
+  /// Inside ``PreferenceStandIns/run(_:)``, the stand-in of that store; `factory` makes the real
+  /// one again, outside, should a stand-in outlive its run.
+  private static func shared(_ id: String, _ factory: Factory, _ make: () -> PreferenceStore)
     -> PreferenceStore
   {
     if let standIns = PreferenceStandIns.current {
-      return standIns.standIn(identifier: id) { PreferenceStandIns.outside { shared(id, make) } }
+      return standIns.standIn(identifier: id) { PreferenceStandIns.outside { factory.store } }
     }
     if let store = shared.withLock({ $0[id] }) { return store }
     let made = make()
@@ -18,6 +21,21 @@ extension PreferenceStore {
       if let store = stores[id] { return store }
       stores[id] = made
       return made
+    }
+  }
+
+  /// A factory call, to make its store again.
+  private enum Factory: Sendable {
+    case standard
+    case suite(String)
+    case propertyList(URL, PropertyListFileBackend.Format)
+
+    var store: PreferenceStore {
+      switch self {
+      case .standard: PreferenceStore.standard
+      case .suite(let name): PreferenceStore.suite(name)
+      case .propertyList(let url, let format): PreferenceStore.propertyList(at: url, format: format)
+      }
     }
   }
 
@@ -32,7 +50,9 @@ extension PreferenceStore {
   /// before the device's first unlock (a push, a background task, prewarming), it never takes
   /// the unreadable store for an empty one or writes over it.
   public static var standard: PreferenceStore {
-    shared("defaults:") { PreferenceStore(backend: guarded(UserDefaultsBackend(), id: "defaults:")) }
+    shared("defaults:", .standard) {
+      PreferenceStore(backend: guarded(UserDefaultsBackend(), id: "defaults:"))
+    }
   }
 
   /// The store over the UserDefaults suite `name`, for example an app group
@@ -49,7 +69,7 @@ extension PreferenceStore {
         .suiteIsTheAppsDomain(name: name))
       return standard
     }
-    return shared("defaults:" + name) {
+    return shared("defaults:" + name, .suite(name)) {
       PreferenceStore(backend: guarded(UserDefaultsBackend(suiteName: name), id: "defaults:" + name))
     }
   }
@@ -101,7 +121,7 @@ extension PreferenceStore {
     at url: URL, format: PropertyListFileBackend.Format = .binary
   ) -> PreferenceStore {
     let id = "file:" + url.standardizedFileURL.path
-    return shared(id) {
+    return shared(id, .propertyList(url, format)) {
       PreferenceStore(backend: guardedFile(PropertyListFileBackend(url: url, format: format), id: id))
     }
   }
@@ -134,7 +154,8 @@ extension PreferenceStore {
     }
     set {
       if let standIns = PreferenceStandIns.current { return standIns.setDefaultStore(newValue) }
-      DeclarationTable.setDefaultStore(newValue)
+      // A stand-in that outlived its test (a `static let` first evaluated there) is not kept.
+      DeclarationTable.setDefaultStore(PreferenceStandIns.realStore(of: newValue))
     }
   }
 }

@@ -27,14 +27,14 @@
   /// declarations name and the stores of `PreferenceStore.suite(_:)`, `.standard` and
   /// `.propertyList(at:)` all start empty (reads return the declared defaults), so tests that run
   /// in parallel and write the same preference never see each other's values. After the test, a
-  /// write that reached a real store (one made directly from a backend) is recorded as an issue of
-  /// the test.
+  /// write that reached a real store (one made directly from a backend), or the stand-in of a test
+  /// that ended (a `static let` store first evaluated there), is recorded as an issue of the test.
   public struct IsolatedPreferencesTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applies to every test of a suite, each with its own stores.
     public var isRecursive: Bool { true }
 
     /// Runs `function` with fresh stand-ins for every store, then records an issue for each write
-    /// that reached a real store.
+    /// that reached a real store or another test's stand-in.
     public func provideScope(
       for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

@@ -138,12 +138,30 @@ actor Barrier {
     let entry = catalog.entry(fileID: "Tests/Fake.swift", location: 1)
     #expect(entry.flatMap { catalog.store(of: $0) } === real)
 
+    // The same store, moved from: the values move from the real store.
+    let oldReal = PreferenceStore.inMemory(["Escaped.moved": 5])
+    let escapedOld = PreferenceStandIns().run { PreferenceStandIns.current!.store(standingInFor: oldReal) }
+    let target = PreferenceStore.inMemory()
+    let moving = PreferenceFileTable(
+      fileID: "Tests/EscapedMove.swift",
+      records: { ["[" + FakeTables.record(key: "Escaped.moved", index: 0, line: 1, store: "s") + "]"] },
+      registration: { _ in .registry { .integer(0) } },
+      store: { _ in target },
+      movedFrom: { _ in escapedOld })
+    RegistryCatalog(tables: [moving]).ensureRegistered(in: target)
+    #expect(target.value(forKey: "Escaped.moved", default: 0) == 5)
+
     let standIns = PreferenceStandIns()
     standIns.run {
       escaped.set(1, forKey: "k")
       PreferenceStore.suite(name).set(2, forKey: "k")
+      // A stand-in of live stand-ins (a run inside this one) is no other test's.
+      let inner = PreferenceStandIns()
+      let innerStore = inner.run { PreferenceStore.suite(name) }
+      innerStore.set(3, forKey: "k")
+      withExtendedLifetime(inner) {}
     }
-    #expect(standIns.writesOutside.map(\.key) == ["k"], "only the write to the other run's stand-in")
+    #expect(standIns.writesOutside.map(\.key) == ["k"], "only the write to the ended run's stand-in")
     #expect(standIns.writesOutside.first?.isOtherStandIn == true)
     #expect(standIns.writesOutside.first?.description.contains("static let") == true)
     #expect(!real.hasStoredValue(forKey: "k"))

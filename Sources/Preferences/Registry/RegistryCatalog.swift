@@ -424,15 +424,18 @@ final class RegistryCatalog: Sendable {
     var later: [(key: String, evaluate: @MainActor @Sendable () -> PropertyListValue?)] = []
     var owners: [PreferenceStore.KeyOwner] = []
     owners.reserveCapacity(entries.count)
+    let standIns = PreferenceStandIns.current
     for entry in entries {
       let key = entry.core.key
       owners.append(PreferenceStore.KeyOwner(registry: number, entry: entry))
       // Evaluated outside stand-ins, as a declaration's store is (a `static let` it names first
       // made inside a test's stand-ins would hold that test's stand-in for the process).
-      if var previous = PreferenceStandIns.outside({ entry.table.movedFrom(entry.core.index) })
-        .map(PreferenceStandIns.realStore(of:))
-      {
-        previous = PreferenceStandIns.current?.store(standingInFor: previous) ?? previous
+      let movedFrom =
+        standIns == nil
+        ? entry.table.movedFrom(entry.core.index)
+        : PreferenceStandIns.outside { entry.table.movedFrom(entry.core.index) }
+      if var previous = movedFrom.map(PreferenceStandIns.realStore(of:)) {
+        previous = standIns?.store(standingInFor: previous) ?? previous
         if previous !== store { store.migrate(key, from: previous, oldKeys: entry.core.renamedFrom) }
       }
       if !entry.core.renamedFrom.isEmpty { store.migrate(from: entry.core.renamedFrom, to: key) }
