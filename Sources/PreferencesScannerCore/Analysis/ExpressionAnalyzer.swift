@@ -210,19 +210,20 @@ struct ExpressionAnalyzer {
   func analyze(type: WrittenType) -> Analysis {
     var analysis = Analysis(code: "")
     let rewritten = type.mappingPaths { components in
-      let names = components.map(\.name)
       // `App.Theme`, with the module's name: the module's `Theme`, from file scope.
-      if names.count > 1, index.withoutModuleName(Array(names.prefix(2))) != nil { return components }
-      let name = names[0]
+      if components.count > 1, index.withoutModuleName([components[0].name, components[1].name]) != nil {
+        return components
+      }
+      let name = components[0].name
       if name == "Self" {
-        if names.count > 1, let resolution = index.lookup(names[1], inType: declaringType) {
+        if components.count > 1, let resolution = index.lookup(components[1].name, inType: declaringType) {
           switch resolution {
           case .member(_, let found) where found.syntax.access?.isFilePrivate == true:
-            analysis.markUnreachable("'Self.\(names[1])' is private to its file", byAccess: true)
+            analysis.markUnreachable("'Self.\(components[1].name)' is private to its file", byAccess: true)
           case .nestedType(let owner, _, let nested):
             if let reason = index[nested ?? owner].unreachable { analysis.markUnreachableType(reason) }
-            if nested == nil, isFilePrivateAlias(names[1], in: owner) {
-              analysis.markUnreachable("'Self.\(names[1])' is private to its file", byAccess: true)
+            if nested == nil, isFilePrivateAlias(components[1].name, in: owner) {
+              analysis.markUnreachable("'Self.\(components[1].name)' is private to its file", byAccess: true)
             }
           default: break
           }

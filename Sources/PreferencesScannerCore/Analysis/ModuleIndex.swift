@@ -49,8 +49,9 @@ package final class ModuleIndex: @unchecked Sendable {
     /// The same, for each declaration or extension that lists `PreferenceValue`.
     @exclusivity(unchecked) package fileprivate(set) var preferenceValueConditions: Set<String?> = []
     /// The types of its instance stored properties and enum cases' associated values, as far as
-    /// syntax shows them, once each.
-    @exclusivity(unchecked) package fileprivate(set) var storedPropertyTypes: Set<WrittenType> = []
+    /// syntax shows them, in declaration order (a list: hashing every type of a module to drop the
+    /// repeats costs more than the rare proofs that read them).
+    @exclusivity(unchecked) package fileprivate(set) var storedPropertyTypes: [WrittenType] = []
     /// Stored properties whose initial value names a case or static property (`T.member`), as
     /// the type `T` and the member, once each.
     @exclusivity(unchecked) package fileprivate(set) var storedMemberValues: Set<MemberValue> = []
@@ -209,7 +210,7 @@ package final class ModuleIndex: @unchecked Sendable {
         if let type = stored.type, let member = stored.member {
           types[fileTypes[stored.scope]].storedMemberValues.insert(MemberValue(type: type, member: member))
         } else if let type = stored.writtenType {
-          types[fileTypes[stored.scope]].storedPropertyTypes.insert(type)
+          types[fileTypes[stored.scope]].storedPropertyTypes.append(type)
         } else {
           types[fileTypes[stored.scope]].hasUnknownStorage = true
         }

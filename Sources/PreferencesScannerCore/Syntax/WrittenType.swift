@@ -161,13 +161,16 @@ package indirect enum WrittenType: Hashable, Sendable {
     case .dictionary(let key, let value):
       .dictionary(key: key.mappingPaths(transform), value: value.mappingPaths(transform))
     case .named(let components):
+      // Most paths have no generic arguments: nothing inside to map.
       .named(
         transform(
-          components.map {
-            Component(
-              name: $0.name, arguments: $0.arguments.map { $0.mappingPaths(transform) },
-              isEscaped: $0.isEscaped)
-          }))
+          components.allSatisfy(\.arguments.isEmpty)
+            ? components
+            : components.map {
+              Component(
+                name: $0.name, arguments: $0.arguments.map { $0.mappingPaths(transform) },
+                isEscaped: $0.isEscaped)
+            }))
     // As written where nothing in it changed; else written from its parts.
     case .tuple(let elements, let written):
       Self.tuple(mapping: elements, written: written, transform)
