@@ -203,12 +203,16 @@ enum PluginShared {
 
   /// The scanner's arguments to generate the registry of one module, in the plugin's
   /// `workDirectory`.
+  /// `dependencySources`: the `.swift` files of the modules the target depends on, where the
+  /// build names them, which the scanner reads for the enums a default may name.
   static func generateArguments(
-    module: String, workDirectory: URL, files: TargetFiles, sources: [URL], planned: [URL]
+    module: String, workDirectory: URL, files: TargetFiles, sources: [URL], planned: [URL],
+    dependencySources: [URL] = []
   ) -> [String] {
     ["generate", "--module", module, "--output-directory", outputDirectory(in: workDirectory).path]
       + ["--cache", workDirectory.appendingPathComponent(parseCacheName).path]
-      + planned.flatMap { ["--planned", $0.path] } + files.options + ["--"]
+      + planned.flatMap { ["--planned", $0.path] } + files.options
+      + dependencySources.flatMap { ["--dependency-source", $0.path] } + ["--"]
       + sources.map(\.path)
   }
 

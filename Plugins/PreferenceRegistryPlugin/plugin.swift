@@ -23,7 +23,12 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
         files: PluginShared.TargetFiles(
           in: target.directoryURL, packageDirectory: context.package.directoryURL,
           toolsVersion: Self.version(context.package.toolsVersion), targetName: target.name),
-        sources: target.sourceFiles(withSuffix: "swift").map(\.url))
+        sources: target.sourceFiles(withSuffix: "swift").map(\.url),
+        // The Swift sources of every target it depends on, in this package or another: the
+        // scanner reads the enums a default names from them (`Target.recursiveTargetDependencies`).
+        dependencySources: target.recursiveTargetDependencies.flatMap {
+          $0.sourceModule?.sourceFiles(withSuffix: "swift").map(\.url) ?? []
+        })
     ]
   }
 
@@ -33,15 +38,19 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
   /// One core function for SwiftPM and Xcode targets.
   static func command(
     tool: URL, workDirectory: URL, module: String, targetName: String, files: PluginShared.TargetFiles,
-    sources: [URL]
+    sources: [URL], dependencySources: [URL] = []
   ) -> Command {
     let planned = PluginShared.plannedSources(sources)
     return .buildCommand(
       displayName: "Generating the preference registry of \(targetName)",
       executable: tool,
       arguments: PluginShared.generateArguments(
-        module: module, workDirectory: workDirectory, files: files, sources: sources, planned: planned),
-      inputFiles: sources + files.inputs + PluginShared.recordedSettingsFiles(in: workDirectory),
+        module: module, workDirectory: workDirectory, files: files, sources: sources, planned: planned,
+        dependencySources: dependencySources),
+      // A dependency's sources too: an enum case that becomes a static property changes where
+      // its default may be evaluated.
+      inputFiles: sources + dependencySources + files.inputs
+        + PluginShared.recordedSettingsFiles(in: workDirectory),
       outputFiles: PluginShared.outputs(in: PluginShared.outputDirectory(in: workDirectory), planned: planned)
     )
   }

@@ -22,6 +22,10 @@ package struct PreferenceScanner: Sendable {
   package var lock: PreferenceLock.Committed?
   /// Where the lock belongs, for the warning when there is none.
   package var expectedLockPath: String?
+  /// The `.swift` files of the modules this one depends on, which the build plugin passes where
+  /// the build names them (SwiftPM targets): read only for the enums a default may name
+  /// (``DependencyEnums``).
+  package var dependencySources: [String] = []
 
   /// Whether this module was compiled with optimization. Package.swift builds the scanner without
   /// it, as users' builds run it, unless `PREFERENCES_OPTIMIZED_SCANNER=1`; the benchmarks, which
@@ -102,7 +106,12 @@ package struct PreferenceScanner: Sendable {
 
   /// The analysis stage, over every file's syntax.
   package func analyze(_ files: [FileSyntax]) -> Result {
-    let index = ModuleIndex(files)
+    let index = ModuleIndex(
+      files,
+      dependencyEnums: dependencySources.isEmpty
+        ? DependencyEnums()
+        : DependencyEnums(
+          paths: dependencySources, names: Self.namesOfOtherModules(in: files), module: module))
     let planner = Planner(index: index, configuration: configuration)
     let (plans, planning, planRequests) = planner.plan(files)
     let (typedKeys, keyProblems, keyRequests) = TypedKeys(index: index, files: files, planner: planner)
@@ -135,6 +144,41 @@ package struct PreferenceScanner: Sendable {
       files: files, plans: locked.plans, diagnostics: diagnostics, retiredKeys: locked.retiredKeys,
       conformances: conformances, typedKeys: typedKeys, lockedTypes: locked.lockedTypes,
       lockDiagnostics: locked.diagnostics)
+  }
+
+  /// The names a default or a declared type may take from another module: every name that
+  /// begins with a capital in those expressions and types, but the standard ones and the names of
+  /// the module's own types.
+  static func namesOfOtherModules(in files: [FileSyntax]) -> Set<String> {
+    var names: Set<String> = []
+    func add(_ expression: ExpressionSyntax?) {
+      guard let expression else { return }
+      for position in expression.tokens.indices {
+        if let word = expression.word(position), word.first?.isUppercase == true,
+          StandardTypes.table[word] == nil
+        {
+          names.insert(word)
+        }
+      }
+    }
+
+    for file in files {
+      for preference in file.preferences {
+        add(preference.defaultValue)
+        for name in preference.writtenType?.unwrapped.type.path ?? [] where StandardTypes.table[name] == nil {
+          names.insert(name)
+        }
+      }
+      for defaults in file.keyDefaults {
+        for clause in defaults.clauses { add(clause.expression) }
+      }
+    }
+    for file in files {
+      for scope in file.scopes where scope.kind != .extension {
+        if let name = scope.names.last { names.remove(name) }
+      }
+    }
+    return names
   }
 
   /// The tokens of `source` (for tools such as the fuzzer).

@@ -113,7 +113,10 @@ struct ExpressionAnalyzer {
             // Only the expression's first token takes the contextual type.
             let context = tokens.startIndex == position ? contextualType : nil
             analysis.require(
-              leadingDotIsolation(member, storeContext: storeContext, contextualType: context), "." + member)
+              leadingDotIsolation(
+                member, storeContext: storeContext, contextualType: context,
+                endsTerm: endsTerm(expression, after: position + 1)),
+              "." + member)
             // A store of this module's own `PreferenceStore` extension that only its file sees.
             if storeContext, let store = index.child("PreferenceStore", of: nil),
               case .member(_, let found)? = index.lookup(member, inType: store),
@@ -190,7 +193,9 @@ struct ExpressionAnalyzer {
         }
         analysis.require(isolation(of: global, in: nil), name)
       case .external:
-        if !StandardTypes.name(name, has: .nonisolated) && !storeContext {
+        if !StandardTypes.name(name, has: .nonisolated) && !storeContext
+          && !namesDependencyEnumCase(expression, from: position)
+        {
           analysis.require(.mainActor, name)
         }
       }
@@ -301,9 +306,10 @@ struct ExpressionAnalyzer {
 
   /// `.member` of the contextual type: the library's store factories, or an enum case or static
   /// member of the declared type (`contextualType`, where the default is that `.member`).
-  private func leadingDotIsolation(_ member: String, storeContext: Bool, contextualType: WrittenType?)
-    -> Isolation
-  {
+  /// `endsTerm`: nothing is read off the member (`.a`, `.a(1)`, not `.a.b`).
+  private func leadingDotIsolation(
+    _ member: String, storeContext: Bool, contextualType: WrittenType?, endsTerm: Bool
+  ) -> Isolation {
     if storeContext { return .nonisolated }
     if let contextualType {
       let (type, isOptional) = contextualType.unwrapped
@@ -326,10 +332,56 @@ struct ExpressionAnalyzer {
       {
         return .nonisolated
       }
+      // A case of a dependency's enum (`Unit = .grapheme`), which no actor isolates.
+      if endsTerm, index.withoutModuleName(names) == nil, index.dependencyEnums.isCase(member, of: names) {
+        return .nonisolated
+      }
     }
     // Elsewhere (an argument, an element) the contextual type is unknown. Enum cases of any
     // module type are nonisolated; anything else may not be.
     return index.enumCaseNames.contains(member) ? .nonisolated : .mainActor
+  }
+
+  /// Whether the name at `position` begins a case of a dependency's enum (`Kit.Unit.grapheme`,
+  /// `Kit.Unit.tagged(1)`) that is a whole term: nothing is read off the case, whose members
+  /// (`.rawValue`) the enum's isolation may isolate.
+  private func namesDependencyEnumCase(_ expression: ExpressionSyntax, from position: Int) -> Bool {
+    guard !index.dependencyEnums.isEmpty, let first = expression.word(position) else { return false }
+    var path = [first]
+    var last = position
+    while expression.punct(last + 1, UInt8(ascii: ".")), let next = expression.word(last + 2) {
+      path.append(next)
+      last += 2
+    }
+    guard path.count > 1, endsTerm(expression, after: last) else { return false }
+    return index.dependencyEnums.isCase(path[path.count - 1], of: Array(path.dropLast()))
+  }
+
+  /// Whether nothing is read off the term that ends with the name at `position`: no `.member`,
+  /// `?`, `!` or subscript follows it, or the argument list of a call of it.
+  private func endsTerm(_ expression: ExpressionSyntax, after position: Int) -> Bool {
+    var next = position + 1
+    if expression.punct(next, UInt8(ascii: "(")) {
+      var depth = 0
+      while next < expression.tokens.count {
+        if expression.punct(next, UInt8(ascii: "(")) {
+          depth += 1
+        } else if expression.punct(next, UInt8(ascii: ")")) {
+          depth -= 1
+          if depth == 0 { break }
+        }
+        next += 1
+      }
+      next += 1
+    }
+    guard next < expression.tokens.count else { return true }
+    if expression.punct(next, UInt8(ascii: ".")) || expression.punct(next, UInt8(ascii: "[")) { return false }
+    let token = expression.tokens[next]
+    if token.kind == .operator, token.start == expression.tokens[next - 1].end {
+      let text = expression.text(next)
+      return !(text.hasPrefix("?") || text.hasPrefix("!"))
+    }
+    return true
   }
 
   private func isolation(of member: ModuleIndex.Member, in owner: ModuleIndex.TypeID?) -> Isolation {

@@ -149,7 +149,12 @@ package final class ModuleIndex: @unchecked Sendable {
     }
   }
 
-  package init(_ files: [FileSyntax]) {
+  /// The enums of the modules this one depends on, read from their sources where the build gives
+  /// them (``DependencyEnums``).
+  package let dependencyEnums: DependencyEnums
+
+  package init(_ files: [FileSyntax], dependencyEnums: DependencyEnums = DependencyEnums()) {
+    self.dependencyEnums = dependencyEnums
     moduleName = files.first.map { String($0.fileID.prefix { $0 != "/" }) }
     // Which names are global actors is known only once every file's declarations are.
     for file in files {

@@ -50,7 +50,9 @@ package struct ScannerCommand {
     so that a later run parses only the files whose contents changed; the build plugin keeps one),
     --settings-from FILE --target-name NAME (the Package.swift, or the project.pbxproj and the
     .xcconfig files it names, that declares target NAME's default actor isolation and whether it
-    infers isolated conformances, unless the configuration states them).
+    infers isolated conformances, unless the configuration states them), --dependency-source
+    FILE (a .swift file of a module this one depends on, read for the enums whose cases a default
+    names, which evaluate off the main actor; the build plugin passes them for SwiftPM targets).
 
     PATH is a .swift file or a directory searched recursively. Exit status: 0 on success, 1 when
     an error diagnostic was reported, 2 for invalid arguments.
@@ -125,6 +127,8 @@ package struct ScannerCommand {
     /// The manifest or Xcode project that declares the target's build settings, and the
     /// target's name there.
     var settingsSource: (file: String, target: String)?
+    /// The `.swift` files of the modules this one depends on (`--dependency-source`).
+    var dependencySources: [String] = []
     var paths: [String]
   }
 
@@ -157,6 +161,7 @@ package struct ScannerCommand {
     var document: String?
     var store: String?
     var paths: [String] = []
+    var dependencySources: [String] = []
     while let argument = remaining.popFirst() {
       func value() throws(UsageError) -> String {
         guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
@@ -183,6 +188,7 @@ package struct ScannerCommand {
       case "--cache": cache = try value()
       case "--settings-from": settingsFile = try value()
       case "--target-name": targetName = try value()
+      case "--dependency-source": dependencySources.append(try value())
       case "--":
         paths += remaining
         remaining = []
@@ -247,7 +253,7 @@ package struct ScannerCommand {
       subcommand: subcommand, module: module, config: config, cache: cache, lock: lock,
       expectedLock: expectedLock,
       settingsSource: settingsFile.flatMap { file in targetName.map { (file, $0) } },
-      paths: paths)
+      dependencySources: dependencySources, paths: paths)
   }
 
   /// Runs the command and returns the exit status.
@@ -289,8 +295,9 @@ package struct ScannerCommand {
         return try updateLock(
           request, options: options, module: module, configuration: configuration, existing: lock?.contents)
       }
-      let scanner = PreferenceScanner(
+      var scanner = PreferenceScanner(
         module: module, configuration: configuration, lock: lock, expectedLockPath: options.expectedLock)
+      scanner.dependencySources = options.dependencySources
       let result = try scanner.scan(paths: options.paths, cache: cache(options))
       switch options.subcommand {
       case .export(let format, let output):
