@@ -27,6 +27,8 @@ struct PreferencesCommand: CommandPlugin {
     var module: String
     var sources: [URL]
     var files: PluginShared.TargetFiles
+    /// The Swift sources of the targets it depends on, as the build plugin passes them.
+    var dependencySources: [URL] = []
   }
 
   func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -38,7 +40,10 @@ struct PreferencesCommand: CommandPlugin {
           toolsVersion: [
             context.package.toolsVersion.major, context.package.toolsVersion.minor,
             context.package.toolsVersion.patch,
-          ], targetName: $0.name))
+          ], targetName: $0.name),
+        dependencySources: $0.recursiveTargetDependencies.flatMap {
+          $0.sourceModule?.sourceFiles(withSuffix: "swift").map(\.url) ?? []
+        })
     }
     try perform(
       arguments: arguments, targets: targets, container: "package '\(context.package.displayName)'",
@@ -70,7 +75,9 @@ struct PreferencesCommand: CommandPlugin {
     }
 
     func scannerArguments(_ command: [String], for target: CommandTarget) -> [String] {
-      command + ["--module", target.module] + target.files.options + ["--"] + target.sources.map(\.path)
+      command + ["--module", target.module] + target.files.options
+        + target.dependencySources.flatMap { ["--dependency-source", $0.path] } + ["--"]
+        + target.sources.map(\.path)
     }
 
     switch request.verb {

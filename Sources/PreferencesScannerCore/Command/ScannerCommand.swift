@@ -479,10 +479,10 @@ package struct ScannerCommand {
     for (finding, line) in LockRules.disagreements(in: lockFile) {
       problems.append(Diagnostic(.error, finding.refusal, file: lockPath, line: line, column: 1))
     }
-    let result = try PreferenceScanner(
-      module: module, configuration: configuration, lock: PreferenceLock.Committed(lockFile, path: lockPath)
-    )
-    .scan(paths: options.paths, cache: cache(options))
+    var scanner = PreferenceScanner(
+      module: module, configuration: configuration, lock: PreferenceLock.Committed(lockFile, path: lockPath))
+    scanner.dependencySources = options.dependencySources
+    let result = try scanner.scan(paths: options.paths, cache: cache(options))
     // The scanner's own errors, except the lock's: those are what this command settles.
     let settled = Set(result.lockDiagnostics.map(\.description))
     problems += result.diagnostics.filter {
