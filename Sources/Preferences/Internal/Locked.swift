@@ -17,8 +17,8 @@ import Foundation
 /// Reads of cached preferences take one of these locks, so it is the cheapest correct lock of
 /// each platform: `Mutex` needs macOS 15 / iOS 18 (above this package's floor) and `NSLock` costs
 /// two dynamic calls per acquisition, so Apple platforms use `os_unfair_lock`; on Linux, `Mutex`
-/// (a futex word) costs about half of glibc's `pthread_mutex_lock`/`unlock` per read (measured:
-/// `swift run -c release PreferencesBenchmarks`, a cached `@Preference` Int read 29 → 22 ns).
+/// (a futex word) costs about half of glibc's `pthread_mutex_lock`/`unlock` per read
+/// (`PreferencesBenchmarks`' cached reads; Benchmarks/README.md).
 ///
 /// `@unchecked Sendable` is safe here: `value` is only read or written inside `withLock`, which
 /// holds the lock for the whole access, so no two threads touch it at once. The lock lives at a

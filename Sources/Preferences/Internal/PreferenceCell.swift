@@ -26,7 +26,7 @@ final class PreferenceCell: Sendable {
   /// The key path every access and mutation names, kept by each cell: a read loads it from the
   /// cell it already holds. Forming the literal on each read costs more than the rest of a
   /// cached read, and a shared `static let` costs a lazy-initialization check (`swift_once`) on
-  /// every read, about 16 of a cached read's 390 instructions.
+  /// every read.
   ///
   /// `nonisolated(unsafe)` is safe: a key path is an immutable object once formed (the standard
   /// library does not mark `KeyPath` `Sendable`, only key path literals it can prove are), and

@@ -153,8 +153,8 @@ public struct DerivedPreference<Value: PreferenceValue, Registry: GeneratedPrefe
   /// constant by the optimizer); the other arguments are read by the build plugin from source.
   ///
   /// The default is taken as a value, not an `@autoclosure` that would spare its evaluation: an
-  /// autoclosure made an edit that shifts lines in a module of 1,200 declarations build 1.40× the
-  /// keyed wrapper instead of 1.19× (`Scripts/plugin-build-benchmark.sh`, Benchmarks/README.md).
+  /// autoclosure made the edit that shifts lines build markedly slower than the keyed wrapper
+  /// (`Scripts/plugin-build-benchmark.sh`; the figures are in Benchmarks/README.md).
   @inlinable
   init(fileID: StaticString, line: UInt, default defaultValue: Value) {
     self.fileIDAddress = UInt(bitPattern: fileID.utf8Start)
