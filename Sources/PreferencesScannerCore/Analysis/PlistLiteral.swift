@@ -62,10 +62,9 @@ package indirect enum PlistLiteral: Sendable, Equatable {
     default: return nil
     }
     let text = type.text
+    if StandardTypes.name(text, has: .storedAsInteger) { return .scalar(.integer) }
+    if StandardTypes.name(text, has: .storedAsReal) { return .scalar(.double) }
     switch text {
-    case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
-      return .scalar(.integer)
-    case "Double", "Float", "Float32", "Float64", "CGFloat", "TimeInterval": return .scalar(.double)
     case "Bool": return .scalar(.bool)
     case "String": return .scalar(.string)
     default: return nil

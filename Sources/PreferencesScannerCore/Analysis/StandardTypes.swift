@@ -39,6 +39,12 @@ enum StandardTypes {
     /// back (`Set<AnyHashable>`, found porting WasmKit, was left to the compiler, whose error
     /// names no fix).
     static let typeErased = Traits(rawValue: 1 << 10)
+    /// A fixed-width integer: a property list stores it as an integer, and a literal of it is
+    /// encoded as one.
+    static let storedAsInteger = Traits(rawValue: 1 << 11)
+    /// A binary floating-point type of 32 or 64 bits (or `CGFloat`, `TimeInterval`): a property
+    /// list stores it as a real.
+    static let storedAsReal = Traits(rawValue: 1 << 12)
   }
 
   /// Whether `name` (one component: `Int`, not `Swift.Int`) has every trait of `traits`.
@@ -49,16 +55,18 @@ enum StandardTypes {
   /// What a call of a ``Traits/callIsNotOfItsName`` name returns, where that is known.
   static let callResults: [String: String] = ["NSHomeDirectory": "String", "NSTemporaryDirectory": "String"]
 
-  private static let integer: Traits = [
+  private static let number: Traits = [
     .standardLibrary, .nonisolated, .sendable, .rawValueType, .failableInitializer,
   ]
+  private static let integer = number.union(.storedAsInteger)
+  private static let real = number.union(.storedAsReal)
 
   static let table: [String: Traits] = [
     "Int": integer, "Int8": integer, "Int16": integer, "Int32": integer, "Int64": integer, "UInt": integer,
-    "UInt8": integer, "UInt16": integer, "UInt32": integer, "UInt64": integer, "Double": integer,
-    "Float": integer,
+    "UInt8": integer, "UInt16": integer, "UInt32": integer, "UInt64": integer, "Double": real,
+    "Float": real, "Float32": real, "Float64": real,
     "Float16": [.standardLibrary, .nonisolated, .sendable, .untextualKey],
-    "CGFloat": [.nonisolated, .sendable, .rawValueType, .untextualKey],
+    "CGFloat": [.nonisolated, .sendable, .rawValueType, .untextualKey, .storedAsReal],
     "Bool": [.standardLibrary, .nonisolated, .sendable, .failableInitializer],
     "String": [.standardLibrary, .nonisolated, .sendable, .rawValueType],
     "Character": [.standardLibrary, .nonisolated, .sendable, .rawValueType, .failableInitializer],
@@ -76,7 +84,7 @@ enum StandardTypes {
     "URL": [.nonisolated, .sendable, .failableInitializer, .untextualKey],
     "UUID": [.nonisolated, .sendable, .failableInitializer],
     "Data": [.nonisolated, .sendable, .untextualKey],
-    "TimeInterval": [.nonisolated, .sendable],
+    "TimeInterval": [.nonisolated, .sendable, .storedAsReal],
     "Decimal": [.nonisolated, .sendable, .failableInitializer, .untextualKey],
     "Locale": [.nonisolated, .sendable],
     "TimeZone": [.nonisolated, .sendable],

@@ -286,11 +286,8 @@ package func typesAreCompatible(_ old: String, _ new: String) -> Bool {
 /// with the integer and floating-point types each made one.
 package func normalizedType(_ type: String) -> String {
   let type = WrittenType(parsing: type).unwrapped.type.text.removing(" ")
-  let integers: Set<String> = [
-    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
-  ]
-  if integers.contains(type) { return "Int" }
-  if ["Double", "Float", "CGFloat", "Float32", "Float64", "TimeInterval"].contains(type) { return "Double" }
+  if StandardTypes.name(type, has: .storedAsInteger) { return "Int" }
+  if StandardTypes.name(type, has: .storedAsReal) { return "Double" }
   return type
 }
 
