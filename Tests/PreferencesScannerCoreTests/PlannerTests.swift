@@ -651,3 +651,26 @@ import Testing
       ])
   }
 }
+
+/// Which standard types a property list stores as integers and reals: one pair of traits in
+/// `StandardTypes`, read by the literal encoder and the lock's comparison of types.
+@Suite struct NumericStandardTypesTests {
+  @Test(arguments: ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"])
+  func integersAreEncodedAndComparedAsInt(type: String) {
+    #expect(PlistLiteral.encode(ExpressionSyntax(text: "7"), as: WrittenType(parsing: type)) == .integer(7))
+    #expect(normalizedType(type) == "Int")
+    #expect(normalizedType(type + "?") == "Int")
+  }
+
+  @Test(arguments: ["Double", "Float", "Float32", "Float64", "CGFloat", "TimeInterval"])
+  func realsAreEncodedAndComparedAsDouble(type: String) {
+    #expect(PlistLiteral.encode(ExpressionSyntax(text: "7"), as: WrittenType(parsing: type)) == .double(7))
+    #expect(normalizedType(type) == "Double")
+  }
+
+  @Test func otherTypesAreThemselves() {
+    #expect(normalizedType("Float16") == "Float16", "not stored as a property list's real")
+    #expect(normalizedType("[Int]") == "[Int]")
+    #expect(PlistLiteral.encode(ExpressionSyntax(text: "7"), as: WrittenType(parsing: "Float16")) == nil)
+  }
+}
