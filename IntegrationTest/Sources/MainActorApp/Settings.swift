@@ -182,6 +182,16 @@ struct PromptSettingsView {
   @Preference(key: "systemPrompt") var prompt = ""
 }
 
+/// Two views that share a key whose default's type only the compiler knows (`NSPoint` is not in
+/// the scanner's table): they agree because their defaults and options are written alike.
+struct MainWindowView {
+  @Preference(key: "windowPosition", store: .standard) var position = NSPoint(x: 0.5, y: 0.8)
+}
+
+struct InspectorWindowView {
+  @Preference(key: "windowPosition", store: .standard) var position = NSPoint(x: 0.5, y: 0.8)
+}
+
 /// The other spellings of a nonisolated conformance where the default isolation is MainActor:
 /// the conformance written `nonisolated`, and a type nested in a `nonisolated` one. The scanner
 /// accepts both; the compiler must too.

@@ -62,6 +62,11 @@ case .write:
   check(
     ChatView().systemPrompt == "Be brief",
     "a write through one declaration of a shared key reads through the other")
+  check(
+    MainWindowView().position == NSPoint(x: 0.5, y: 0.8)
+      && InspectorWindowView().position == NSPoint(x: 0.5, y: 0.8),
+    "a shared key whose default's type the compiler infers")
+  InspectorWindowView().position = NSPoint(x: 0.25, y: 0.75)
   launch.set(Date(timeIntervalSince1970: 86_400), for: .lastOpened)
   check(launch.value(for: .lastPane) == .library, "a key of the module's own enum reads its default")
   launch.set(.search, for: .lastPane)
@@ -223,6 +228,10 @@ case .verify:
     ChatView().systemPrompt == "Be brief" && defaults.string(forKey: "systemPrompt") == "Be brief"
       && PreferenceRegistry.preferences.filter { $0.key == "systemPrompt" }.count == 2,
     "a shared key persisted; the registry lists both declarations")
+  check(
+    MainWindowView().position == NSPoint(x: 0.25, y: 0.75)
+      && PreferenceRegistry.preferences.filter { $0.key == "windowPosition" }.count == 2,
+    "a shared key of an inferred type persisted, read through the other declaration")
   let batch = await Task.detached { SyncSettings().batchSize }.value
   check(batch == 250, "a value written off the main actor persisted, read off it")
   check(SharedSettings().sharedCount == 9, "a store read from a static let persisted")
