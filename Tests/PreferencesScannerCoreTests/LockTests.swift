@@ -185,6 +185,27 @@ import Testing
     #expect(types["S.mixed"] == .some(nil), "overloads disagree: left to the compiler")
   }
 
+  /// A written type made of standard names only is compared by the scanner; one that names
+  /// another type at any depth is left to generated code.
+  @Test func writtenStandardTypesAreTheScannersToCompare() {
+    let result = scan(
+      """
+      struct S {
+        @Preference var counts: [String: [Int]]? = nil
+        @Preference var names: Set<String> = []
+        @Preference var themes: [String: Theme] = [:]
+        @Preference var boxed: Box<Int>? = nil
+      }
+      """,
+      lock:
+        "S.counts: [String: [Int]]?\nS.names: Set<String>\nS.themes: [String: Theme]\nS.boxed: Box<Int>?\n")
+    #expect(errors(result).isEmpty)
+    #expect(result.lockedTypes["S.counts"] == nil)
+    #expect(result.lockedTypes["S.names"] == nil)
+    #expect(result.lockedTypes["S.themes"] != nil, "'Theme' is not a standard name")
+    #expect(result.lockedTypes["S.boxed"] != nil, "'Box' is not a standard name")
+  }
+
   /// Where the scanner cannot see the type, the generated code makes the compiler check it.
   @Test func typesTheScannerCannotSeeAreCheckedByGeneratedCode() throws {
     let result = scan(

@@ -169,7 +169,7 @@ package struct LockAnalysis {
     {
       return nil
     }
-    if let written = plan.syntax.declaredType, Self.isStandard(written) { return nil }
+    if let written = plan.syntax.writtenType, Self.isStandard(written) { return nil }
     let normalized = normalizedType(type)
     if normalized == "Int" { return .init(type: type, family: .integer) }
     if normalized == "Double" { return .init(type: type, family: .real) }
@@ -186,9 +186,17 @@ package struct LockAnalysis {
     return ExpressionAnalyzer(index: index, context: context, declaringType: declaringType, file: plan.file)
   }
 
-  static func isStandard(_ type: String) -> Bool {
-    let names = type.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
-    return !names.isEmpty && names.allSatisfy { StandardTypes.name($0, has: .nonisolated) }
+  /// Whether every name in `type`, at any depth, is a standard type's (`[String: Int]?`), read
+  /// on the parsed model; what the model does not take apart is not.
+  static func isStandard(_ type: WrittenType) -> Bool {
+    switch type {
+    case .named(let components):
+      components.allSatisfy {
+        StandardTypes.name($0.name, has: .nonisolated) && $0.arguments.allSatisfy(isStandard)
+      }
+    case .other, .inlineArray: false
+    default: type.parts.allSatisfy(isStandard)
+    }
   }
 
   /// Whether the dropped keys are the declared keys under another separator or prefix: the
