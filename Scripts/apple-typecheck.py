@@ -260,11 +260,11 @@ def plugin_api():
 
 def checks():
     runtime = [p.relative_to(ROOT) for p in swift_files("Sources/Preferences")]
-    shared = Path("Plugins/PluginsShared/PluginShared.swift")
     result = [Check("runtime", "Preferences", runtime, list(PLATFORMS), emits=True,
                     flags=["-enable-testing"])]
     for plugin in ("PreferenceRegistryPlugin", "PreferencesCommand"):
-        files = [Path(f"Plugins/{plugin}/plugin.swift"), shared]
+        # Every file of the plugin's folder, the shared ones (links) among them.
+        files = sorted(Path(f"Plugins/{plugin}").glob("*.swift"))
         # SwiftPM builds plugins for the host (macOS); Xcode adds XcodeProjectPlugin.
         result.append(Check(f"plugin {plugin} (SwiftPM)", plugin, files, ["macOS"], plugin="SwiftPM"))
         result.append(Check(f"plugin {plugin} (Xcode)", plugin, files, ["macOS"], plugin="Xcode"))

@@ -204,16 +204,26 @@ enum PluginShared {
   /// The scanner's arguments to generate the registry of one module, in the plugin's
   /// `workDirectory`.
   /// `dependencySources`: the `.swift` files of the modules the target depends on, where the
-  /// build names them, which the scanner reads for the enums a default may name.
+  /// build names them (`MODULE=PATH`), which the scanner reads for the enums a default may name.
   static func generateArguments(
     module: String, workDirectory: URL, files: TargetFiles, sources: [URL], planned: [URL],
-    dependencySources: [URL] = []
+    dependencySources: [String] = []
   ) -> [String] {
     ["generate", "--module", module, "--output-directory", outputDirectory(in: workDirectory).path]
       + ["--cache", workDirectory.appendingPathComponent(parseCacheName).path]
       + planned.flatMap { ["--planned", $0.path] } + files.options
-      + dependencySources.flatMap { ["--dependency-source", $0.path] } + ["--"]
+      + dependencySources.flatMap { ["--dependency-source", $0] } + ["--"]
       + sources.map(\.path)
+  }
+
+  /// The files of `MODULE=PATH` dependency sources: inputs of the build command, so that a
+  /// change to one (an enum case that becomes a static property) reruns the scanner.
+  static func dependencyPaths(_ sources: [String]) -> [URL] {
+    sources.map { source in
+      URL(
+        fileURLWithPath: source.firstIndex(of: "=").map { String(source[source.index(after: $0)...]) }
+          ?? source)
+    }
   }
 
   /// What the scanner keeps of a target's build settings (``settingsRecordName``), one field a

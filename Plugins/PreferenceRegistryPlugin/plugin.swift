@@ -24,11 +24,7 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
           in: target.directoryURL, packageDirectory: context.package.directoryURL,
           toolsVersion: Self.version(context.package.toolsVersion), targetName: target.name),
         sources: target.sourceFiles(withSuffix: "swift").map(\.url),
-        // The Swift sources of every target it depends on, in this package or another: the
-        // scanner reads the enums a default names from them (`Target.recursiveTargetDependencies`).
-        dependencySources: target.recursiveTargetDependencies.flatMap {
-          $0.sourceModule?.sourceFiles(withSuffix: "swift").map(\.url) ?? []
-        })
+        dependencySources: target.dependencySourceArguments)
     ]
   }
 
@@ -38,7 +34,7 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
   /// One core function for SwiftPM and Xcode targets.
   static func command(
     tool: URL, workDirectory: URL, module: String, targetName: String, files: PluginShared.TargetFiles,
-    sources: [URL], dependencySources: [URL] = []
+    sources: [URL], dependencySources: [String] = []
   ) -> Command {
     let planned = PluginShared.plannedSources(sources)
     return .buildCommand(
@@ -49,7 +45,7 @@ struct PreferenceRegistryPlugin: BuildToolPlugin {
         dependencySources: dependencySources),
       // A dependency's sources too: an enum case that becomes a static property changes where
       // its default may be evaluated.
-      inputFiles: sources + dependencySources + files.inputs
+      inputFiles: sources + PluginShared.dependencyPaths(dependencySources) + files.inputs
         + PluginShared.recordedSettingsFiles(in: workDirectory),
       outputFiles: PluginShared.outputs(in: PluginShared.outputDirectory(in: workDirectory), planned: planned)
     )

@@ -27,8 +27,9 @@ struct PreferencesCommand: CommandPlugin {
     var module: String
     var sources: [URL]
     var files: PluginShared.TargetFiles
-    /// The Swift sources of the targets it depends on, as the build plugin passes them.
-    var dependencySources: [URL] = []
+    /// The Swift sources of the modules it depends on, as the build plugin passes them
+    /// (`MODULE=PATH`).
+    var dependencySources: [String] = []
   }
 
   func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -41,9 +42,7 @@ struct PreferencesCommand: CommandPlugin {
             context.package.toolsVersion.major, context.package.toolsVersion.minor,
             context.package.toolsVersion.patch,
           ], targetName: $0.name),
-        dependencySources: $0.recursiveTargetDependencies.flatMap {
-          $0.sourceModule?.sourceFiles(withSuffix: "swift").map(\.url) ?? []
-        })
+        dependencySources: $0.dependencySourceArguments)
     }
     try perform(
       arguments: arguments, targets: targets, container: "package '\(context.package.displayName)'",
@@ -76,7 +75,7 @@ struct PreferencesCommand: CommandPlugin {
 
     func scannerArguments(_ command: [String], for target: CommandTarget) -> [String] {
       command + ["--module", target.module] + target.files.options
-        + target.dependencySources.flatMap { ["--dependency-source", $0.path] } + ["--"]
+        + target.dependencySources.flatMap { ["--dependency-source", $0] } + ["--"]
         + target.sources.map(\.path)
     }
 

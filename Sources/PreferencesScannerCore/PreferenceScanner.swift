@@ -22,9 +22,9 @@ package struct PreferenceScanner: Sendable {
   package var lock: PreferenceLock.Committed?
   /// Where the lock belongs, for the warning when there is none.
   package var expectedLockPath: String?
-  /// The `.swift` files of the modules this one depends on, which the build plugin passes where
-  /// the build names them (SwiftPM targets): read only for the enums a default may name
-  /// (``DependencyEnums``).
+  /// The `.swift` files of the modules this one depends on, `MODULE=PATH` (or a bare path, of
+  /// no known module), which the build plugin passes where the build names them (SwiftPM
+  /// targets): read only for the enums a default may name (``DependencyEnums``).
   package var dependencySources: [String] = []
 
   /// Whether this module was compiled with optimization. Package.swift builds the scanner without
@@ -111,7 +111,8 @@ package struct PreferenceScanner: Sendable {
       dependencyEnums: dependencySources.isEmpty
         ? DependencyEnums()
         : DependencyEnums(
-          paths: dependencySources, names: Self.namesOfOtherModules(in: files), module: module))
+          sources: dependencySources.map(DependencyEnums.Source.init(argument:)),
+          names: Self.namesOfOtherModules(in: files), module: module))
     let planner = Planner(index: index, configuration: configuration)
     let (plans, planning, planRequests) = planner.plan(files)
     let (typedKeys, keyProblems, keyRequests) = TypedKeys(index: index, files: files, planner: planner)
@@ -173,10 +174,12 @@ package struct PreferenceScanner: Sendable {
         for clause in defaults.clauses { add(clause.expression) }
       }
     }
+    // The module's own types and type aliases hide another module's of the same name.
     for file in files {
       for scope in file.scopes where scope.kind != .extension {
         if let name = scope.names.last { names.remove(name) }
       }
+      for member in file.members where member.kind == .typeAlias { names.remove(member.name) }
     }
     return names
   }

@@ -4,24 +4,26 @@ import Testing
 @testable import PreferencesScannerCore
 
 /// A dependency's enum case, read from the dependency's sources, is evaluated off the main actor
-/// (no actor isolates an enum case); anything else of another module keeps an unknown isolation.
+/// (no actor isolates an enum case); anything else of another module keeps an unknown isolation,
+/// and so does a case wherever the compiler could take the name for something else.
 @Suite struct DependencyEnumsTests {
   /// The dependency's files, written to a fresh directory; the directory goes with the value.
   final class Dependency {
     let directory: URL
-    let paths: [String]
+    /// `MODULE=PATH`, as the build plugin passes them.
+    let arguments: [String]
 
-    init(_ files: [String: String]) throws {
+    init(module: String = "Kit", _ files: [String: String]) throws {
       directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "dependency-enums-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      var paths: [String] = []
+      var arguments: [String] = []
       for (name, text) in files.sorted(by: { $0.key < $1.key }) {
         let url = directory.appendingPathComponent(name)
         try text.write(to: url, atomically: true, encoding: .utf8)
-        paths.append(url.path)
+        arguments.append("\(module)=\(url.path)")
       }
-      self.paths = paths
+      self.arguments = arguments
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -32,6 +34,9 @@ import Testing
     @MainActor public enum CharacterUnit: String, Sendable {
       case graphemeCluster, word
       case tagged(Int)
+      #if os(Linux)
+        case linuxOnly
+      #endif
       public static let standard = CharacterUnit.word
     }
     """,
@@ -45,15 +50,25 @@ import Testing
     @MainActor public struct Palette { public static let accent = 1 }
     """,
     // `Mode` is an enum in one file and a struct in another (two modules of the dependencies):
-    // which one a default names only the compiler knows.
+    // which one a default names only the compiler knows. The struct's name is on the next line.
     "ModeA.swift": "public enum Mode { case fast }",
-    "ModeB.swift": "@MainActor public struct Mode { public static let fast = Mode() }",
+    "ModeB.swift": "@MainActor public struct\n  Mode { public static let fast = Mode() }",
     "Alias.swift": "public typealias Shade = Palette",
+    "Internal.swift": "enum Hidden { case shown }",
+    "Calls.swift": """
+    @MainActor public enum Signal {
+      case on
+      case off
+    }
+    @MainActor extension Signal {
+      public static func on(_ level: Int) -> Signal { .on }
+    }
+    """,
   ]
 
   func how(_ source: String, dependency: Dependency?) -> [String: String] {
     var scanner = PreferenceScanner(module: "App")
-    scanner.dependencySources = dependency?.paths ?? []
+    scanner.dependencySources = dependency?.arguments ?? []
     let result = scanner.scan(files: [("Sources/App/File.swift", Array(source.utf8))])
     return Dictionary(uniqueKeysWithValues: result.plans.map { ($0.key, $0.how) })
   }
@@ -75,12 +90,19 @@ import Testing
       @Preference var l = CharacterUnit.missing
       @Preference var m = Density.compact
       @Preference var n = [CharacterUnit.word]
+      @Preference var o = CharacterUnit.linuxOnly
+      @Preference var p = Hidden.shown
+      @Preference var q = Signal.on(3)
+      @Preference var r = Signal.off
+      @Preference var s = CharacterUnit.word == .word
+      @Preference var t = CharacterUnit.tagged(1) { 2 }
+      @Preference var u = [CharacterUnit.word: 1]
     }
     """
 
   @Test func aDependencysEnumCaseNeedsNoActor() throws {
     let found = how(Self.source, dependency: try Dependency(Self.kit))
-    for key in ["S.a", "S.b", "S.c", "S.d", "S.e", "S.f", "S.g", "S.n"] {
+    for key in ["S.a", "S.b", "S.c", "S.d", "S.e", "S.f", "S.g", "S.n", "S.r"] {
       #expect(found[key] == "registry", "\(key): a case of a dependency's enum")
     }
     #expect(found["S.h"] == "mainActor", "a static property of a main-actor enum")
@@ -89,6 +111,12 @@ import Testing
     #expect(found["S.k"] == "mainActor", "'Mode' is a struct in one of the dependencies")
     #expect(found["S.l"] == "mainActor", "not a case of the enum")
     #expect(found["S.m"] == "mainActor", "'Density' is nested: other modules name it 'Layout.Density'")
+    #expect(found["S.o"] == "mainActor", "a case under #if may be something else where another branch builds")
+    #expect(found["S.p"] == "mainActor", "an internal enum is not the dependency's to show")
+    #expect(found["S.q"] == "mainActor", "'on' has no payload: 'Signal.on(3)' calls the static function")
+    #expect(found["S.s"] == "mainActor", "an operator of a main-actor enum may be isolated")
+    #expect(found["S.t"] == "mainActor", "a trailing closure: more than the case")
+    #expect(found["S.u"] == "mainActor", "a dictionary key is hashed, which the enum's isolation may isolate")
   }
 
   /// With no dependency sources (an Xcode target, `scan` without them), every name of another
@@ -100,36 +128,93 @@ import Testing
     }
   }
 
-  /// The module's own type of the same name is the one a default names.
-  @Test func theModulesOwnTypeComesFirst() throws {
-    let found = how(
+  /// A name the module declares, aliases or extends with a member of the case's name is the
+  /// module's, whatever a dependency declares.
+  @Test func theModulesOwnNamesComeFirst() throws {
+    let kit = try Dependency(Self.kit)
+    let own = how(
       """
+      import Kit
       @MainActor struct CharacterUnit { static let word = CharacterUnit() }
       struct S { @Preference var a = CharacterUnit.word }
-      """, dependency: try Dependency(Self.kit))
+      """, dependency: kit)
+    #expect(own["S.a"] == "mainActor")
+    let aliased = how(
+      """
+      import Kit
+      typealias Mode = AppMode
+      @MainActor enum AppMode { case fast; static let fast2 = AppMode.fast }
+      struct S {
+        @Preference var a: Layout.Density = .compact
+        typealias Density = AppMode
+      }
+      struct T { @Preference var b: CharacterUnit = .word }
+      """, dependency: kit)
+    #expect(aliased["S.a"] == "mainActor", "the module declares a type alias named 'Layout'… 'Density'")
+    #expect(aliased["T.b"] == "registry")
+    let extended = how(
+      """
+      import Kit
+      extension CharacterUnit { static var word: CharacterUnit { .graphemeCluster } }
+      extension Layout.Density { var label: String { rawValue } }
+      struct S {
+        @Preference var a = CharacterUnit.word
+        @Preference var b: CharacterUnit = .word
+        @Preference var c = CharacterUnit.graphemeCluster
+        @Preference var d = Layout.Density.compact
+      }
+      """, dependency: kit)
+    #expect(extended["S.a"] == "mainActor", "the module's extension adds a 'word'")
+    #expect(extended["S.b"] == "mainActor", "the module's extension adds a 'word'")
+    #expect(extended["S.c"] == "registry", "an extension that adds nothing of that name")
+    #expect(extended["S.d"] == "registry")
+  }
+
+  /// A dependency's enum counts only in a file that imports its module.
+  @Test func onlyAnImportedModulesEnum() throws {
+    let found = how(
+      "struct S { @Preference var a = CharacterUnit.word }", dependency: try Dependency(Self.kit))
     #expect(found["S.a"] == "mainActor")
   }
 
-  /// Only files with a declaration of a name a default uses are parsed.
-  @Test func aFileIsReadOnlyWhereItDeclaresAName() {
+  /// Only files that hold a name a default uses, as a whole word, are parsed.
+  @Test func aFileIsReadOnlyWhereItHoldsAName() {
     let text = Array("struct A {}\nenum  Unit { case a }\nlet x = Unitless\n".utf8)
-    #expect(DependencyEnums.declares(text, Array("Unit".utf8)))
-    #expect(DependencyEnums.declares(text, Array("A".utf8)))
-    #expect(!DependencyEnums.declares(text, Array("Unitless".utf8)), "not after a declaring keyword")
-    #expect(!DependencyEnums.declares(text, Array("Uni".utf8)), "not a whole word")
-    #expect(!DependencyEnums.declares(Array("enum Unit2 {}".utf8), Array("Unit".utf8)))
-    #expect(!DependencyEnums.declares(Array("Unit".utf8), Array("Unit".utf8)))
+    #expect(DependencyEnums.holds(text, word: Array("Unit".utf8)))
+    #expect(DependencyEnums.holds(text, word: Array("A".utf8)))
+    #expect(!DependencyEnums.holds(text, word: Array("Uni".utf8)), "not a whole word")
+    #expect(!DependencyEnums.holds(text, word: Array("nit".utf8)), "not a whole word")
+    #expect(!DependencyEnums.holds(Array("enum Unit2 {}".utf8), word: Array("Unit".utf8)))
+    #expect(DependencyEnums.holds(Array("Unit".utf8), word: Array("Unit".utf8)))
+    func declarations(_ text: String) -> Int {
+      DependencyEnums.declarations(in: Array(text.utf8), of: Array("Mode".utf8))
+    }
+    #expect(declarations("struct\n  Mode {}") == 1, "across a line break, which the parser does not read")
+    #expect(declarations("public typealias Mode = X; enum Mode {}") == 2)
+    #expect(declarations("let x = Mode.a; func f(_ m: Mode)") == 0)
   }
 
-  /// The command line passes the plugin's `--dependency-source` files to the scanner.
+  @Test func aSourceArgumentNamesItsModule() {
+    func read(_ argument: String) -> [String?] {
+      let source = DependencyEnums.Source(argument: argument)
+      return [source.module, source.path]
+    }
+    #expect(read("Kit=/a/B.swift") == ["Kit", "/a/B.swift"])
+    #expect(read("/a=b/B.swift") == [nil, "/a=b/B.swift"])
+    #expect(read("B.swift") == [nil, "B.swift"])
+  }
+
+  /// The command line passes the plugin's `--dependency-source` files to the scanner, and the
+  /// build plugin writes them so.
   @Test func theCommandReadsTheDependencySources() throws {
     let dependency = try Dependency(Self.kit)
-    let app = try Dependency(["App.swift": Self.source])
+    let app = try Dependency(module: "App", ["App.swift": Self.source])
+    let appPaths = app.arguments.map { DependencyEnums.Source(argument: $0).path }
     var output = ""
     let command = ScannerCommand(standardOutput: { output += $0 }, standardError: { _ in })
     let status = command.run(
-      ["scan", "--module", "App"] + dependency.paths.flatMap { ["--dependency-source", $0] } + ["--"]
-        + app.paths)
+      ["scan", "--module", "App"] + dependency.arguments.flatMap { ["--dependency-source", $0] } + ["--"]
+        + appPaths)
     #expect(status == 0)
     let plans = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
     let declarations = plans?["preferences"] as? [[String: Any]] ?? []
@@ -143,5 +228,14 @@ import Testing
       })
     #expect(isolation["S.a"] == "registry")
     #expect(isolation["S.h"] == "mainActor")
+
+    let arguments = PluginShared.generateArguments(
+      module: "App", workDirectory: URL(fileURLWithPath: "/work"),
+      files: PluginShared.TargetFiles(in: URL(fileURLWithPath: "/nonexistent-target")),
+      sources: [URL(fileURLWithPath: "/s/A.swift")], planned: [], dependencySources: ["Kit=/k/B.swift"])
+    #expect(arguments.contains("--dependency-source"))
+    #expect(arguments[arguments.firstIndex(of: "--dependency-source")! + 1] == "Kit=/k/B.swift")
+    #expect(arguments.firstIndex(of: "--dependency-source")! < arguments.firstIndex(of: "--")!)
+    #expect(PluginShared.dependencyPaths(["Kit=/k/B.swift"]) == [URL(fileURLWithPath: "/k/B.swift")])
   }
 }

@@ -115,7 +115,7 @@ struct ExpressionAnalyzer {
             analysis.require(
               leadingDotIsolation(
                 member, storeContext: storeContext, contextualType: context,
-                endsTerm: endsTerm(expression, after: position + 1)),
+                term: Self.term(expression, endingAt: position + 1)),
               "." + member)
             // A store of this module's own `PreferenceStore` extension that only its file sees.
             if storeContext, let store = index.child("PreferenceStore", of: nil),
@@ -306,9 +306,9 @@ struct ExpressionAnalyzer {
 
   /// `.member` of the contextual type: the library's store factories, or an enum case or static
   /// member of the declared type (`contextualType`, where the default is that `.member`).
-  /// `endsTerm`: nothing is read off the member (`.a`, `.a(1)`, not `.a.b`).
+  /// `term`: the member stands alone (`.a`, `.a(1)`, not `.a.b` or `.a + b`).
   private func leadingDotIsolation(
-    _ member: String, storeContext: Bool, contextualType: WrittenType?, endsTerm: Bool
+    _ member: String, storeContext: Bool, contextualType: WrittenType?, term: Term?
   ) -> Isolation {
     if storeContext { return .nonisolated }
     if let contextualType {
@@ -332,8 +332,14 @@ struct ExpressionAnalyzer {
       {
         return .nonisolated
       }
-      // A case of a dependency's enum (`Unit = .grapheme`), which no actor isolates.
-      if endsTerm, index.withoutModuleName(names) == nil, index.dependencyEnums.isCase(member, of: names) {
+      // A case of a dependency's enum (`Unit = .grapheme`), which no actor isolates, where no
+      // name of the module's own (a type, an extension, a type alias) could be meant.
+      if let term, !names.isEmpty, !index.dependencyEnums.isEmpty,
+        case (.external, _) = index.resolve(names[0], in: context),
+        leavesToDependency(names, member: member),
+        index.dependencyEnums.isCase(
+          member, of: names, called: term.isCall, imports: index.importedModules[file] ?? [])
+      {
         return .nonisolated
       }
     }
@@ -343,8 +349,9 @@ struct ExpressionAnalyzer {
   }
 
   /// Whether the name at `position` begins a case of a dependency's enum (`Kit.Unit.grapheme`,
-  /// `Kit.Unit.tagged(1)`) that is a whole term: nothing is read off the case, whose members
-  /// (`.rawValue`) the enum's isolation may isolate.
+  /// `Kit.Unit.tagged(1)`) that stands alone: nothing is read off the case (`.rawValue`, which the
+  /// enum's isolation may isolate) and no operator applies to it (an enum's operators may be
+  /// isolated too).
   private func namesDependencyEnumCase(_ expression: ExpressionSyntax, from position: Int) -> Bool {
     guard !index.dependencyEnums.isEmpty, let first = expression.word(position) else { return false }
     var path = [first]
@@ -353,15 +360,37 @@ struct ExpressionAnalyzer {
       path.append(next)
       last += 2
     }
-    guard path.count > 1, endsTerm(expression, after: last) else { return false }
-    return index.dependencyEnums.isCase(path[path.count - 1], of: Array(path.dropLast()))
+    guard path.count > 1, let term = Self.term(expression, endingAt: last),
+      leavesToDependency(Array(path.dropLast()), member: path[path.count - 1])
+    else { return false }
+    return index.dependencyEnums.isCase(
+      path[path.count - 1], of: Array(path.dropLast()), called: term.isCall,
+      imports: index.importedModules[file] ?? [])
   }
 
-  /// Whether nothing is read off the term that ends with the name at `position`: no `.member`,
-  /// `?`, `!` or subscript follows it, or the argument list of a call of it.
-  private func endsTerm(_ expression: ExpressionSyntax, after position: Int) -> Bool {
+  /// Whether the module leaves `member` of the type at `path` to the module that declares the
+  /// type: the module declares no type alias of that name, and where it extends the type, no
+  /// member of the member's name (a static member an extension adds may hide a case, and takes
+  /// the module's isolation).
+  private func leavesToDependency(_ path: [String], member: String) -> Bool {
+    if index.aliasNames.contains(path[0]) { return false }
+    guard let extended = index.id(of: path) else { return true }
+    return index[extended].kind == nil && index.lookup(member, inType: extended) == nil
+  }
+
+  /// A name that stands alone in its expression: followed by nothing, or by one argument list
+  /// (`isCall`), then by the end of the expression or a `,`, `)` or `]` that ends an element.
+  struct Term {
+    var isCall: Bool
+  }
+
+  /// The term that ends with the name at `position`, or `nil` where more follows it (a member,
+  /// `?`, `!`, a subscript, a second call, a trailing closure, an operator).
+  static func term(_ expression: ExpressionSyntax, endingAt position: Int) -> Term? {
     var next = position + 1
+    var isCall = false
     if expression.punct(next, UInt8(ascii: "(")) {
+      isCall = true
       var depth = 0
       while next < expression.tokens.count {
         if expression.punct(next, UInt8(ascii: "(")) {
@@ -374,14 +403,11 @@ struct ExpressionAnalyzer {
       }
       next += 1
     }
-    guard next < expression.tokens.count else { return true }
-    if expression.punct(next, UInt8(ascii: ".")) || expression.punct(next, UInt8(ascii: "[")) { return false }
-    let token = expression.tokens[next]
-    if token.kind == .operator, token.start == expression.tokens[next - 1].end {
-      let text = expression.text(next)
-      return !(text.hasPrefix("?") || text.hasPrefix("!"))
-    }
-    return true
+    guard next < expression.tokens.count else { return Term(isCall: isCall) }
+    let ends =
+      expression.punct(next, UInt8(ascii: ",")) || expression.punct(next, UInt8(ascii: ")"))
+      || expression.punct(next, UInt8(ascii: "]"))
+    return ends ? Term(isCall: isCall) : nil
   }
 
   private func isolation(of member: ModuleIndex.Member, in owner: ModuleIndex.TypeID?) -> Isolation {

@@ -186,16 +186,17 @@ package struct LockAnalysis {
     return ExpressionAnalyzer(index: index, context: context, declaringType: declaringType, file: plan.file)
   }
 
-  /// Whether every name in `type`, at any depth, is a standard type's (`[String: Int]?`), read
-  /// on the parsed model; what the model does not take apart is not.
+  /// Whether `type` is a standard type, or an optional or collection of standard types at any
+  /// depth (`[String: [Int]]?`), read on the parsed model.
   static func isStandard(_ type: WrittenType) -> Bool {
     switch type {
     case .named(let components):
       components.allSatisfy {
         StandardTypes.name($0.name, has: .nonisolated) && $0.arguments.allSatisfy(isStandard)
       }
-    case .other, .inlineArray: false
-    default: type.parts.allSatisfy(isStandard)
+    case .optional(let inner), .array(let inner), .set(let inner): isStandard(inner)
+    case .dictionary(let key, let value): isStandard(key) && isStandard(value)
+    default: false
     }
   }
 

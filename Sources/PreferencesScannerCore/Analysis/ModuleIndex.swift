@@ -153,8 +153,16 @@ package final class ModuleIndex: @unchecked Sendable {
   /// them (``DependencyEnums``).
   package let dependencyEnums: DependencyEnums
 
+  /// The modules each file imports, by the file's path (for names of other modules that only
+  /// an import makes visible).
+  package let importedModules: [String: Set<String>]
+
   package init(_ files: [FileSyntax], dependencyEnums: DependencyEnums = DependencyEnums()) {
     self.dependencyEnums = dependencyEnums
+    importedModules =
+      dependencyEnums.isEmpty
+      ? [:]
+      : Dictionary(files.map { ($0.path, Set($0.imports.map(\.module))) }, uniquingKeysWith: { $0.union($1) })
     moduleName = files.first.map { String($0.fileID.prefix { $0 != "/" }) }
     // Which names are global actors is known only once every file's declarations are.
     for file in files {

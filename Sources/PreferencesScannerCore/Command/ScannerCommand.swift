@@ -51,8 +51,9 @@ package struct ScannerCommand {
     --settings-from FILE --target-name NAME (the Package.swift, or the project.pbxproj and the
     .xcconfig files it names, that declares target NAME's default actor isolation and whether it
     infers isolated conformances, unless the configuration states them), --dependency-source
-    FILE (a .swift file of a module this one depends on, read for the enums whose cases a default
-    names, which evaluate off the main actor; the build plugin passes them for SwiftPM targets).
+    MODULE=FILE (a .swift file of a module this one depends on, read for the public enums whose
+    cases a default names, which evaluate off the main actor; the build plugin passes them for
+    SwiftPM targets).
 
     PATH is a .swift file or a directory searched recursively. Exit status: 0 on success, 1 when
     an error diagnostic was reported, 2 for invalid arguments.
