@@ -177,21 +177,21 @@ import Testing
     #expect(found["S.a"] == "mainActor")
   }
 
-  /// Only files that hold a name a default uses, as a whole word, are parsed.
-  @Test func aFileIsReadOnlyWhereItHoldsAName() {
-    let text = Array("struct A {}\nenum  Unit { case a }\nlet x = Unitless\n".utf8)
-    #expect(DependencyEnums.holds(text, word: Array("Unit".utf8)))
-    #expect(DependencyEnums.holds(text, word: Array("A".utf8)))
-    #expect(!DependencyEnums.holds(text, word: Array("Uni".utf8)), "not a whole word")
-    #expect(!DependencyEnums.holds(text, word: Array("nit".utf8)), "not a whole word")
-    #expect(!DependencyEnums.holds(Array("enum Unit2 {}".utf8), word: Array("Unit".utf8)))
-    #expect(DependencyEnums.holds(Array("Unit".utf8), word: Array("Unit".utf8)))
-    func declarations(_ text: String) -> Int {
-      DependencyEnums.declarations(in: Array(text.utf8), of: Array("Mode".utf8))
+  /// Only files where a name a default uses follows a type keyword are parsed; each such
+  /// declaration is counted, so that one the parser does not read makes the name unknown.
+  @Test func aFileIsReadOnlyWhereItDeclaresAName() {
+    func declarations(_ text: String, _ word: String = "Mode") -> Int {
+      DependencyEnums.declarations(in: Array(text.utf8), of: Array(word.utf8))
     }
+    #expect(declarations("enum Mode { case a }") == 1)
     #expect(declarations("struct\n  Mode {}") == 1, "across a line break, which the parser does not read")
-    #expect(declarations("public typealias Mode = X; enum Mode {}") == 2)
+    #expect(declarations("struct /* a type */ Mode {}") == 1)
+    #expect(declarations("enum `Mode` {}") == 1)
+    #expect(declarations("public typealias Mode = X; indirect enum Mode {}") == 2)
     #expect(declarations("let x = Mode.a; func f(_ m: Mode)") == 0)
+    #expect(declarations("enum Modes {}; enum XMode {}") == 0, "not a whole word")
+    #expect(declarations("extension Mode {}") == 0, "an extension declares no type")
+    #expect(declarations("Mode") == 0)
   }
 
   @Test func aSourceArgumentNamesItsModule() {

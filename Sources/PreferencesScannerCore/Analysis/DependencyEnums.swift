@@ -18,7 +18,7 @@
 /// registered off the main actor. Anything else of another module (a static property, an
 /// initializer, an operator) stays of unknown isolation.
 ///
-/// Only files that hold one of the names asked for, as a whole word, are parsed. A name is taken
+/// Only files where one of the names asked for follows a type keyword are parsed. A name is taken
 /// for an enum only where every declaration of that name in the sources is a `public`, `open` or
 /// `package` enum (no struct, class, type alias or internal type of that name), and a case only
 /// where each of those enums declares it outside `#if`.
@@ -67,15 +67,17 @@ package struct DependencyEnums: Sendable {
     for source in sources {
       guard let data = FileManager.default.contents(atPath: source.path) else { continue }
       let bytes = [UInt8](data)
-      let held = needles.filter { Self.holds(bytes, word: $0) }
-      guard !held.isEmpty else { continue }
+      let declared = needles.map { (needle: $0, count: Self.declarations(in: bytes, of: $0)) }.filter {
+        $0.count > 0
+      }
+      guard !declared.isEmpty else { continue }
       let syntax = FileParser.parse(path: source.path, module: module, contents: bytes)
-      for needle in held {
+      for (needle, count) in declared {
         let name = String(decoding: needle, as: UTF8.self)
         let parsed =
           syntax.scopes.count { $0.kind != .extension && $0.names.last == name }
           + syntax.members.count { $0.kind == .typeAlias && $0.name == name }
-        if Self.declarations(in: bytes, of: needle) > parsed { unread.insert(name) }
+        if count > parsed { unread.insert(name) }
       }
       for (position, scope) in syntax.scopes.enumerated()
       where scope.kind != .extension && !scope.isLocal && names.contains(scope.names.last ?? "") {
@@ -149,28 +151,33 @@ package struct DependencyEnums: Sendable {
     return names
   }
 
-  /// Whether `bytes` holds `word` as a whole word (not part of a longer identifier): the files
-  /// that may declare it, which the parser then reads.
-  static func holds(_ bytes: [UInt8], word: [UInt8]) -> Bool {
-    var found = false
-    forEachWord(word, in: bytes) { _ in
-      found = true
-      return false
-    }
-    return found
-  }
-
   /// How many times `word` follows a keyword that declares a type of it (`struct`, `enum`,
-  /// `typealias`, …), across any whitespace.
+  /// `typealias`, …), across whitespace, line breaks, block comments and backticks: the files
+  /// that may declare it, which the parser then reads (a word in a comment or a string counts
+  /// too, which only makes a name unknown).
   static func declarations(in bytes: [UInt8], of word: [UInt8]) -> Int {
     var count = 0
     bytes.withUnsafeBufferPointer { buffer in
       forEachWord(word, in: bytes) { start in
         var cursor = start
-        while cursor > 0, [0x20, 0x09, 0x0A, 0x0D].contains(buffer[cursor - 1]) { cursor -= 1 }
+        if cursor > 0, buffer[cursor - 1] == UInt8(ascii: "`") { cursor -= 1 }
+        while true {
+          while cursor > 0, [0x20, 0x09, 0x0A, 0x0D].contains(buffer[cursor - 1]) { cursor -= 1 }
+          // A block comment that ends here: skipped to its opening.
+          guard cursor >= 4, buffer[cursor - 1] == UInt8(ascii: "/"), buffer[cursor - 2] == UInt8(ascii: "*")
+          else { break }
+          var opening = cursor - 3
+          while opening > 0,
+            !(buffer[opening - 1] == UInt8(ascii: "/") && buffer[opening] == UInt8(ascii: "*"))
+          {
+            opening -= 1
+          }
+          guard opening > 0 else { break }
+          cursor = opening - 1
+        }
         var wordStart = cursor
         while wordStart > 0, isIdentifierByte(buffer[wordStart - 1]) { wordStart -= 1 }
-        if cursor < start, keywords.contains(where: { $0.elementsEqual(buffer[wordStart..<cursor]) }) {
+        if wordStart < cursor, keywords.contains(where: { $0.elementsEqual(buffer[wordStart..<cursor]) }) {
           count += 1
         }
         return true
