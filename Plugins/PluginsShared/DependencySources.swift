@@ -19,8 +19,11 @@ extension SourceModuleTarget {
       }
       for target in targets where seen.insert(target.id).inserted {
         if let module = target.sourceModule {
+          // `ModuleKind.macro`: PackagePlugin's since SwiftPM 5.9 (this package needs 6.2).
           if module.kind == .macro { continue }
-          arguments += module.sourceFiles(withSuffix: "swift").map { "\(module.moduleName)=\($0.url.path)" }
+          arguments += module.sourceFiles(withSuffix: "swift").map {
+            PluginShared.dependencySource(module: module.moduleName, path: $0.url.path)
+          }
         }
         target.dependencies.forEach(visit)
       }

@@ -216,14 +216,22 @@ enum PluginShared {
       + sources.map(\.path)
   }
 
-  /// The files of `MODULE=PATH` dependency sources: inputs of the build command, so that a
-  /// change to one (an enum case that becomes a static property) reruns the scanner.
-  static func dependencyPaths(_ sources: [String]) -> [URL] {
-    sources.map { source in
-      URL(
-        fileURLWithPath: source.firstIndex(of: "=").map { String(source[source.index(after: $0)...]) }
-          ?? source)
+  /// A dependency source as the scanner takes it (`--dependency-source MODULE=PATH`).
+  static func dependencySource(module: String, path: String) -> String { "\(module)=\(path)" }
+
+  /// The module and path of a `--dependency-source` argument: `MODULE=PATH`, or a bare path of
+  /// no known module (a path with `=` before its first `/` is read as a module's).
+  static func dependencySource(_ argument: String) -> (module: String?, path: String) {
+    guard let equals = argument.firstIndex(of: "="), !argument[..<equals].contains("/") else {
+      return (nil, argument)
     }
+    return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+  }
+
+  /// The files of dependency sources: inputs of the build command, so that a change to one (an
+  /// enum case that becomes a static property) reruns the scanner.
+  static func dependencyPaths(_ sources: [String]) -> [URL] {
+    sources.map { URL(fileURLWithPath: dependencySource($0).path) }
   }
 
   /// What the scanner keeps of a target's build settings (``settingsRecordName``), one field a

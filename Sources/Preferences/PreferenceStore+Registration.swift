@@ -33,13 +33,7 @@ extension PreferenceStore {
     // A key that has no number was never read, so nothing of it is cached (a registration
     // names every key of a module, most of them not read yet).
     state.withLock { state in
-      if state.registered.isEmpty {
-        // The first registration (a module's, at launch) shares the dictionary: no key hashed again.
-        state.registered = encoded
-      } else {
-        state.registered.reserveCapacity(state.registered.count + encoded.count)
-        for (key, value) in encoded { state.registered[key] = value }
-      }
+      state.registered.overlay(encoded)
       // Nothing cached yet (a module's registration at launch): nothing to forget.
       if !state.cache.boxes.isEmpty {
         for case let number? in KeyNumbers.existingNumbers(of: encoded.keys) {

@@ -30,13 +30,7 @@ package struct DependencyEnums: Sendable {
 
     /// `MODULE=PATH` as the build plugin passes it, or a bare path (module unknown).
     package init(argument: String) {
-      if let equals = argument.firstIndex(of: "="), !argument[..<equals].contains("/") {
-        module = String(argument[..<equals])
-        path = String(argument[argument.index(after: equals)...])
-      } else {
-        module = nil
-        path = argument
-      }
+      (module, path) = PluginShared.dependencySource(argument)
     }
   }
 

@@ -115,7 +115,7 @@ struct ExpressionAnalyzer {
             analysis.require(
               leadingDotIsolation(
                 member, storeContext: storeContext, contextualType: context,
-                term: Self.term(expression, endingAt: position + 1)),
+                term: index.dependencyEnums.isEmpty ? nil : Self.term(expression, endingAt: position + 1)),
               "." + member)
             // A store of this module's own `PreferenceStore` extension that only its file sees.
             if storeContext, let store = index.child("PreferenceStore", of: nil),
@@ -334,11 +334,8 @@ struct ExpressionAnalyzer {
       }
       // A case of a dependency's enum (`Unit = .grapheme`), which no actor isolates, where no
       // name of the module's own (a type, an extension, a type alias) could be meant.
-      if let term, !names.isEmpty, !index.dependencyEnums.isEmpty,
-        case (.external, _) = index.resolve(names[0], in: context),
-        leavesToDependency(names, member: member),
-        index.dependencyEnums.isCase(
-          member, of: names, called: term.isCall, imports: index.importedModules[file] ?? [])
+      if let term, !names.isEmpty, case (.external, _) = index.resolve(names[0], in: context),
+        isDependencyCase(member, of: names, term: term)
       {
         return .nonisolated
       }
@@ -360,22 +357,23 @@ struct ExpressionAnalyzer {
       path.append(next)
       last += 2
     }
-    guard path.count > 1, let term = Self.term(expression, endingAt: last),
-      leavesToDependency(Array(path.dropLast()), member: path[path.count - 1])
-    else { return false }
-    return index.dependencyEnums.isCase(
-      path[path.count - 1], of: Array(path.dropLast()), called: term.isCall,
-      imports: index.importedModules[file] ?? [])
+    guard path.count > 1, let term = Self.term(expression, endingAt: last) else { return false }
+    return isDependencyCase(path[path.count - 1], of: Array(path.dropLast()), term: term)
   }
 
-  /// Whether the module leaves `member` of the type at `path` to the module that declares the
-  /// type: the module declares no type alias of that name, and where it extends the type, no
-  /// member of the member's name (a static member an extension adds may hide a case, and takes
-  /// the module's isolation).
-  private func leavesToDependency(_ path: [String], member: String) -> Bool {
+  /// Whether `member` of the type at `path` is a case of a dependency's enum that this file
+  /// imports, which the module leaves to the dependency: it declares no type alias of the
+  /// path's first name, and where it extends the type, no member of the member's name (a static
+  /// member an extension adds may hide a case, and takes the module's isolation).
+  private func isDependencyCase(_ member: String, of path: [String], term: Term) -> Bool {
     if index.aliasNames.contains(path[0]) { return false }
-    guard let extended = index.id(of: path) else { return true }
-    return index[extended].kind == nil && index.lookup(member, inType: extended) == nil
+    if let extended = index.id(of: path),
+      index[extended].kind != nil || index.lookup(member, inType: extended) != nil
+    {
+      return false
+    }
+    return index.dependencyEnums.isCase(
+      member, of: path, called: term.isCall, imports: index.importedModules[file] ?? [])
   }
 
   /// A name that stands alone in its expression: followed by nothing, or by one argument list

@@ -234,12 +234,7 @@
       Self.registeredInProcess.withLock { registered in
         registered.version += 1
         registered.registering += 1
-        if registered.values.isEmpty {
-          registered.values = values
-        } else {
-          registered.values.reserveCapacity(registered.values.count + values.count)
-          for (key, value) in values { registered.values[key] = value }
-        }
+        registered.values.overlay(values)
       }
       Self.beforeShowing?()
       defaults.register(defaults: values.mapValues(\.foundationObject))
