@@ -19,7 +19,7 @@ Needs `pip install tree-sitter "tree-sitter-language-pack<0.10"` and the scanner
 (`PREFERENCES_OPTIMIZED_SCANNER=1 swift build -c release --product preferences-scanner`; without the
 variable it is built unoptimized, as users' builds run it). Exit status 1 when a check fails.
 
-Usage: Scripts/real-world-check.py [--scanner PATH] ROOT...
+Usage: Scripts/real-world-check.py [--scanner PATH] [--any-default] ROOT...
 """
 import json
 import pathlib
@@ -237,11 +237,12 @@ def check(scanner, root):
 def main():
     arguments = sys.argv[1:]
     scanner = str(pathlib.Path(__file__).resolve().parent.parent / ".build/release/preferences-scanner")
-    if arguments[:1] == ["--scanner"]:
-        scanner, arguments = arguments[1], arguments[2:]
-    if arguments[:1] == ["--any-default"]:
-        global ANY_DEFAULT
-        ANY_DEFAULT, arguments = True, arguments[1:]
+    global ANY_DEFAULT
+    while arguments[:1] in (["--scanner"], ["--any-default"]):  # in either order
+        if arguments[0] == "--scanner":
+            scanner, arguments = arguments[1], arguments[2:]
+        else:
+            ANY_DEFAULT, arguments = True, arguments[1:]
     if not arguments:
         sys.exit(__doc__)
     failures = sum(check(scanner, pathlib.Path(root)) for root in arguments)

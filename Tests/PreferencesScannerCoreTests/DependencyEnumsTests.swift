@@ -53,6 +53,10 @@ import Testing
     // which one a default names only the compiler knows. The struct's name is on the next line.
     "ModeA.swift": "public enum Mode { case fast }",
     "ModeB.swift": "@MainActor public struct\n  Mode { public static let fast = Mode() }",
+    // `Kind` is an enum, and an actor whose name is on the line after `actor`, which the parser
+    // does not read (a variable named `actor` may end a statement): not known to be an enum.
+    "KindA.swift": "public enum Kind { case plain }",
+    "KindB.swift": "public actor\n  Kind { public static let plain = 1 }",
     "Alias.swift": "public typealias Shade = Palette",
     "Internal.swift": "enum Hidden { case shown }",
     "Calls.swift": """
@@ -97,6 +101,7 @@ import Testing
       @Preference var s = CharacterUnit.word == .word
       @Preference var t = CharacterUnit.tagged(1) { 2 }
       @Preference var u = [CharacterUnit.word: 1]
+      @Preference var v = Kind.plain
     }
     """
 
@@ -117,6 +122,7 @@ import Testing
     #expect(found["S.s"] == "mainActor", "an operator of a main-actor enum may be isolated")
     #expect(found["S.t"] == "mainActor", "a trailing closure: more than the case")
     #expect(found["S.u"] == "mainActor", "a dictionary key is hashed, which the enum's isolation may isolate")
+    #expect(found["S.v"] == "mainActor", "'Kind' is also declared where the parser does not read it")
   }
 
   /// With no dependency sources (an Xcode target, `scan` without them), every name of another
@@ -184,7 +190,8 @@ import Testing
       DependencyEnums.declarations(in: Array(text.utf8), of: Array(word.utf8))
     }
     #expect(declarations("enum Mode { case a }") == 1)
-    #expect(declarations("struct\n  Mode {}") == 1, "across a line break, which the parser does not read")
+    #expect(declarations("struct\n  Mode {}") == 1, "across a line break")
+    #expect(declarations("actor\n  Mode {}") == 1, "which the parser does not read after `actor`")
     #expect(declarations("struct /* a type */ Mode {}") == 1)
     #expect(declarations("enum `Mode` {}") == 1)
     #expect(declarations("public typealias Mode = X; indirect enum Mode {}") == 2)

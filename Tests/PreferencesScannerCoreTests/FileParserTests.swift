@@ -91,6 +91,45 @@ import Testing
       ])
   }
 
+  /// A type's name may follow its keyword on the next line (and its modifiers and attributes
+  /// precede it on lines of their own). `actor` is a contextual keyword: a variable of that name
+  /// can end a statement, so a name after it on the next line is not a type's.
+  @Test func aTypesNameOnTheLineAfterItsKeyword() {
+    let source = """
+      struct
+        Settings {
+        @Preference var volume = 1
+      }
+      enum Outer {
+        @MainActor
+        final
+        class
+        Inner<T>
+        {
+          @Preference var level = 2
+        }
+      }
+      protocol
+        Unrelated {}
+      struct Holder {
+        func run() {
+          let a = actor
+          Launch { }
+        }
+        @Preference var flag = true
+      }
+      """
+    let result = scan(source)
+    #expect(keys(source) == ["Settings.volume", "Outer.Inner.level", "Holder.flag"])
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.plans.first { $0.key == "Outer.Inner.level" }?.enclosingType == "Outer.Inner")
+    let syntax = FileParser.parse(path: "File.swift", module: "App", contents: Array(source.utf8))
+    #expect(
+      syntax.scopes.compactMap(\.names.last).filter { $0 != "run" } == [
+        "Settings", "Outer", "Inner", "Unrelated", "Holder",
+      ])
+  }
+
   @Test func multiLineDefaultsEndWhereTheExpressionEnds() {
     let source = """
       struct S {

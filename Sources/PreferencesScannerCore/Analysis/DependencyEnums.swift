@@ -55,7 +55,7 @@ package struct DependencyEnums: Sendable {
     let needles = names.map { Array($0.utf8) }
     // Every declaration of each path: its cases when it is a visible enum, else `nil`.
     var declarations: [[String]: [(cases: [String: Bool]?, module: String?)]] = [:]
-    // Names declared where the parser does not read a declaration (`struct` and its name on two
+    // Names declared where the parser does not read a declaration (`actor` and its name on two
     // lines): whatever they are, they are not known to be enums.
     var unread: Set<String> = []
     for source in sources {

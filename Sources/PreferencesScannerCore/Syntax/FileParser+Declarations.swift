@@ -138,7 +138,11 @@ extension FileParser {
       }
     }
     let nameIndex = index + 1
-    guard source.isIdentifier(nameIndex), !source[nameIndex].followsNewline || isExtension else { return }
+    // The name may be on the next line (`struct\n  Settings {`). Only `actor`, a contextual
+    // keyword, may end a statement as a variable's name (`let a = actor` and a call on the next).
+    guard source.isIdentifier(nameIndex),
+      !(source[nameIndex].followsNewline && source.isWord(index, "actor"))
+    else { return }
     let name = source.text(nameIndex)
     if source.isWord(index, "class")
       && Self.declarationModifiers.union(["func", "var", "let", "subscript", "init"]).contains(name)
