@@ -130,6 +130,20 @@ import Testing
       ])
   }
 
+  @Test func theDeprecatedClassConstraintIsNoClass() {
+    let source = """
+      protocol Themed: class where Self: Equatable {
+        var name: String { get }
+      }
+      struct Settings {
+        @Preference var volume = 1
+      }
+      """
+    #expect(keys(source) == ["Settings.volume"])
+    let syntax = FileParser.parse(path: "File.swift", module: "App", contents: Array(source.utf8))
+    #expect(syntax.scopes.compactMap(\.names.last) == ["Themed", "Settings"])
+  }
+
   @Test func multiLineDefaultsEndWhereTheExpressionEnds() {
     let source = """
       struct S {

@@ -144,6 +144,8 @@ extension FileParser {
       !(source[nameIndex].followsNewline && source.isWord(index, "actor"))
     else { return }
     let name = source.text(nameIndex)
+    // `protocol P: class where …`: the deprecated class constraint, not a class named `where`.
+    if name == "where" && !source[nameIndex].isBackticked { return }
     if source.isWord(index, "class")
       && Self.declarationModifiers.union(["func", "var", "let", "subscript", "init"]).contains(name)
       && !source[nameIndex].isBackticked
