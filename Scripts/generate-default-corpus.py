@@ -290,13 +290,17 @@ def render() -> str:
     out.append("  let keys = PreferenceStore.default.keyed(by: CorpusKeys.self)\n")
     out.append("  var failed: [String] = []\n")
     out.append("  func same<T: Equatable>(_ name: String, _ read: T, _ keyed: T, _ expected: T) {\n")
-    out.append("    if read != expected || keyed != expected { failed.append(\"\\(name): \\(read), \\(keyed), expected \\(expected)\") }\n")
+    # The comparisons are made before `||`, whose right side is a closure: in a main-actor
+    # module, an optimized build's region check refuses a non-Sendable `T` captured by it.
+    out.append("    let readMatches = read == expected, keyedMatches = keyed == expected\n")
+    out.append("    if !readMatches || !keyedMatches { failed.append(\"\\(name): \\(read), \\(keyed), expected \\(expected)\") }\n")
     out.append("  }\n")
     out.append("  func read<T: Equatable>(_ name: String, _ read: T, _ expected: T) {\n")
     out.append("    if read != expected { failed.append(\"\\(name): \\(read), expected \\(expected)\") }\n")
     out.append("  }\n")
     out.append("  func stable<T: Equatable>(_ name: String, _ read: T, _ again: T, _ keyed: T, _ keyedAgain: T) {\n")
-    out.append("    if read != again || keyed != keyedAgain { failed.append(\"\\(name) changed between reads\") }\n")
+    out.append("    let readStable = read == again, keyedStable = keyed == keyedAgain\n")
+    out.append("    if !readStable || !keyedStable { failed.append(\"\\(name) changed between reads\") }\n")
     out.append("  }\n")
     for name, form in zip(names, FORMS):
         declaration, key, expected = form

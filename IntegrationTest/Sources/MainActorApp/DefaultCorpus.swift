@@ -480,13 +480,15 @@ func checkDefaultCorpus() {
   let keys = PreferenceStore.default.keyed(by: CorpusKeys.self)
   var failed: [String] = []
   func same<T: Equatable>(_ name: String, _ read: T, _ keyed: T, _ expected: T) {
-    if read != expected || keyed != expected { failed.append("\(name): \(read), \(keyed), expected \(expected)") }
+    let readMatches = read == expected, keyedMatches = keyed == expected
+    if !readMatches || !keyedMatches { failed.append("\(name): \(read), \(keyed), expected \(expected)") }
   }
   func read<T: Equatable>(_ name: String, _ read: T, _ expected: T) {
     if read != expected { failed.append("\(name): \(read), expected \(expected)") }
   }
   func stable<T: Equatable>(_ name: String, _ read: T, _ again: T, _ keyed: T, _ keyedAgain: T) {
-    if read != again || keyed != keyedAgain { failed.append("\(name) changed between reads") }
+    let readStable = read == again, keyedStable = keyed == keyedAgain
+    if !readStable || !keyedStable { failed.append("\(name) changed between reads") }
   }
   same("d000", corpus.d000, keys.value(for: .d000), 42)
   same("d001", corpus.d001, keys.value(for: .d001), -7)
