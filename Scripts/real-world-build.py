@@ -21,7 +21,13 @@ For a package directory and some of its targets, in a copy under WORK (default /
 Needs what `Scripts/real-world-check.py` needs (tree-sitter, a release build of the scanner) and
 a package that builds offline. Exit status 1 when a check fails.
 
-Usage: Scripts/real-world-build.py [--work DIR] PACKAGE TARGET[=PATH][,TARGET…]
+With `--main-actor`, the named targets build as Xcode 26's new targets do, with
+`.defaultIsolation(MainActor.self)` (the manifest's tools version raised to 6.2 for it, and a
+package that said less than 6.0 kept in Swift 5 mode), so generated code meets real code under
+default main-actor isolation. The package is first built so, with nothing ported: a package that
+does not build under that setting on its own is skipped (exit status 2).
+
+Usage: Scripts/real-world-build.py [--work DIR] [--main-actor] PACKAGE TARGET[=PATH][,TARGET…]
        (PATH: the target's source directory, when it is not Sources/TARGET)
 """
 import importlib.util
@@ -41,20 +47,29 @@ SCANNER = ROOT / ".build/release/preferences-scanner"
 DIAGNOSTIC = re.compile(r"(/[^:]+\.swift):(\d+):\d+: (error|warning): (.*)")
 
 
-def patch_manifest(package, targets):
+def patch_manifest(package, targets, main_actor=False):
     for versioned in package.glob("Package@swift-*.swift"):
         versioned.unlink()
     manifest = package / "Package.swift"
     text = manifest.read_text()
-    # Build-tool plugins need tools version 5.6; `package:` access in the plugin's code, 5.9.
+    # Build-tool plugins need tools version 5.6; `package:` access in the plugin's code, 5.9;
+    # `.defaultIsolation`, 6.2 (which makes Swift 6 the default mode: a package that said less
+    # than 6.0 is kept in Swift 5 mode).
     version = re.match(r"// swift-tools-version: ?(\d+)\.(\d+)(?:\.\d+)?", text)
-    if version and (int(version[1]), int(version[2])) < (5, 9):
-        text = "// swift-tools-version:5.9" + text[version.end():]
+    said = (int(version[1]), int(version[2])) if version else (5, 9)
+    needed = (6, 2) if main_actor else (5, 9)
+    if version and said < needed:
+        text = f"// swift-tools-version:{needed[0]}.{needed[1]}" + text[version.end():]
+    settings = ""
+    if main_actor:
+        settings = "\n  target.swiftSettings = (target.swiftSettings ?? []) + [.defaultIsolation(MainActor.self)]"
+        if said < (6, 0):
+            text += "\nif package.swiftLanguageModes == nil { package.swiftLanguageModes = [.v5] }\n"
     manifest.write_text(text + f"""
 package.dependencies.append(.package(path: {json.dumps(str(ROOT))}))
 for target in package.targets where {json.dumps(targets)}.contains(target.name) {{
   target.dependencies.append(.product(name: "Preferences", package: {json.dumps(ROOT.name)}))
-  target.plugins = (target.plugins ?? []) + [.plugin(name: "PreferenceRegistryPlugin", package: {json.dumps(ROOT.name)})]
+  target.plugins = (target.plugins ?? []) + [.plugin(name: "PreferenceRegistryPlugin", package: {json.dumps(ROOT.name)})]{settings}
 }}
 """)
 
@@ -87,8 +102,12 @@ def port(originals, excluded):
 def main():
     arguments = sys.argv[1:]
     work = pathlib.Path("/tmp/real-world-build")
-    if arguments[:1] == ["--work"]:
-        work, arguments = pathlib.Path(arguments[1]), arguments[2:]
+    main_actor = False
+    while arguments[:1] in (["--work"], ["--main-actor"]):
+        if arguments[0] == "--work":
+            work, arguments = pathlib.Path(arguments[1]), arguments[2:]
+        else:
+            main_actor, arguments = True, arguments[1:]
     if len(arguments) != 2:
         sys.exit(__doc__)
     source, specs = pathlib.Path(arguments[0]).resolve(), arguments[1].split(",")
@@ -98,7 +117,22 @@ def main():
     if package.exists():
         shutil.rmtree(package)
     shutil.copytree(source, package, symlinks=True, ignore=shutil.ignore_patterns(".build", ".git"))
-    patch_manifest(package, targets)
+    patch_manifest(package, targets, main_actor)
+    if main_actor:
+        baseline = subprocess.run(
+            ["swift", "build", "--package-path", str(package)] + [a for t in targets for a in ("--target", t)],
+            capture_output=True, text=True)
+        if baseline.returncode != 0:
+            errors = [m.group(0) for m in map(DIAGNOSTIC.match, (baseline.stdout + baseline.stderr).splitlines())
+                      if m and m[3] == "error"]
+            print(f"{source.name}: does not build with default main-actor isolation before porting "
+                  f"({len(errors)} errors), skipped")
+            for error in errors[:5]:
+                print(f"  {error}")
+            if not errors:
+                print((baseline.stdout + baseline.stderr)[-2000:])
+            return 2
+        print(f"baseline: {source.name} builds with default main-actor isolation")
     originals = {
         path: path.read_bytes() for target in targets for path in sorted((package / directories[target]).rglob("*.swift"))
     }
