@@ -31,7 +31,7 @@ import Testing
     let defaults = machine.defaults()
     // Other code's values: 600,048 bytes.
     for index in 0..<6 {
-      defaults.set(.data(Self.bytes(100_000, seed: UInt8(index))), forKey: "legacy.\(index)")
+      defaults.set(.data(Self.bytes(100_000, seed: UInt8(index))), forKey: "others.\(index)")
     }
     let store = PreferenceStore(backend: machine.backend(defaults), arguments: [])
     // 600,048 + 100,007 stays under 786,432 (three quarters), each time.
