@@ -343,3 +343,53 @@ struct JSONDefaultSettings {
     #expect(Diagnostics.reported(mentioning: "'\(key)'").isEmpty)
   }
 }
+
+/// A main-actor default, in a store of its own, that counts its evaluations.
+enum LaterDefaultTable {
+  static let store = Locked<PreferenceStore?>(nil)
+  static let evaluations = Locked(0)
+  static let table = PreferenceFileTable(
+    fileID: "Tests/Later.swift",
+    records: {
+      [
+        "["
+          + FakeTables.record(
+            key: "Later.onMain", index: 0, line: 1, fileID: "Tests/Later.swift", store: "s",
+            registration: "mainActor") + "]"
+      ]
+    },
+    registration: { index in
+      guard index == 0 else { return .none }
+      return .mainActor {
+        LaterDefaultTable.evaluations.withLock { $0 += 1 }
+        return .integer(7)
+      }
+    },
+    store: { _ in LaterDefaultTable.store.withLock { $0 } })
+}
+
+@Suite(.serialized) struct MainActorDefaultOnceTests {
+  /// A main-actor default that a registration off the main actor left to the main actor's next
+  /// turn is evaluated once for the process: a test's stand-in store registered afterwards gets
+  /// the value evaluated then, not a second evaluation.
+  @Test func aDefaultLeftToTheMainActorIsEvaluatedOnceForTheProcess() async {
+    let store = PreferenceStore.inMemory()
+    LaterDefaultTable.store.withLock { $0 = store }
+    let catalog = RegistryCatalog(tables: [LaterDefaultTable.table])
+    let before = LaterDefaultTable.evaluations.withLock { $0 }
+    await Task.detached { catalog.ensureRegistered(in: store) }.value
+    await MainActor.run {}  // the main actor's next turn, queued after the registration's
+    #expect(store.registeredDefault(forKey: "Later.onMain") == .integer(7))
+    let standIn = await Task.detached { () -> PreferenceStore in
+      let standIns = PreferenceStandIns()
+      return standIns.run {
+        let standIn = standIns.store(standingInFor: store)
+        catalog.ensureRegistered(in: standIn)
+        return standIn
+      }
+    }.value
+    await MainActor.run {}
+    #expect(standIn.registeredDefault(forKey: "Later.onMain") == .integer(7))
+    #expect(LaterDefaultTable.evaluations.withLock { $0 } == before + 1, "evaluated once for the process")
+  }
+}
