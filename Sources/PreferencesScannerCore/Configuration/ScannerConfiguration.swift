@@ -63,6 +63,7 @@ package struct ScannerConfiguration: Sendable, Equatable {
 
   static let options = [
     "separator", "prefix", "migrations", "previousKeys", "requireLock", "defaultIsolation",
+    "inferIsolatedConformances",
   ]
 
   /// Reads and validates a configuration file.
