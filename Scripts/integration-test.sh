@@ -11,24 +11,35 @@ trap 'rm -rf "$work"' EXIT
 export XDG_CONFIG_HOME="$work/config"
 build() { swift build --package-path "$root/IntegrationTest" --scratch-path "$root/IntegrationTest/.build" "$@"; }
 
+# Builds the package with `$2…` (a build command and its arguments) into the log named `$1`;
+# generated code must compile without a warning (a user cannot edit it, and some build with
+# warnings as errors). Then each program writes, and a new process verifies, with the
+# executables it built: a default-MainActor target with Xcode 26's upcoming features, the real
+# default of a new Xcode 26 app (Swift 5 mode, MainActor, approachable concurrency), and Swift 5
+# targets; the first three and CorpusSwift6 (Swift 6, nonisolated) read back every form of the
+# default corpus.
+build_and_verify() {
+  local name="$1"
+  shift
+  "$@" >"$work/$name.log" 2>&1 || { cat "$work/$name.log"; exit 1; }
+  tail -n 1 "$work/$name.log"
+  if grep -E "\.generated\.swift:[0-9]+:[0-9]+: (warning|error)" "$work/$name.log"; then
+    echo "error: the generated registry drew compiler diagnostics ($name)"; exit 1
+  fi
+  local bin
+  bin=$("$@" --show-bin-path)
+  "$bin/IntegrationApp" "$work/$name.plist" write
+  "$bin/IntegrationApp" "$work/$name.plist" verify
+  for program in CorpusSwift6 MainActorApp Xcode26DefaultApp SettingsProbe Swift5App Swift5Handoff ScannerStress; do
+    # A configuration folder of each build's own, so that its programs' values come from it.
+    XDG_CONFIG_HOME="$work/config-$name" "$bin/$program" write
+    XDG_CONFIG_HOME="$work/config-$name" "$bin/$program" verify
+  done
+}
+
 echo "== integration package: build, then each program writes and a new process verifies"
-build >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-tail -n 3 "$work/build.log"
-# Generated code must compile without a warning in every setting (a user cannot edit it, and
-# some build with warnings as errors).
-if grep -E "\.generated\.swift:[0-9]+:[0-9]+: warning" "$work/build.log"; then
-  echo "error: the generated registry drew compiler warnings"; exit 1
-fi
+build_and_verify debug build
 bin=$(build --show-bin-path)
-"$bin/IntegrationApp" "$work/prefs.plist" write
-"$bin/IntegrationApp" "$work/prefs.plist" verify
-# A default-MainActor target with Xcode 26's upcoming features, the real default of a new Xcode
-# 26 app (Swift 5 mode, MainActor, approachable concurrency), and Swift 5 targets; the first
-# three and CorpusSwift6 (Swift 6, nonisolated) read back every form of the default corpus.
-for program in CorpusSwift6 MainActorApp Xcode26DefaultApp SettingsProbe Swift5App Swift5Handoff ScannerStress; do
-  "$bin/$program" write
-  "$bin/$program" verify
-done
 # A library of public preferences used by another module, over the previous version's data.
 "$bin/SettingsClient" previous-version
 "$bin/SettingsClient" write
@@ -37,37 +48,14 @@ done
 echo "== the same in Release: whole-module and optimized, as an archive builds it"
 # (Diagnostics can differ there: an optimized build's region check once refused the corpus
 # check's code that a debug build accepted.)
-build -c release >"$work/release.log" 2>&1 || { cat "$work/release.log"; exit 1; }
-tail -n 1 "$work/release.log"
-if grep -E "\.generated\.swift:[0-9]+:[0-9]+: (warning|error)" "$work/release.log"; then
-  echo "error: the generated registry drew compiler diagnostics in Release"; exit 1
-fi
-release_bin=$(build -c release --show-bin-path)
-"$release_bin/IntegrationApp" "$work/release.plist" write
-"$release_bin/IntegrationApp" "$work/release.plist" verify
-for program in CorpusSwift6 MainActorApp Xcode26DefaultApp SettingsProbe Swift5App Swift5Handoff ScannerStress; do
-  # A fresh configuration folder, so that each program's values come from this build.
-  XDG_CONFIG_HOME="$work/release-config" "$release_bin/$program" write
-  XDG_CONFIG_HOME="$work/release-config" "$release_bin/$program" verify
-done
+build_and_verify release build -c release
 
 echo "== the same with Swift Build, the engine Xcode builds packages with"
 swiftbuild() {
   swift build --build-system swiftbuild --package-path "$root/IntegrationTest" \
     --scratch-path "$root/IntegrationTest/.build-swiftbuild" "$@"
 }
-swiftbuild >"$work/swiftbuild.log" 2>&1 || { cat "$work/swiftbuild.log"; exit 1; }
-tail -n 1 "$work/swiftbuild.log"
-if grep -E "\.generated\.swift:[0-9]+:[0-9]+: (warning|error)" "$work/swiftbuild.log"; then
-  echo "error: the generated registry drew compiler diagnostics under Swift Build"; exit 1
-fi
-swiftbuild_bin=$(swiftbuild --show-bin-path)
-"$swiftbuild_bin/IntegrationApp" "$work/swiftbuild.plist" write
-"$swiftbuild_bin/IntegrationApp" "$work/swiftbuild.plist" verify
-for program in CorpusSwift6 MainActorApp Xcode26DefaultApp SettingsProbe Swift5App Swift5Handoff ScannerStress; do
-  XDG_CONFIG_HOME="$work/swiftbuild-config" "$swiftbuild_bin/$program" write
-  XDG_CONFIG_HOME="$work/swiftbuild-config" "$swiftbuild_bin/$program" verify
-done
+build_and_verify swiftbuild swiftbuild
 
 echo "== an unchanged target recompiles nothing"
 # (SwiftPM on Linux sometimes relinks the scanner tool, which reruns the build command; the

@@ -118,10 +118,9 @@ def main():
         shutil.rmtree(package)
     shutil.copytree(source, package, symlinks=True, ignore=shutil.ignore_patterns(".build", ".git"))
     patch_manifest(package, targets, main_actor)
+    build_command = ["swift", "build", "--package-path", str(package)] + [a for t in targets for a in ("--target", t)]
     if main_actor:
-        baseline = subprocess.run(
-            ["swift", "build", "--package-path", str(package)] + [a for t in targets for a in ("--target", t)],
-            capture_output=True, text=True)
+        baseline = subprocess.run(build_command, capture_output=True, text=True)
         if baseline.returncode != 0:
             errors = [m.group(0) for m in map(DIAGNOSTIC.match, (baseline.stdout + baseline.stderr).splitlines())
                       if m and m[3] == "error"]
@@ -150,9 +149,7 @@ def main():
                     print(f"  scanner: {d['file']}:{d['line']}: {d['message']}")
             print(f"attempt {attempt}: {len(ported)} ported, {len(rejected)} rejected by the scanner")
             continue
-        build = subprocess.run(
-            ["swift", "build", "--package-path", str(package)] + [a for t in targets for a in ("--target", t)],
-            capture_output=True, text=True)
+        build = subprocess.run(build_command, capture_output=True, text=True)
         diagnostics = {m.groups() for m in map(DIAGNOSTIC.match, (build.stdout + build.stderr).splitlines()) if m}
         generated = sorted(d for d in diagnostics if d[0].endswith(".generated.swift"))
         errors = sorted(d for d in diagnostics if d[2] == "error" and not d[0].endswith(".generated.swift"))

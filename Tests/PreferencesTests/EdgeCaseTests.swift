@@ -181,6 +181,19 @@ import Testing
     remote.value(forKey: key).flatMap { PreferenceSync.Entry($0)?.value }
   }
 
+  /// A phone and a tablet syncing `keys` through one remote store, both started.
+  private func startedPair(keys: Set<String>) -> (
+    remote: InMemoryRemoteStore, clock: TestClock, phone: Device, tablet: Device
+  ) {
+    let remote = InMemoryRemoteStore()
+    let clock = TestClock()
+    let phone = Device(remote: remote, keys: keys, clock: clock)
+    let tablet = Device(remote: remote, keys: keys, clock: clock)
+    phone.sync.start()
+    tablet.sync.start()
+    return (remote, clock, phone, tablet)
+  }
+
   /// A value another device wrote counts toward the quota: this device's next write that would
   /// pass the total is refused.
   @Test func anotherDevicesWriteCountsTowardTheQuota() {
@@ -239,12 +252,7 @@ import Testing
 
   /// A double that changes only in its upper bits (0.5 → 0.75) reaches the other device.
   @Test func aChangeOfADoubleReachesTheOtherDevice() {
-    let remote = InMemoryRemoteStore()
-    let clock = TestClock()
-    let phone = Device(remote: remote, keys: ["volume"], clock: clock)
-    let tablet = Device(remote: remote, keys: ["volume"], clock: clock)
-    phone.sync.start()
-    tablet.sync.start()
+    let (remote, clock, phone, tablet) = startedPair(keys: ["volume"])
     phone.store.set(0.5, forKey: "volume")
     remote.waitUntilDelivered()
     #expect(tablet.store.value(forKey: "volume", default: 0.0) == 0.5)
@@ -254,18 +262,11 @@ import Testing
     #expect(remoteValue(remote, "volume") == .double(0.75))
     #expect(tablet.store.value(forKey: "volume", default: 0.0) == 0.75)
   }
-}
 
-extension SyncBookkeepingTests {
   /// Two arrays of strings whose bytes run together alike (["a\u{4}b", "c"] and ["a", "b\u{4}c"])
   /// are different values: the change reaches the other device.
   @Test func stringsThatRunTogetherAreDifferentValues() {
-    let remote = InMemoryRemoteStore()
-    let clock = TestClock()
-    let phone = Device(remote: remote, keys: ["tags"], clock: clock)
-    let tablet = Device(remote: remote, keys: ["tags"], clock: clock)
-    phone.sync.start()
-    tablet.sync.start()
+    let (remote, clock, phone, tablet) = startedPair(keys: ["tags"])
     phone.store.set(["a\u{4}b", "c"], forKey: "tags")
     remote.waitUntilDelivered()
     clock.advance()
